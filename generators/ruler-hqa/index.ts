@@ -1,0 +1,65 @@
+import { UserError } from '../../harness/errors.js';
+import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
+import { loadHotpot } from '../../datasets/hotpotqa/load.js';
+import { buildHqaContext, HeaderCache } from './build.js';
+import { buildPool } from './pool.js';
+import { parsePlacement, PLACEMENTS, type Placement } from './placement.js';
+
+export const RULER_HQA_VERSION = '1';
+
+function prepare(env: TaskEnv, taskName: string, placementFor: (index: number) => { placement: Placement; question: number }, perQuestion: number): PreparedTask {
+  const data = loadHotpot(env.options.data);
+  const pool = buildPool(data, env.tokenizer);
+  const headers = new HeaderCache(env.tokenizer);
+  return {
+    maxSamples: () => data.records.length * perQuestion,
+    build(length: LengthTarget, index: number): Sample {
+      const { placement, question } = placementFor(index);
+      const record = data.records[question];
+      if (!record) throw new UserError(`${taskName} has ${data.records.length * perQuestion} samples; index ${index} is out of range`);
+      const built = buildHqaContext({ record, pool, headers, tokenizer: env.tokenizer, length, seed: env.seed, index: question, placement, version: RULER_HQA_VERSION });
+      return {
+        id: `${taskName}/${length.label}/${index}`,
+        task: taskName,
+        taskVersion: RULER_HQA_VERSION,
+        length,
+        index,
+        question: record.question.trim(),
+        answers: [record.answer],
+        context: built.context,
+        metric: 'sub_em',
+        metadata: { ...built.metadata, data_sha256: data.sha256 },
+      };
+    },
+  };
+}
+
+/** RULER-HQA as in MemAgent: HotpotQA questions over growing haystacks of other questions' paragraphs. */
+export const rulerHqaTask: TaskDefinition = {
+  name: 'ruler-hqa',
+  version: RULER_HQA_VERSION,
+  description: 'RULER-HQA (MemAgent): HotpotQA dev questions with distractor paragraphs, 7K..3.5M tokens; sub-EM',
+  metric: 'sub_em',
+  defaultSamples: 128,
+  defaultLengths: '32k..3.5m',
+  acceptsDocCounts: true,
+  async prepare(env) {
+    const placement = parsePlacement(env.options.placement);
+    return prepare(env, 'ruler-hqa', (index) => ({ placement, question: index }), 1);
+  },
+};
+
+/** Context-distribution probe: every placement of the two supporting paragraphs for each question. */
+export const ctxDistTask: TaskDefinition = {
+  name: 'ctx-dist',
+  version: RULER_HQA_VERSION,
+  description: `Context-distribution probe: RULER-HQA with the two supporting paragraphs at ${PLACEMENTS.join(', ')} (sample i: placement i mod 6, question floor(i/6))`,
+  metric: 'sub_em',
+  defaultSamples: 128 * PLACEMENTS.length,
+  defaultLengths: '32k..512k',
+  acceptsDocCounts: true,
+  async prepare(env) {
+    if (env.options.placement !== undefined) throw new UserError('ctx-dist runs every placement; use `bench run ruler-hqa --placement P` for one');
+    return prepare(env, 'ctx-dist', (index) => ({ placement: PLACEMENTS[index % PLACEMENTS.length], question: Math.floor(index / PLACEMENTS.length) }), PLACEMENTS.length);
+  },
+};

@@ -1,0 +1,41 @@
+export const HELP = `bench — long-context benchmark harness (MemAgent vs long-context baselines)
+
+Usage:
+  bench run <task[,task...]> [options]     run a benchmark and print per-length scores
+  bench tasks                              list tasks
+  bench generate <task> --out FILE.jsonl   write samples for other tools (--format ruler|memagent|native)
+  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench] [--json]
+  bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
+  bench gate <run-dir> --baseline FILE     CI regression gate (exit 0 pass, 1 regression, 2 usage/harness error)
+  bench baseline <run-dir> --out FILE      store a run's scores as a gate baseline
+  bench merge <shard-dir>... --out DIR     join the shards of a run (--shard i/n)
+  bench serve [options]                    the embedded model as an OpenAI-compatible server on 127.0.0.1
+
+bench run options:
+  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
+                        comma lists; docs:50..25600 = MemAgent's RULER-HQA document counts   [task default]
+  --samples N           samples per length                                              [task default, 128]
+  --seed S              data seed                                                       [42]
+  --out DIR             run directory; rerunning the same command resumes it           [runs/<task>__<method>__<model>__seed<S>]
+  --method LIST         memagent, full-context, rag (comma-separated, run side by side) [memagent]
+  --model local|URL     'local' = embedded reference reader (not an LLM); or an OpenAI-compatible base URL  [local]
+  --endpoint URL        another endpoint (repeatable); calls go to the least busy one
+  --model-name NAME     model name the endpoint serves (required with a URL)
+  --api-key-env VAR     name of the environment variable holding the API key (the key is never written anywhere)
+  --concurrency N       samples in flight                                               [16]
+  --requests-per-endpoint N  requests in flight per endpoint                            [64]
+  --chunk-tokens N      MemAgent chunk size in tokens                                   [5000]
+  --memory-tokens N     MemAgent memory / answer budget (max new tokens)                [1024]
+  --max-context N       full-context window; longer prompts are middle-truncated        [120000]
+  --final phrase|boxed  MemAgent final-answer variant                                   [phrase]
+  --templates FILE      JSON overriding prompt templates {update, final, fullContext}
+  --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
+  --temperature T --top-p P                                                             [0.7, 0.95]
+  --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
+  --data PATH           your own data (HotpotQA dev file; LongBench data directory)
+  --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
+  --workers N           worker threads for the embedded model                           [CPU cores]
+  --no-progress         no progress bar
+
+Exit codes: 0 ok, 1 harness error, 2 usage or input error, 130 interrupted (rerun to resume).
+`;

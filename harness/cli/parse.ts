@@ -1,0 +1,276 @@
+import { parseArgs } from 'node:util';
+import { UserError } from '../errors.js';
+import type { LengthTarget } from '../types.js';
+import { parseLengths } from './lengths.js';
+
+export const METHODS = ['memagent', 'full-context', 'rag'] as const;
+export type MethodName = (typeof METHODS)[number];
+
+export interface RunConfig {
+  tasks: string[];
+  /** Undefined: each task's default grid. */
+  lengths?: LengthTarget[];
+  lengthSpec?: string;
+  samples?: number;
+  seed: number;
+  out?: string;
+  methods: MethodName[];
+  /** 'local' or the endpoint URLs. */
+  model: 'local' | string[];
+  modelName?: string;
+  apiKeyEnv?: string;
+  concurrency: number;
+  requestsPerEndpoint: number;
+  chunkTokens: number;
+  memoryTokens: number;
+  maxContext: number;
+  tokenizer: string;
+  finalVariant: 'phrase' | 'boxed';
+  templates?: string;
+  temperature: number;
+  topP: number;
+  options: Record<string, string>;
+  shard?: { index: number; count: number };
+  workers?: number;
+  progress: boolean;
+  trial: number;
+  ragTopK: number;
+}
+
+export type Command =
+  | { command: 'help'; topic?: string }
+  | { command: 'version' }
+  | { command: 'tasks' }
+  | { command: 'run'; config: RunConfig }
+  | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
+  | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean }
+  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
+  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number }
+  | { command: 'baseline'; runDir: string; out: string }
+  | { command: 'merge'; shardDirs: string[]; out: string }
+  | { command: 'serve'; options: Record<string, string | boolean | undefined> };
+
+type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
+
+const RUN_OPTIONS: Record<string, OptionSpec> = {
+  lengths: { type: 'string' },
+  samples: { type: 'string' },
+  seed: { type: 'string' },
+  out: { type: 'string' },
+  method: { type: 'string' },
+  model: { type: 'string' },
+  endpoint: { type: 'string', multiple: true },
+  'model-name': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  concurrency: { type: 'string' },
+  'requests-per-endpoint': { type: 'string' },
+  'chunk-tokens': { type: 'string' },
+  'memory-tokens': { type: 'string' },
+  'max-context': { type: 'string' },
+  tokenizer: { type: 'string' },
+  final: { type: 'string' },
+  templates: { type: 'string' },
+  temperature: { type: 'string' },
+  'top-p': { type: 'string' },
+  placement: { type: 'string' },
+  data: { type: 'string' },
+  shard: { type: 'string' },
+  workers: { type: 'string' },
+  'no-progress': { type: 'boolean' },
+  trial: { type: 'string' },
+  'rag-top-k': { type: 'string' },
+};
+
+function parse(argv: string[], options: Record<string, OptionSpec>, command: string) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new UserError(`bench ${command}: ${msg.replace(/^TypeError \[[A-Z_]+\]: /, '')} (see bench ${command} --help)`);
+  }
+}
+
+export function parseInteger(raw: string | undefined, flag: string, min: number, fallback?: number): number {
+  if (raw === undefined) {
+    if (fallback === undefined) throw new UserError(`${flag} is required`);
+    return fallback;
+  }
+  if (!/^-?\d+$/.test(raw.trim())) throw new UserError(`${flag} must be a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min) throw new UserError(`${flag} must be at least ${min}, got ${n}`);
+  return n;
+}
+
+export function parseNumber(raw: string | undefined, flag: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UserError(`${flag} must be a number in [${min}, ${max}], got '${raw}'`);
+  return n;
+}
+
+export function parseShard(raw: string | undefined): { index: number; count: number } | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  if (!m) throw new UserError(`bad --shard '${raw}': expected i/n with 0 <= i < n, e.g. 0/4`);
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || index >= count) throw new UserError(`bad --shard '${raw}': expected i/n with 0 <= i < n, e.g. 0/4`);
+  return { index, count };
+}
+
+function parseMethods(raw: string | undefined): MethodName[] {
+  const names = (raw ?? 'memagent').split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new UserError(`--method is empty: use one or more of ${METHODS.join(', ')}`);
+  for (const n of names) {
+    if (!(METHODS as readonly string[]).includes(n)) throw new UserError(`unknown method '${n}': use one or more of ${METHODS.join(', ')} (comma-separated)`);
+  }
+  return [...new Set(names)] as MethodName[];
+}
+
+function parseModel(model: string | undefined, endpoints: string[] | undefined): 'local' | string[] {
+  const urls = [...(endpoints ?? [])];
+  if (model !== undefined && model !== 'local') urls.unshift(model);
+  if (model === 'local' && urls.length > 0) throw new UserError('--model local cannot be combined with --endpoint: pick the embedded model or endpoints');
+  if (urls.length === 0) return 'local';
+  for (const u of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw new UserError(`bad endpoint '${u}': expected 'local' or an http(s) URL such as http://127.0.0.1:8000/v1`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UserError(`bad endpoint '${u}': only http and https URLs are supported`);
+    if (parsed.username || parsed.password) throw new UserError(`endpoint '${parsed.host}' has credentials in the URL: pass the key through --api-key-env instead`);
+  }
+  return urls;
+}
+
+function parseRun(argv: string[]): RunConfig {
+  const { values, positionals } = parse(argv, RUN_OPTIONS, 'run');
+  if (positionals.length === 0) throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
+  if (positionals.length > 1) throw new UserError(`bench run takes one task argument (comma-separate several), got: ${positionals.join(' ')}`);
+  const tasks = positionals[0].split(',').map((s) => s.trim()).filter(Boolean);
+  const final = values.final ?? 'phrase';
+  if (final !== 'phrase' && final !== 'boxed') throw new UserError(`--final must be 'phrase' or 'boxed', got '${final}'`);
+  const model = parseModel(values.model as string | undefined, values.endpoint as string[] | undefined);
+  if (model !== 'local' && !values['model-name']) throw new UserError('--model-name is required with an endpoint (the model name the server serves, e.g. BytedTsinghua-SIA/RL-MemoryAgent-14B)');
+  const options: Record<string, string> = {};
+  if (values.placement !== undefined) options.placement = values.placement as string;
+  if (values.data !== undefined) options.data = values.data as string;
+  const lengthSpec = values.lengths as string | undefined;
+  return {
+    tasks,
+    lengthSpec,
+    lengths: lengthSpec === undefined ? undefined : parseLengths(lengthSpec),
+    samples: values.samples === undefined ? undefined : parseInteger(values.samples as string, '--samples', 1),
+    seed: parseInteger(values.seed as string | undefined, '--seed', 0, 42),
+    out: values.out as string | undefined,
+    methods: parseMethods(values.method as string | undefined),
+    model,
+    modelName: values['model-name'] as string | undefined,
+    apiKeyEnv: values['api-key-env'] as string | undefined,
+    concurrency: parseInteger(values.concurrency as string | undefined, '--concurrency', 1, 16),
+    requestsPerEndpoint: parseInteger(values['requests-per-endpoint'] as string | undefined, '--requests-per-endpoint', 1, 64),
+    chunkTokens: parseInteger(values['chunk-tokens'] as string | undefined, '--chunk-tokens', 16, 5000),
+    memoryTokens: parseInteger(values['memory-tokens'] as string | undefined, '--memory-tokens', 16, 1024),
+    maxContext: parseInteger(values['max-context'] as string | undefined, '--max-context', 256, 120000),
+    tokenizer: (values.tokenizer as string | undefined) ?? 'qwen2.5',
+    finalVariant: final,
+    templates: values.templates as string | undefined,
+    temperature: parseNumber(values.temperature as string | undefined, '--temperature', 0, 2, 0.7),
+    topP: parseNumber(values['top-p'] as string | undefined, '--top-p', 0, 1, 0.95),
+    options,
+    shard: parseShard(values.shard as string | undefined),
+    workers: values.workers === undefined ? undefined : parseInteger(values.workers as string, '--workers', 1),
+    progress: !values['no-progress'],
+    trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
+    ragTopK: parseInteger(values['rag-top-k'] as string | undefined, '--rag-top-k', 1, 8),
+  };
+}
+
+function one(positionals: string[], what: string, command: string): string {
+  if (positionals.length !== 1) throw new UserError(`bench ${command} takes exactly one ${what}, got ${positionals.length}`);
+  return positionals[0];
+}
+
+/** Pure: argv (without node and script) → a command. Throws UserError on bad input. */
+export function parseCli(argv: string[]): Command {
+  const [head, ...rest] = argv;
+  if (head === undefined || head === '--help' || head === '-h' || head === 'help') return { command: 'help', topic: head === 'help' ? rest[0] : undefined };
+  if (head === '--version' || head === '-v') return { command: 'version' };
+  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: head };
+  switch (head) {
+    case 'tasks':
+      if (rest.length > 0) throw new UserError(`bench tasks takes no arguments, got: ${rest.join(' ')}`);
+      return { command: 'tasks' };
+    case 'run':
+      return { command: 'run', config: parseRun(rest) };
+    case 'generate': {
+      const { values, positionals } = parse(rest, {
+        lengths: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
+        format: { type: 'string' }, tokenizer: { type: 'string' }, placement: { type: 'string' }, data: { type: 'string' },
+      }, 'generate');
+      const task = one(positionals, 'task', 'generate');
+      const format = (values.format as string | undefined) ?? 'native';
+      if (format !== 'ruler' && format !== 'memagent' && format !== 'native') throw new UserError(`--format must be ruler, memagent or native, got '${format}'`);
+      if (!values.out) throw new UserError('bench generate needs --out FILE.jsonl');
+      const options: Record<string, string> = {};
+      if (values.placement !== undefined) options.placement = values.placement as string;
+      if (values.data !== undefined) options.data = values.data as string;
+      const lengthSpec = values.lengths as string | undefined;
+      return {
+        command: 'generate', task, lengthSpec, lengths: lengthSpec === undefined ? undefined : parseLengths(lengthSpec),
+        samples: values.samples === undefined ? undefined : parseInteger(values.samples as string, '--samples', 1),
+        seed: parseInteger(values.seed as string | undefined, '--seed', 0, 42), out: values.out as string, format,
+        tokenizer: (values.tokenizer as string | undefined) ?? 'qwen2.5', options,
+      };
+    }
+    case 'score': {
+      const { values, positionals } = parse(rest, { format: { type: 'string' }, json: { type: 'boolean' } }, 'score');
+      const format = (values.format as string | undefined) ?? 'auto';
+      if (!['auto', 'memagent', 'ruler', 'longbench'].includes(format)) throw new UserError(`--format must be memagent, ruler or longbench, got '${format}'`);
+      return { command: 'score', target: one(positionals, 'run directory or predictions file', 'score'), format: format as 'auto', json: Boolean(values.json) };
+    }
+    case 'report': {
+      const { values, positionals } = parse(rest, { out: { type: 'string' }, paper: { type: 'boolean' } }, 'report');
+      if (positionals.length === 0) throw new UserError('bench report needs at least one run directory');
+      return { command: 'report', runDirs: positionals, out: values.out as string | undefined, paper: Boolean(values.paper) };
+    }
+    case 'gate': {
+      const { values, positionals } = parse(rest, {
+        baseline: { type: 'string' }, 'max-drop': { type: 'string' }, 'max-errors': { type: 'string' }, junit: { type: 'string' }, z: { type: 'string' },
+      }, 'gate');
+      if (!values.baseline) throw new UserError('bench gate needs --baseline FILE');
+      return {
+        command: 'gate', runDir: one(positionals, 'run directory', 'gate'), baseline: values.baseline as string,
+        maxDrop: values['max-drop'] === undefined ? undefined : parseNumber(values['max-drop'] as string, '--max-drop', 0, 100, 0),
+        maxErrors: values['max-errors'] === undefined ? undefined : parseInteger(values['max-errors'] as string, '--max-errors', 0),
+        junit: values.junit as string | undefined,
+        z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
+      };
+    }
+    case 'baseline': {
+      const { values, positionals } = parse(rest, { out: { type: 'string' } }, 'baseline');
+      if (!values.out) throw new UserError('bench baseline needs --out FILE.json');
+      return { command: 'baseline', runDir: one(positionals, 'run directory', 'baseline'), out: values.out as string };
+    }
+    case 'merge': {
+      const { values, positionals } = parse(rest, { out: { type: 'string' } }, 'merge');
+      if (positionals.length === 0) throw new UserError('bench merge needs shard directories');
+      if (!values.out) throw new UserError('bench merge needs --out DIR');
+      return { command: 'merge', shardDirs: positionals, out: values.out as string };
+    }
+    case 'serve': {
+      const { values, positionals } = parse(rest, {
+        host: { type: 'string' }, port: { type: 'string' }, 'model-name': { type: 'string' }, 'api-key-env': { type: 'string' },
+        'latency-ms': { type: 'string' }, 'latency-per-token-ms': { type: 'string' }, 'fail-5xx': { type: 'string' }, 'fail-429': { type: 'string' },
+        'retry-after': { type: 'string' }, 'fail-reset': { type: 'string' }, 'fail-malformed': { type: 'string' }, 'fail-hang': { type: 'string' },
+        seed: { type: 'string' }, 'max-context': { type: 'string' }, tokenizer: { type: 'string' }, simulate: { type: 'string' }, 'time-scale': { type: 'string' },
+      }, 'serve');
+      if (positionals.length > 0) throw new UserError(`bench serve takes no positional arguments, got: ${positionals.join(' ')}`);
+      return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
+    }
+    default:
+      throw new UserError(`unknown command '${head}': use run, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
+  }
+}

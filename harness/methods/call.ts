@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { ModelCallError, errorMessage } from '../errors.js';
+import type { MethodContext, ModelRequest, ModelResponse, Sample, SampleStatus, Usage } from '../types.js';
+
+export function promptHash(request: ModelRequest): string {
+  const h = createHash('sha256');
+  for (const m of request.messages) h.update(m.role).update('\0').update(m.content).update('\0');
+  return h.digest('hex').slice(0, 32);
+}
+
+/** One model call of a method, recorded through ctx.onCall whatever its outcome. */
+export async function callModel(ctx: MethodContext, sample: Sample, method: string, step: number, kind: string, request: ModelRequest): Promise<ModelResponse> {
+  const started = performance.now();
+  const hash = promptHash(request);
+  try {
+    const res = await ctx.model.generate(request, ctx.signal);
+    ctx.onCall?.({ sampleId: sample.id, method, step, kind, latencyMs: res.latencyMs, usage: res.usage, status: 'ok', retries: res.retries, cached: res.cached, promptHash: hash });
+    return res;
+  } catch (err) {
+    ctx.onCall?.({
+      sampleId: sample.id, method, step, kind, latencyMs: Math.round(performance.now() - started), usage: { promptTokens: 0, completionTokens: 0 },
+      status: 'error', retries: 0, cached: false, promptHash: hash, error: errorMessage(err),
+    });
+    throw err;
+  }
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
+}
+
+/** How a failed call ends a sample: a context-length rejection is 'truncated', anything else 'error'. */
+export function failureStatus(err: unknown): SampleStatus {
+  return err instanceof ModelCallError && err.kind === 'context-length' ? 'truncated' : 'error';
+}

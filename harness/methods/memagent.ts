@@ -1,0 +1,72 @@
+import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
+import { errorMessage } from '../errors.js';
+import { afterThink, takeAnswer } from './answer.js';
+import { addUsage, callModel, failureStatus } from './call.js';
+import { fillTemplate, NO_MEMORY, type TemplateSet } from './templates.js';
+import { skipWindows } from './windows.js';
+
+export interface MemAgentSettings {
+  chunkTokens: number;
+  memoryTokens: number;
+  temperature: number;
+  topP: number;
+  templates: TemplateSet;
+}
+
+/**
+ * MemAgent (PROTOCOLS.md a): the context's token ids are cut into windows of chunkTokens, each decoded back to
+ * text; after each window the model rewrites the memory (max memoryTokens new tokens), which replaces the old one
+ * verbatim; a final call answers from the memory alone. Calls = ceil(tokens / chunkTokens) + 1.
+ */
+export function memAgentMethod(settings: MemAgentSettings): Method {
+  const params: GenerationParams = { maxTokens: settings.memoryTokens, temperature: settings.temperature, topP: settings.topP };
+  return {
+    name: 'memagent',
+    async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
+      const question = sample.question.trim();
+      let memory = ctx.resume?.memory ?? NO_MEMORY;
+      let step = ctx.resume?.step ?? 0;
+      let usage: Usage = ctx.resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
+      let memoryTokens = ctx.resume ? ctx.tokenizer.count(memory) : ctx.tokenizer.count(NO_MEMORY);
+      const updateOverhead = ctx.tokenizer.count(fillTemplate(settings.templates.update, { question, memory: '', chunk: '' }));
+      const windows = Math.ceil(sample.context.tokenCount / settings.chunkTokens);
+      try {
+        for (const window of skipWindows(sample.context.pieces(), settings.chunkTokens, step)) {
+          const chunk = ctx.tokenizer.decode(window);
+          const res = await callModel(ctx, sample, 'memagent', step, 'update', {
+            messages: [{ role: 'user', content: fillTemplate(settings.templates.update, { question, memory, chunk }) }],
+            params,
+            promptTokensHint: updateOverhead + memoryTokens + window.length,
+          });
+          memory = afterThink(res.text);
+          memoryTokens = res.usage.completionTokens;
+          usage = addUsage(usage, res.usage);
+          step++;
+          ctx.onCheckpoint?.({ step, memory, usage });
+        }
+        const finalPrompt = fillTemplate(settings.templates.final, { question, memory });
+        const res = await callModel(ctx, sample, 'memagent', step, 'final', {
+          messages: [{ role: 'user', content: finalPrompt }],
+          params,
+          promptTokensHint: ctx.tokenizer.count(finalPrompt),
+        });
+        usage = addUsage(usage, res.usage);
+        step++;
+        const text = res.text.trim();
+        let prediction = takeAnswer(text, settings.templates.final.includes('\\boxed{}') ? 'boxed' : 'phrase');
+        // Tasks scored on the raw continuation (LongBench) fall back to the whole reply when no phrase is present.
+        if (prediction === null && sample.prompt?.answerFormat === 'raw') prediction = text;
+        return {
+          prediction,
+          rawOutput: res.text,
+          status: 'ok',
+          calls: step,
+          usage,
+          extra: { windows, final_memory: memory },
+        };
+      } catch (err) {
+        return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls: step, usage, extra: { windows, final_memory: memory } };
+      }
+    },
+  };
+}

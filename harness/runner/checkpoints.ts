@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MethodCheckpoint } from '../types.js';
+
+/** One small file per unfinished (sample, method), replaced atomically after each call; removed when it ends. */
+export class CheckpointStore {
+  private dir: string;
+  constructor(runDir: string) {
+    this.dir = join(runDir, 'checkpoints');
+    mkdirSync(this.dir, { recursive: true });
+  }
+  private file(key: string): string {
+    return join(this.dir, createHash('sha256').update(key).digest('hex').slice(0, 24) + '.json');
+  }
+  load(key: string): MethodCheckpoint | undefined {
+    try {
+      const parsed = JSON.parse(readFileSync(this.file(key), 'utf8')) as { key: string; checkpoint: MethodCheckpoint };
+      return parsed.key === key ? parsed.checkpoint : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  save(key: string, checkpoint: MethodCheckpoint): void {
+    const file = this.file(key);
+    writeFileSync(file + '.tmp', JSON.stringify({ key, checkpoint }));
+    renameSync(file + '.tmp', file);
+  }
+  clear(key: string): void {
+    rmSync(this.file(key), { force: true });
+  }
+}

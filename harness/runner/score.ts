@@ -1,0 +1,10 @@
+import { getMetric, scoreAll } from '../scorers/index.js';
+import type { MethodOutput, Sample } from '../types.js';
+
+/** Headline score and all extra metrics of one finished sample (0..1). Errors and truncations score 0. */
+export function scoreOutput(sample: Sample, output: MethodOutput): { score: number; scores: Record<string, number> } {
+  if (output.status !== 'ok') return { score: 0, scores: {} };
+  const input = getMetric(sample.metric).input === 'raw' ? output.rawOutput : output.prediction;
+  const { score, scores } = scoreAll(sample.metric, input, sample.answers);
+  return { score, scores };
+}

@@ -1,0 +1,34 @@
+import type { LengthTarget, PreparedTask, TaskDefinition } from '../types.js';
+
+/** One unit of work: a sample of a task at a length, run by one method. */
+export interface WorkUnit {
+  task: TaskDefinition;
+  prepared: PreparedTask;
+  length: LengthTarget;
+  index: number;
+  method: string;
+  /** `${task}/${length}/${index}#${method}`: the resume key. */
+  key: string;
+  /** Estimated number of sequential model calls (the chain the scheduler orders by). */
+  chain: number;
+}
+
+/** Approximate tokens of a length target; document counts use the measured ~141 tokens per HotpotQA document. */
+export function approxTokens(length: LengthTarget): number {
+  return length.kind === 'tokens' ? length.value : length.value * 141;
+}
+
+export function unitKey(task: string, length: LengthTarget, index: number, method: string): string {
+  return `${task}/${length.label}/${index}#${method}`;
+}
+
+/**
+ * Longest chain first across every task, length and method of the run, so the long sequential MemAgent samples
+ * start early and short ones fill the gaps; ties keep the canonical order. Order never changes results.
+ */
+export function scheduleUnits(units: WorkUnit[]): WorkUnit[] {
+  return units
+    .map((u, i) => ({ u, i }))
+    .sort((a, b) => b.u.chain - a.u.chain || a.i - b.i)
+    .map((x) => x.u);
+}

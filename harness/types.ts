@@ -1,0 +1,216 @@
+// The seams of the pipeline: generator → Sample → Method (talks to a Model) → SampleRecord → scorer → report.
+
+export type Role = 'system' | 'user' | 'assistant';
+export interface ChatMessage {
+  role: Role;
+  content: string;
+}
+
+export interface GenerationParams {
+  maxTokens: number;
+  temperature: number;
+  topP: number;
+  stop?: string[];
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  params: GenerationParams;
+  /** The caller's own count of the prompt's tokens, when it has one cheaply (within a few tokens: template edges may
+   *  merge). The embedded model reports it as usage; remote clients compare it with the server's count. */
+  promptTokensHint?: number;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ModelResponse {
+  text: string;
+  usage: Usage;
+  latencyMs: number;
+  /** "stop" | "length" | other server-provided reason. */
+  finishReason: string;
+  cached: boolean;
+  retries: number;
+}
+
+/** A model is "messages in, text + usage out". Failures throw ModelCallError (harness/errors.ts). */
+export interface Model {
+  /** Stable identifier recorded in results, e.g. "local:reference-reader" or "http://127.0.0.1:8000/v1#qwen". Never holds secrets. */
+  readonly id: string;
+  /** True for the embedded lexical reader: reports label it "reference reader (not an LLM)". */
+  readonly isReferenceReader: boolean;
+  generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse>;
+  close?(): Promise<void>;
+}
+
+/** Exact token counts and ids in one vocabulary. encode() treats special-token-looking text as plain text. */
+export interface Tokenizer {
+  /** e.g. "qwen2.5" or "o200k_base". */
+  readonly id: string;
+  encode(text: string): Uint32Array;
+  /** Decodes ids to text; a multi-byte character split at the edge becomes U+FFFD, as HF/Python decode does. */
+  decode(ids: Uint32Array | number[]): string;
+  count(text: string): number;
+}
+
+/** A length on the grid: a token target (RULER convention, k = 1024) or a RULER-HQA document count. */
+export interface LengthTarget {
+  kind: 'tokens' | 'docs';
+  value: number;
+  /** Display label, e.g. "32k", "3.5m", "docs:50". */
+  label: string;
+}
+
+/** A document held as token ids, streamed in pieces so a 3.5M-token context never has to be one string. */
+export interface ContextSource {
+  readonly tokenCount: number;
+  /** Token ids of the whole context, in order, in pieces of any size. Callable more than once. */
+  pieces(): Iterable<Uint32Array>;
+  /** The whole context as text (materialises it). */
+  text(): string;
+}
+
+export interface PromptSpec {
+  /** One-shot template with {context} and {question} placeholders (full-context / rag). Default: MemAgent's full-context QA template. */
+  fullContext?: string;
+  /** Max new tokens of the answering call (LongBench per-dataset limits). Default 1024 (MemAgent). */
+  maxNewTokens?: number;
+  /** How the answer is taken from the final output: 'phrase' = MemAgent "the answer is" extraction,
+   *  'boxed' = last \\boxed{}, 'raw' = the whole continuation (LongBench scores the raw text). Default 'phrase'. */
+  answerFormat?: 'phrase' | 'boxed' | 'raw';
+  /** RULER answer prefix, for methods that support an assistant prefill. */
+  answerPrefix?: string;
+}
+
+export interface Sample {
+  /** Stable id: `${task}/${length.label}/${index}`. Used for resume; never derived from content. */
+  id: string;
+  task: string;
+  taskVersion: string;
+  length: LengthTarget;
+  index: number;
+  /** The problem statement shown to the model (MemAgent's <problem>). */
+  question: string;
+  answers: string[];
+  context: ContextSource;
+  /** Metric that scores this sample (see harness/scorers). */
+  metric: string;
+  /** Optional per-task prompt settings for the methods (LongBench templates, NIAH answer prefix, ...). */
+  prompt?: PromptSpec;
+  /** Generator facts (gold positions, reuse factor, ...). Never shown to any model. */
+  metadata: Record<string, unknown>;
+}
+
+export interface TaskEnv {
+  tokenizer: Tokenizer;
+  seed: number;
+  options: Record<string, string>;
+}
+
+export interface PreparedTask {
+  /** How many samples exist at this length (before --samples caps it). */
+  maxSamples(length: LengthTarget): number;
+  build(length: LengthTarget, index: number): Sample;
+}
+
+export interface TaskDefinition {
+  name: string;
+  version: string;
+  description: string;
+  /** Default metric name (harness/scorers registry). */
+  metric: string;
+  defaultSamples: number;
+  defaultLengths: string;
+  /** Whether `docs:` lengths are meaningful for this task. */
+  acceptsDocCounts: boolean;
+  prepare(env: TaskEnv): Promise<PreparedTask>;
+}
+
+export type SampleStatus = 'ok' | 'error' | 'truncated';
+
+/** One model call, as recorded in calls.jsonl. */
+export interface CallRecord {
+  sampleId: string;
+  method: string;
+  step: number;
+  kind: string;
+  latencyMs: number;
+  usage: Usage;
+  status: 'ok' | 'error';
+  retries: number;
+  cached: boolean;
+  promptHash?: string;
+  error?: string;
+}
+
+export interface MethodOutput {
+  /** Extracted answer, or null when the output had no extractable answer. */
+  prediction: string | null;
+  /** Final raw model text. */
+  rawOutput: string;
+  status: SampleStatus;
+  error?: string;
+  calls: number;
+  usage: Usage;
+  extra?: Record<string, unknown>;
+}
+
+/** State of a multi-call method after a finished call, so a killed run resumes inside a sample. */
+export interface MethodCheckpoint {
+  /** Number of finished calls. */
+  step: number;
+  memory: string;
+  usage: Usage;
+}
+
+export interface MethodContext {
+  model: Model;
+  tokenizer: Tokenizer;
+  signal?: AbortSignal;
+  /** Called after every model call (for calls.jsonl). */
+  onCall?(record: CallRecord): void;
+  /** Where a resumed sample starts. */
+  resume?: MethodCheckpoint;
+  /** Called after every finished call of a multi-call method. */
+  onCheckpoint?(checkpoint: MethodCheckpoint): void;
+}
+
+export interface Method {
+  name: string;
+  run(sample: Sample, ctx: MethodContext): Promise<MethodOutput>;
+}
+
+/** One finished sample: a line of samples.jsonl. Scores are 0..1 here; reports show ×100. */
+export interface SampleRecord {
+  id: string;
+  task: string;
+  taskVersion: string;
+  method: string;
+  model: string;
+  lengthLabel: string;
+  lengthKind: 'tokens' | 'docs';
+  /** Target value: tokens for kind 'tokens', document count for 'docs'. */
+  length: number;
+  index: number;
+  /** Tokens of the built context in the run's tokenizer. */
+  builtTokens: number;
+  question: string;
+  answers: string[];
+  prediction: string | null;
+  rawOutput: string;
+  /** Name of the headline metric (harness/scorers). */
+  metric: string;
+  /** Headline score, 0..1. */
+  score: number;
+  /** All metrics computed for this sample, 0..1 (e.g. sub_em, em, f1). */
+  scores: Record<string, number>;
+  status: SampleStatus;
+  error?: string;
+  calls: number;
+  usage: Usage;
+  elapsedMs: number;
+  metadata: Record<string, unknown>;
+}
