@@ -9,14 +9,15 @@ export const RULER_HQA_VERSION = '1';
 
 function prepare(env: TaskEnv, taskName: string, placementFor: (index: number) => { placement: Placement; question: number }, perQuestion: number): PreparedTask {
   const data = loadHotpot(env.options.data);
-  const pool = buildPool(data, env.tokenizer);
   const headers = new HeaderCache(env.tokenizer);
+  let pool: ReturnType<typeof buildPool> | undefined; // tokenized on first use: counting samples needs no tokens
   return {
     maxSamples: () => data.records.length * perQuestion,
     build(length: LengthTarget, index: number): Sample {
       const { placement, question } = placementFor(index);
       const record = data.records[question];
       if (!record) throw new UserError(`${taskName} has ${data.records.length * perQuestion} samples; index ${index} is out of range`);
+      pool ??= buildPool(data, env.tokenizer);
       const built = buildHqaContext({ record, pool, headers, tokenizer: env.tokenizer, length, seed: env.seed, index: question, placement, version: RULER_HQA_VERSION });
       return {
         id: `${taskName}/${length.label}/${index}`,

@@ -45,7 +45,7 @@ export type Command =
   | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
   | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean }
   | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
-  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number }
+  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }
   | { command: 'serve'; options: Record<string, string | boolean | undefined> };
@@ -239,6 +239,7 @@ export function parseCli(argv: string[]): Command {
     case 'gate': {
       const { values, positionals } = parse(rest, {
         baseline: { type: 'string' }, 'max-drop': { type: 'string' }, 'max-errors': { type: 'string' }, junit: { type: 'string' }, z: { type: 'string' },
+        exact: { type: 'boolean' },
       }, 'gate');
       if (!values.baseline) throw new UserError('bench gate needs --baseline FILE');
       return {
@@ -247,6 +248,7 @@ export function parseCli(argv: string[]): Command {
         maxErrors: values['max-errors'] === undefined ? undefined : parseInteger(values['max-errors'] as string, '--max-errors', 0),
         junit: values.junit as string | undefined,
         z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
+        exact: Boolean(values.exact),
       };
     }
     case 'baseline': {

@@ -1,5 +1,6 @@
 import { ModelCallError } from '../errors.js';
 import type { Model, ModelRequest, ModelResponse, Tokenizer } from '../types.js';
+import { LineCountCache } from '../tokenizer/line-count.js';
 import { READER_ID, referenceReply } from './reader/index.js';
 
 /**
@@ -8,6 +9,7 @@ import { READER_ID, referenceReply } from './reader/index.js';
  * tokenizer; usage counts completion tokens exactly and takes the caller's prompt count when given.
  */
 export function createLocalModel(tokenizer: Tokenizer, opts: { maxContext?: number } = {}): Model {
+  const lines = new LineCountCache(tokenizer);
   return {
     id: `local:${READER_ID}`,
     isReferenceReader: true,
@@ -20,10 +22,10 @@ export function createLocalModel(tokenizer: Tokenizer, opts: { maxContext?: numb
       }
       let text = referenceReply(request.messages, request.params.maxTokens);
       let finishReason = 'stop';
-      const ids = tokenizer.encode(text);
-      let completionTokens = ids.length;
-      if (ids.length > request.params.maxTokens) {
-        text = tokenizer.decode(ids.subarray(0, request.params.maxTokens));
+      // Memories repeat line by line between calls: count from cached line counts, encode only to cut.
+      let completionTokens = lines.count(text);
+      if (completionTokens > request.params.maxTokens) {
+        text = tokenizer.decode(tokenizer.encode(text).subarray(0, request.params.maxTokens));
         completionTokens = request.params.maxTokens;
         finishReason = 'length';
       }

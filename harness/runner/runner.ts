@@ -1,18 +1,17 @@
 import { join } from 'node:path';
 import type { RunConfig } from '../cli/parse.js';
 import { UserError, errorMessage } from '../errors.js';
-import { fullContextMethod } from '../methods/full-context.js';
-import { memAgentMethod } from '../methods/memagent.js';
-import { loadTemplates } from '../methods/templates.js';
+import { availableParallelism } from 'node:os';
 import { getTask } from '../tasks.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import { parseLengths } from '../cli/lengths.js';
-import type { LengthTarget, Method, MethodCheckpoint, Model, SampleRecord, TaskDefinition, Tokenizer } from '../types.js';
+import type { CallRecord, LengthTarget, Model, SampleRecord, TaskDefinition, Tokenizer } from '../types.js';
 import { formatSummaryTable, summarize, writeSummary } from '../../reports/summary.js';
 import { environmentInfo } from './manifest.js';
 import { createProgress } from './progress.js';
 import { RunDir } from './run-dir.js';
-import { scoreOutput } from './score.js';
+import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
+import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 import { approxTokens, scheduleUnits, unitKey, type WorkUnit } from './units.js';
 
 export interface RunHooks {
@@ -23,20 +22,6 @@ export interface RunHooks {
 
 export function defaultOutDir(config: RunConfig, modelSlug: string): string {
   return join('runs', `${config.tasks.join('+')}__${config.methods.join('+')}__${modelSlug}__seed${config.seed}`);
-}
-
-function buildMethods(config: RunConfig): Method[] {
-  const templates = loadTemplates(config.templates, config.finalVariant);
-  return config.methods.map((name) => {
-    switch (name) {
-      case 'memagent':
-        return memAgentMethod({ chunkTokens: config.chunkTokens, memoryTokens: config.memoryTokens, temperature: config.temperature, topP: config.topP, templates });
-      case 'full-context':
-        return fullContextMethod({ maxContext: config.maxContext, maxNewTokens: 10000, temperature: config.temperature, topP: config.topP, templates });
-      default:
-        throw new UserError(`method '${name}' is not available yet in this build; use memagent or full-context`);
-    }
-  });
 }
 
 function gridFor(task: TaskDefinition, config: RunConfig): LengthTarget[] {
@@ -96,59 +81,47 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
       resumed: units.length - todo.length,
     });
     if (todo.length < units.length) hooks.log(`resuming: ${units.length - todo.length} of ${units.length} samples already finished in ${outDir}`);
-    const methodByName = new Map(methods.map((m) => [m.name, m]));
+    const workers = model.isReferenceReader ? Math.min(config.workers ?? availableParallelism(), Math.max(1, todo.length)) : 1;
+    const env: ExecEnv = {
+      prepared: new Map(tasks.map((t, i) => [t.name, prepared[i]])),
+      methods: new Map(methods.map((m) => [m.name, m])),
+      model, tokenizer, checkpoints: runDir.checkpoints, checkpointEveryCall: !model.isReferenceReader, signal: hooks.signal,
+    };
+    const runner: UnitRunner = workers > 1
+      ? createWorkerPool(workers, config, outDir)
+      : { run: async (spec, onCalls) => executeUnit(env, spec, (c) => onCalls([c])), abort() {}, async close() {} };
+    const onAbort = () => runner.abort();
+    hooks.signal?.addEventListener('abort', onAbort);
     const progress = createProgress(todo.reduce((n, u) => n + u.chain, 0), todo.length, config.progress);
-    const remoteModel = !model.isReferenceReader;
+    const inFlight = workers > 1 ? workers : config.concurrency;
     let next = 0;
     let failed: unknown;
-    const worker = async () => {
+    const lane = async () => {
       while (next < todo.length && !hooks.signal?.aborted && failed === undefined) {
         const unit = todo[next++];
         try {
-          await runUnit(unit);
+          const record = await runner.run(
+            { task: unit.task.name, length: unit.length, index: unit.index, method: unit.method, key: unit.key },
+            (calls: CallRecord[]) => {
+              for (const c of calls) runDir.appendCall(c);
+              progress.addCalls(calls.length);
+            },
+          );
+          if (record) {
+            runDir.appendSample(unit.key, record);
+            progress.sampleDone(record.status === 'ok');
+          }
         } catch (err) {
           failed ??= err;
         }
       }
     };
-    const runUnit = async (unit: WorkUnit) => {
-      const sample = unit.prepared.build(unit.length, unit.index);
-      const method = methodByName.get(unit.method)!;
-      const resume = runDir.checkpoints.load(unit.key);
-      let lastSave = 0;
-      const started = performance.now();
-      const output = await method.run(sample, {
-        model,
-        tokenizer,
-        signal: hooks.signal,
-        resume,
-        onCall(call) {
-          runDir.appendCall(call);
-          progress.addCalls(1);
-        },
-        onCheckpoint(cp: MethodCheckpoint) {
-          // Remote calls cost money: save after every one. Embedded calls take ~1 ms: save at most once a second.
-          const now = performance.now();
-          if (remoteModel || now - lastSave > 1000) {
-            runDir.checkpoints.save(unit.key, cp);
-            lastSave = now;
-          }
-        },
-      });
-      if (hooks.signal?.aborted && output.status !== 'ok') return; // interrupted: leave the checkpoint for the rerun
-      const { score, scores } = scoreOutput(sample, output);
-      const record: SampleRecord = {
-        id: sample.id, task: sample.task, taskVersion: sample.taskVersion, method: unit.method, model: model.id,
-        lengthLabel: sample.length.label, lengthKind: sample.length.kind, length: sample.length.value, index: sample.index,
-        builtTokens: sample.context.tokenCount, question: sample.question, answers: sample.answers,
-        prediction: output.prediction, rawOutput: output.rawOutput, metric: sample.metric, score, scores,
-        status: output.status, ...(output.error ? { error: output.error } : {}), calls: output.calls, usage: output.usage,
-        elapsedMs: Math.round(performance.now() - started), metadata: { ...sample.metadata, ...(output.extra ?? {}) },
-      };
-      runDir.appendSample(unit.key, record);
-      progress.sampleDone(output.status === 'ok');
-    };
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, todo.length)) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(inFlight, Math.max(1, todo.length)) }, lane));
+    } finally {
+      hooks.signal?.removeEventListener('abort', onAbort);
+      await runner.close();
+    }
     progress.stop();
     if (failed !== undefined) throw failed;
     const records = units.map((u) => runDir.finished.get(u.key)).filter((r): r is SampleRecord => r !== undefined);

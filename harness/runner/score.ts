@@ -5,6 +5,10 @@ import type { MethodOutput, Sample } from '../types.js';
 export function scoreOutput(sample: Sample, output: MethodOutput): { score: number; scores: Record<string, number> } {
   if (output.status !== 'ok') return { score: 0, scores: {} };
   const input = getMetric(sample.metric).input === 'raw' ? output.rawOutput : output.prediction;
-  const { score, scores } = scoreAll(sample.metric, input, sample.answers);
+  const meta = sample.metadata;
+  const { score, scores } = scoreAll(sample.metric, input, sample.answers, {
+    dataset: typeof meta.dataset === 'string' ? meta.dataset : undefined,
+    allClasses: Array.isArray(meta.all_classes) ? (meta.all_classes as string[]) : undefined,
+  });
   return { score, scores };
 }

@@ -1,0 +1,90 @@
+// `bench gate <run-dir> --baseline FILE [--max-drop P] [--max-errors N] [--z Z] [--exact] [--junit FILE]`
+// and `bench baseline <run-dir> --out FILE`. Exit codes: 0 pass, 1 regression, 2 usage or harness error.
+// The rule is documented in reports/regression.ts.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UserError, errorMessage } from '../errors.js';
+import { loadRecords } from '../../reports/records.js';
+import { evaluateGate, formatGate, junitXml, readBaseline, writeBaseline } from '../../reports/regression.js';
+import { summarize } from '../../reports/summary.js';
+import { readManifest } from '../../reports/manifest.js';
+
+export interface GateCommandOptions {
+  runDir: string;
+  baseline: string;
+  /** Flat tolerance in points (×100 scale). Default 0. */
+  maxDrop?: number;
+  /** Most errored samples allowed in the run. Default: no limit. */
+  maxErrors?: number;
+  /** Multiplier of the binomial standard error. Default 2. */
+  z?: number;
+  /** Any change fails (for deterministic CI runs). */
+  exact?: boolean;
+  /** Write JUnit XML here. */
+  junit?: string;
+  /** Output sinks (default stdout / stderr). */
+  print?: (text: string) => void;
+  printError?: (text: string) => void;
+}
+
+function writeFileAtomic(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+function checkNumber(name: string, value: number | undefined, min: number): void {
+  if (value !== undefined && !(Number.isFinite(value) && value >= min)) throw new UserError(`${name} must be a number ≥ ${min} (got ${value})`);
+}
+
+/** Runs the gate and returns the exit code; never throws. */
+export async function gateCommand(options: GateCommandOptions): Promise<number> {
+  const print = options.print ?? ((t: string) => process.stdout.write(`${t}\n`));
+  const printError = options.printError ?? ((t: string) => process.stderr.write(`${t}\n`));
+  const suite = `bench gate ${options.runDir}`;
+  try {
+    checkNumber('--max-drop', options.maxDrop, 0);
+    checkNumber('--max-errors', options.maxErrors, 0);
+    checkNumber('--z', options.z, 0);
+    const baseline = readBaseline(options.baseline);
+    const rows = summarize(await loadRecords(options.runDir, { onWarning: (m) => printError(`warning: ${m}`) }));
+    if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to gate`);
+    const gateOptions = { maxDrop: options.maxDrop, z: options.z, maxErrors: options.maxErrors, exact: options.exact };
+    const result = evaluateGate(baseline, rows, gateOptions);
+    print(formatGate(result, gateOptions));
+    if (options.junit) writeFileAtomic(options.junit, junitXml(suite, result));
+    return result.exitCode;
+  } catch (err) {
+    const message = errorMessage(err);
+    printError(`bench gate: ${err instanceof UserError ? '' : 'internal error: '}${message}`);
+    if (options.junit) {
+      try {
+        writeFileAtomic(options.junit, junitXml(suite, { error: message }));
+      } catch (writeErr) {
+        printError(`bench gate: could not write ${options.junit}: ${errorMessage(writeErr)}`);
+      }
+    }
+    return 2;
+  }
+}
+
+export interface BaselineCommandOptions {
+  runDir: string;
+  out: string;
+}
+
+/** `bench baseline <run-dir> --out FILE`: freezes a run's per-(task, method, length) scores for `bench gate`. */
+export async function baselineCommand(options: BaselineCommandOptions): Promise<{ file: string; entries: number }> {
+  if (!options.out) throw new UserError('bench baseline needs --out FILE');
+  const rows = summarize(await loadRecords(options.runDir));
+  if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to make a baseline from`);
+  const manifest = readManifest(options.runDir);
+  const source: Record<string, unknown> = { runDir: options.runDir };
+  if (manifest) {
+    for (const k of ['command', 'seed', 'tokenizer', 'versions'] as const) if (manifest[k] !== undefined) source[k] = manifest[k];
+    if (manifest.model?.id) source.model = manifest.model.id;
+  }
+  writeBaseline(rows, options.out, source);
+  return { file: options.out, entries: rows.length };
+}

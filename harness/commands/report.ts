@@ -1,0 +1,91 @@
+// `bench report <run-dir>... [--out DIR] [--paper]`: summary CSV/JSON/markdown, PNG charts and a self-contained report.html.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import type { SampleRecord } from '../types.js';
+import { loadPaperBaseline, paperBaselinesFor, loadPaperBaselines, type PaperBaseline } from '../../reports/baselines.js';
+import { writeCharts } from '../../reports/charts/index.js';
+import { comparison } from '../../reports/comparison.js';
+import { renderHtml, type ReportRun } from '../../reports/html.js';
+import { readManifest } from '../../reports/manifest.js';
+import { reportMarkdown } from '../../reports/markdown.js';
+import { loadRecords } from '../../reports/records.js';
+import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
+
+export interface ReportOptions {
+  runDirs: string[];
+  /** Output directory. Default: the run directory itself (one run) or bench-out/report (several). */
+  out?: string;
+  /** Overlay and tabulate the paper's published numbers (baselines/paper). */
+  paper?: boolean;
+  /** Warnings (torn lines, missing manifests, duplicates); default: stderr. */
+  onWarning?: (message: string) => void;
+}
+
+export interface ReportResult {
+  files: string[];
+  rows: SummaryRow[];
+  warnings: string[];
+}
+
+function writeAtomic(file: string, content: string | Buffer): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, file);
+}
+
+export async function reportCommand(options: ReportOptions): Promise<ReportResult> {
+  if (options.runDirs.length === 0) throw new UserError('bench report needs at least one run directory (bench report <run-dir>... [--out DIR] [--paper])');
+  for (const dir of options.runDirs) {
+    if (!existsSync(dir)) throw new UserError(`run directory not found: ${dir}`);
+    if (!existsSync(join(dir, 'samples.jsonl'))) throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
+  }
+  const warnings: string[] = [];
+  const warn = (m: string) => {
+    warnings.push(m);
+    (options.onWarning ?? ((x: string) => process.stderr.write(`warning: ${x}\n`)))(m);
+  };
+
+  // Later run directories win when the same sample (method, model, id) appears in several.
+  const byKey = new Map<string, SampleRecord>();
+  const runs: ReportRun[] = [];
+  const referenceModels = new Set<string>();
+  for (const dir of options.runDirs) {
+    const manifest = readManifest(dir, warn);
+    if (manifest?.model?.id && manifest.model.isReferenceReader) referenceModels.add(manifest.model.id);
+    const records = await loadRecords(dir, { onWarning: warn });
+    let replaced = 0;
+    for (const r of records) {
+      const key = `${r.method}\u0000${r.model}\u0000${r.id}`;
+      if (byKey.delete(key)) replaced++;
+      byKey.set(key, r);
+    }
+    if (replaced) warn(`${dir}: ${replaced} samples also appear in an earlier run directory; using this run's copies`);
+    runs.push({ dir, manifest, records: records.length });
+  }
+  const records = [...byKey.values()];
+  const rows = summarize(records);
+  for (const row of rows) if (referenceModels.has(row.model)) row.isReferenceReader = true;
+
+  const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
+  mkdirSync(out, { recursive: true });
+  const files = writeSummary(out, rows);
+
+  const lengthTable = loadPaperBaseline().lengths;
+  const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
+  const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b]).length > 0));
+  const comparisons = overlays.map((b) => comparison(rows, b));
+  if (options.paper && overlays.length === 0) warn('--paper: no task of these runs has published numbers in baselines/paper/');
+
+  const charts = writeCharts(out, { rows, records, paper: overlays, lengthTable });
+  files.push(...charts.map((c) => c.file));
+
+  const mdFile = join(out, 'summary.md');
+  writeAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name)));
+  files.push(mdFile);
+
+  const htmlFile = join(out, 'report.html');
+  writeAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings }));
+  files.push(htmlFile);
+  return { files, rows, warnings };
+}

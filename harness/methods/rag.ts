@@ -1,0 +1,123 @@
+import { errorMessage } from '../errors.js';
+import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
+import { takeAnswer } from './answer.js';
+import { Bm25Index, TopK } from './bm25.js';
+import { callModel, failureStatus } from './call.js';
+import { fillTemplate, type TemplateSet } from './templates.js';
+import { tokenWindows } from './windows.js';
+
+export interface RagSettings {
+  /** The prompt window, as for full-context: the built prompt never exceeds it. */
+  maxContext: number;
+  /** Passage size in context tokens. Default 500. */
+  passageTokens?: number;
+  /** At most this many passages (default: as many as fit in the window). */
+  topK?: number;
+  maxNewTokens: number;
+  temperature: number;
+  topP: number;
+  templates: TemplateSet;
+}
+
+export const PASSAGE_SEPARATOR = '\n\n';
+
+export interface PassageSelection {
+  total: number;
+  /** Kept passage indices in document order. */
+  positions: number[];
+  /** The kept passages' text, in document order. */
+  texts: string[];
+  prompt: string;
+  promptTokens: number;
+}
+
+/** Decoded text of the windows at `positions` (sorted), re-reading the context once. */
+function decodeAt(context: ContextSource, size: number, positions: number[], tokenizer: Tokenizer): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let next = 0;
+  for (const window of tokenWindows(context.pieces(), size)) {
+    if (next >= positions.length) break;
+    if (i === positions[next]) {
+      out.push(tokenizer.decode(window));
+      next++;
+    }
+    i++;
+  }
+  return out;
+}
+
+/**
+ * BM25 retrieval within one prompt window. The context's token ids are cut into passages of `passageTokens`
+ * (decoded one at a time and reduced to the question's term counts), ranked by BM25 against the question, and the
+ * best that fit in maxContext minus the template and question are put back in document order. The built prompt is
+ * counted exactly; if edge merges push it over, the lowest-ranked passage is dropped until it fits.
+ */
+export function selectPassages(template: string, question: string, context: ContextSource, tokenizer: Tokenizer, maxContext: number, passageTokens: number, topK = Infinity): PassageSelection {
+  const build = (texts: string[]) => fillTemplate(template, { question, context: texts.join(PASSAGE_SEPARATOR) });
+  const budget = maxContext - tokenizer.count(build([]));
+  const sep = tokenizer.count(PASSAGE_SEPARATOR);
+
+  const index = new Bm25Index(question);
+  const lengths: number[] = [];
+  for (const window of tokenWindows(context.pieces(), passageTokens)) {
+    index.add(tokenizer.decode(window));
+    lengths.push(window.length);
+  }
+  const total = lengths.length;
+
+  // Every full passage costs at least passageTokens, so no more than this many can be kept.
+  const top = new TopK(Math.min(total, topK, Math.floor(Math.max(0, budget) / passageTokens) + 1));
+  for (let i = 0; i < total; i++) top.offer(i, index.score(i));
+  const ranked: number[] = [];
+  let used = 0;
+  for (const { pos } of top.best()) {
+    const cost = lengths[pos] + (ranked.length > 0 ? sep : 0);
+    if (used + cost > budget) continue;
+    ranked.push(pos);
+    used += cost;
+  }
+
+  for (;;) {
+    const positions = [...ranked].sort((a, b) => a - b);
+    const texts = decodeAt(context, passageTokens, positions, tokenizer);
+    const prompt = build(texts);
+    const promptTokens = tokenizer.count(prompt);
+    if (promptTokens <= maxContext || ranked.length === 0) return { total, positions, texts, prompt, promptTokens };
+    ranked.pop();
+  }
+}
+
+/** BM25 top passages of the context in one prompt of at most maxContext tokens (the rag baseline). */
+export function ragMethod(settings: RagSettings): Method {
+  const passageTokens = settings.passageTokens ?? 500;
+  if (!Number.isInteger(passageTokens) || passageTokens < 1) throw new Error(`rag: passageTokens must be a positive integer, got ${passageTokens}`);
+  if (settings.topK !== undefined && (!Number.isInteger(settings.topK) || settings.topK < 1)) throw new Error(`rag: topK must be a positive integer, got ${settings.topK}`);
+  return {
+    name: 'rag',
+    async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
+      const template = sample.prompt?.fullContext ?? settings.templates.fullContext;
+      const sel = selectPassages(template, sample.question.trim(), sample.context, ctx.tokenizer, settings.maxContext, passageTokens, settings.topK);
+      const extra = { passages_total: sel.total, passages_kept: sel.positions.length, kept_positions: sel.positions, prompt_tokens: sel.promptTokens };
+      const maxTokens = sample.prompt?.maxNewTokens ?? settings.maxNewTokens;
+      try {
+        const res = await callModel(ctx, sample, 'rag', 0, 'answer', {
+          messages: [{ role: 'user', content: sel.prompt }],
+          params: { maxTokens, temperature: settings.temperature, topP: settings.topP },
+          promptTokensHint: sel.promptTokens,
+        });
+        const format = sample.prompt?.answerFormat ?? (settings.templates.fullContext.includes('\\boxed{}') ? 'boxed' : 'phrase');
+        return {
+          prediction: takeAnswer(format === 'raw' ? res.text : res.text.trim(), format),
+          rawOutput: res.text,
+          status: 'ok',
+          calls: 1,
+          usage: res.usage,
+          extra,
+        };
+      } catch (err) {
+        return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls: 1, usage: { promptTokens: 0, completionTokens: 0 }, extra };
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { RunConfig } from '../cli/parse.js';
+import { UserError } from '../errors.js';
+import type { Model, Tokenizer } from '../types.js';
+import { createOpenAIModel, probeEndpoint } from './openai/index.js';
+import { createPool } from './pool.js';
+
+/** Endpoint models for a run: each URL probed once (down, bad key, wrong model → one clear line), then pooled. */
+export async function createEndpointModel(config: RunConfig, _tokenizer: Tokenizer): Promise<Model> {
+  if (config.model === 'local') throw new Error('createEndpointModel called for the local model');
+  const modelName = config.modelName!;
+  let apiKey: string | undefined;
+  if (config.apiKeyEnv) {
+    apiKey = process.env[config.apiKeyEnv];
+    if (!apiKey) throw new UserError(`--api-key-env ${config.apiKeyEnv}: that environment variable is not set`);
+  }
+  const endpoints: Model[] = [];
+  for (const baseURL of config.model) {
+    await probeEndpoint({ baseURL, modelName, apiKey });
+    endpoints.push(createOpenAIModel({ baseURL, modelName, apiKey }));
+  }
+  return endpoints.length === 1 && config.requestsPerEndpoint >= config.concurrency
+    ? endpoints[0]
+    : createPool(endpoints, { maxInFlightPerEndpoint: config.requestsPerEndpoint });
+}

@@ -1,0 +1,225 @@
+// Memory selection: pool the sentences already in memory with the new section's, add second-hop link bonuses,
+// and keep the best within the budget (MemAgent's overwrite: the weakest are evicted).
+
+import type { QuestionInfo } from './question.js';
+import type { MemoryLine } from './memory.js';
+import type { ScanResult } from './scan.js';
+import { StoredScorer } from './scan.js';
+import { coreTitle, estimateTokens } from './text.js';
+
+export interface Cand extends MemoryLine {
+  base: number;
+  final: number;
+  /** Position in the pool, the last tie-breaker (memory lines first, then the section in reading order). */
+  order: number;
+  lowerText: string;
+}
+
+/** A linked document's sentences get this share of the linking document's best score... */
+const LINK_FROM_TOP = 0.5;
+/** ...and a document that mentions a top document's title gets this share. */
+const LINK_TO_TOP = 0.4;
+/** Non-lead sentences of a linked document get this fraction of the bonus. */
+const LINK_BODY_FACTOR = 0.7;
+const TOP_DOCS = 3;
+const NEEDLE_PRIORITY = 1000;
+export const MAX_LINES_PER_DOC = 6;
+
+interface DocAgg {
+  title: string;
+  coreLower: string;
+  best: number;
+  inQ: number; // -1 unknown, 0 no, 1 yes
+  mem: Cand[];
+  sectionDocs: number[];
+}
+
+function inQuestion(q: QuestionInfo, d: DocAgg): boolean {
+  if (d.inQ < 0) {
+    const spaced = ` ${d.coreLower.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+    d.inQ = spaced.length > 3 && q.spaced.includes(spaced) ? 1 : 0;
+  }
+  return d.inQ === 1;
+}
+
+function containsWord(hay: string, needle: string, from = 0): number {
+  let at = from;
+  for (;;) {
+    at = hay.indexOf(needle, at);
+    if (at < 0) return -1;
+    const before = at === 0 ? 32 : hay.charCodeAt(at - 1);
+    const after = at + needle.length >= hay.length ? 32 : hay.charCodeAt(at + needle.length);
+    if (!isAlnum(before) && !isAlnum(after)) return at;
+    at++;
+  }
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c >= 0xc0;
+}
+
+function byScore(a: { final: number; order: number }, b: { final: number; order: number }): number {
+  return b.final - a.final || a.order - b.order;
+}
+
+/** Index of the sentence containing position pos (sentences sorted by start), or -1. */
+function sentenceAt(sents: ScanResult['sents'], pos: number): number {
+  let lo = 0;
+  let hi = sents.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sents[mid].start > pos) hi = mid - 1;
+    else if (sents[mid].end <= pos) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/**
+ * The candidate pool: memory lines plus the section's sentences that score above zero or belong to a linked
+ * document. Second-hop linking (READER points 3): a document whose title is named by a top document's best
+ * sentences, and a document that names a top document's title (when that title is not in the question), get a
+ * share of the top document's score. Only pooled sentences are materialised as strings.
+ */
+export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResult | null): Cand[] {
+  const pool: Cand[] = [];
+  const seen = new Set<string>();
+  const stored = new StoredScorer(q);
+  const keyOf = (title: string | null, idx: number, text: string): string =>
+    title !== null && idx >= 0 ? `${title}\u0001${idx}` : `\u0002${text}`;
+  for (const l of memory) {
+    const key = keyOf(l.title, l.idx, l.text);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const base = stored.score(l.title, l.idx, l.text);
+    pool.push({ title: l.title, idx: l.idx, text: l.text, base, final: base, order: pool.length, lowerText: l.text.toLowerCase() });
+  }
+
+  // Documents by title, across memory and section.
+  const docs = new Map<string, DocAgg>();
+  const agg = (title: string): DocAgg => {
+    let d = docs.get(title);
+    if (d === undefined) {
+      d = { title, coreLower: coreTitle(title).toLowerCase(), best: -Infinity, inQ: -1, mem: [], sectionDocs: [] };
+      docs.set(title, d);
+    }
+    return d;
+  };
+  for (const c of pool) {
+    if (c.title === null) continue;
+    const d = agg(c.title);
+    d.mem.push(c);
+    if (c.base > d.best) d.best = c.base;
+  }
+  const sents = scan?.sents ?? [];
+  const docBest: number[] = [];
+  if (scan !== null) {
+    for (let i = 0; i < scan.docs.length; i++) docBest.push(-Infinity);
+    for (const s of sents) if (s.base > docBest[s.doc]) docBest[s.doc] = s.base;
+    scan.docs.forEach((sd, i) => {
+      if (sd.title === null) return;
+      const d = agg(sd.title);
+      d.sectionDocs.push(i);
+      if (docBest[i] > d.best) d.best = docBest[i];
+    });
+  }
+
+  const bonus = new Map<string, number>();
+  const all = [...docs.values()];
+  if (all.length >= 2) {
+    const ranked = all.filter((d) => d.best > 0).sort((a, b) => b.best - a.best || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+    const max = ranked.length > 0 ? ranked[0].best : 0;
+    const tops = ranked.slice(0, TOP_DOCS).filter((d) => d.best >= 0.4 * max);
+    const give = (title: string, v: number): void => {
+      if (v > (bonus.get(title) ?? 0)) bonus.set(title, v);
+    };
+    for (const top of tops) {
+      // The top document's two best sentences (memory and section together).
+      const best: { base: number; text: string }[] = top.mem.map((c) => ({ base: c.base, text: c.lowerText }));
+      if (scan !== null && top.sectionDocs.length > 0) {
+        const own = new Set(top.sectionDocs);
+        for (const s of sents) if (own.has(s.doc) && s.base > 0) best.push({ base: s.base, text: scan.lower.slice(s.start, s.end) });
+      }
+      best.sort((a, b) => b.base - a.base);
+      const texts = best.slice(0, 2).map((b) => b.text);
+      for (const d of all) {
+        if (d === top || d.coreLower.length < 4) continue;
+        if (texts.some((t) => containsWord(t, d.coreLower) >= 0) && !inQuestion(q, d)) give(d.title, LINK_FROM_TOP * top.best);
+      }
+      if (inQuestion(q, top) || top.coreLower.length < 4) continue;
+      for (const c of pool) {
+        if (c.title !== null && c.title !== top.title && containsWord(c.lowerText, top.coreLower) >= 0) give(c.title, LINK_TO_TOP * top.best);
+      }
+      if (scan !== null) {
+        for (let at = containsWord(scan.lower, top.coreLower); at >= 0; at = containsWord(scan.lower, top.coreLower, at + 1)) {
+          const si = sentenceAt(sents, at);
+          if (si < 0) continue;
+          const t = scan.docs[sents[si].doc].title;
+          if (t !== null && t !== top.title) give(t, LINK_TO_TOP * top.best);
+        }
+      }
+    }
+  }
+
+  if (scan !== null) {
+    for (const s of sents) {
+      const title = scan.docs[s.doc].title;
+      if (s.base <= 0 && (title === null || !bonus.has(title))) continue;
+      const idx = title === null ? -1 : s.idx;
+      const text = scan.text.slice(s.start, s.end);
+      const key = keyOf(title, idx, text);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pool.push({ title, idx, text, base: s.base, final: s.base, order: pool.length, lowerText: scan.lower.slice(s.start, s.end) });
+    }
+  }
+  if (q.niahKeys.length > 0) {
+    const keys = q.niahKeys.map((k) => k.toLowerCase());
+    for (const c of pool) {
+      if (c.lowerText.includes('special magic') && keys.some((k) => c.lowerText.includes(k))) c.base += NEEDLE_PRIORITY;
+    }
+  }
+  for (const c of pool) {
+    const b = c.title === null ? 0 : bonus.get(c.title) ?? 0;
+    c.final = c.base + b * (c.idx === 0 ? 1 : LINK_BODY_FACTOR);
+  }
+  return pool;
+}
+
+export interface Budget {
+  chars: number;
+  tokens: number;
+}
+
+export function budgetFor(maxTokens: number): Budget {
+  const t = Math.max(16, maxTokens);
+  return { chars: Math.floor(t * 3.5), tokens: t * 0.92 };
+}
+
+/** Greedy fill by final score; returns the kept lines grouped by document, groups ordered by their best line. */
+export function selectLines(pool: Cand[], budget: Budget, reservedChars: number): { title: string | null; lines: Cand[] }[] {
+  const ranked = pool.filter((c) => c.final > 0).sort(byScore);
+  let chars = reservedChars;
+  let tokens = reservedChars / 3.6;
+  const groups = new Map<string | null, { title: string | null; lines: Cand[] }>();
+  const order: { title: string | null; lines: Cand[] }[] = [];
+  for (const c of ranked) {
+    const key = c.title;
+    const g = groups.get(key);
+    if (g !== undefined && g.lines.length >= MAX_LINES_PER_DOC && key !== null) continue;
+    const line = c.title !== null && c.idx >= 0 ? `#${c.idx} ${c.text}\n` : `- ${c.text}\n`;
+    const header = g === undefined && c.title !== null ? `[${c.title}]\n` : '';
+    const addChars = line.length + header.length;
+    const addTokens = estimateTokens(line) + estimateTokens(header);
+    if (chars + addChars > budget.chars || tokens + addTokens > budget.tokens) continue;
+    chars += addChars;
+    tokens += addTokens;
+    if (g === undefined) {
+      const ng = { title: key, lines: [c] };
+      groups.set(key, ng);
+      order.push(ng);
+    } else g.lines.push(c);
+  }
+  for (const g of order) if (g.title !== null) g.lines.sort((a, b) => a.idx - b.idx || a.order - b.order);
+  return order;
+}

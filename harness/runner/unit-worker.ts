@@ -1,0 +1,64 @@
+// Worker thread for the embedded model: runs whole units (build → method → score) off the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { RunConfig } from '../cli/parse.js';
+import { UserError, errorMessage } from '../errors.js';
+import { createLocalModel } from '../models/local-model.js';
+import { getTask } from '../tasks.js';
+import { loadTokenizer } from '../tokenizer/index.js';
+import type { CallRecord } from '../types.js';
+import { CheckpointStore } from './checkpoints.js';
+import { buildMethods, executeUnit, type ExecEnv, type UnitSpec } from './execute.js';
+
+export type ToWorker = { type: 'unit'; spec: UnitSpec } | { type: 'abort' };
+export type FromWorker =
+  | { type: 'calls'; calls: CallRecord[] }
+  | { type: 'done'; key: string; record: import('../types.js').SampleRecord | null }
+  | { type: 'fail'; key: string; message: string; user: boolean };
+
+const { config, runDir } = workerData as { config: RunConfig; runDir: string };
+const port = parentPort!;
+const controller = new AbortController();
+
+async function setup(): Promise<ExecEnv> {
+  const tokenizer = loadTokenizer(config.tokenizer);
+  const prepared = new Map();
+  for (const name of config.tasks) prepared.set(name, await getTask(name).prepare({ tokenizer, seed: config.seed, options: config.options }));
+  return {
+    prepared,
+    methods: new Map(buildMethods(config).map((m) => [m.name, m])),
+    model: createLocalModel(tokenizer),
+    tokenizer,
+    checkpoints: new CheckpointStore(runDir),
+    checkpointEveryCall: false,
+    signal: controller.signal,
+  };
+}
+
+const ready = setup();
+// Keep the chain of units strictly sequential inside one worker.
+let queue: Promise<void> = Promise.resolve();
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'abort') {
+    controller.abort();
+    return;
+  }
+  queue = queue.then(async () => {
+    const { spec } = msg;
+    try {
+      const env = await ready;
+      let batch: CallRecord[] = [];
+      const record = await executeUnit(env, spec, (call) => {
+        batch.push(call);
+        if (batch.length >= 32) {
+          port.postMessage({ type: 'calls', calls: batch } satisfies FromWorker);
+          batch = [];
+        }
+      });
+      if (batch.length) port.postMessage({ type: 'calls', calls: batch } satisfies FromWorker);
+      port.postMessage({ type: 'done', key: spec.key, record } satisfies FromWorker);
+    } catch (err) {
+      port.postMessage({ type: 'fail', key: spec.key, message: errorMessage(err), user: err instanceof UserError } satisfies FromWorker);
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { RunConfig } from '../cli/parse.js';
+import { UserError } from '../errors.js';
+import type { CallRecord, SampleRecord } from '../types.js';
+import type { UnitSpec } from './execute.js';
+import type { FromWorker, ToWorker } from './unit-worker.js';
+
+export interface UnitRunner {
+  run(spec: UnitSpec, onCalls: (calls: CallRecord[]) => void): Promise<SampleRecord | null>;
+  abort(): void;
+  close(): Promise<void>;
+}
+
+/** Worker threads that each hold the tokenizer, the prepared tasks and the embedded model; one unit at a time each. */
+export function createWorkerPool(size: number, config: RunConfig, runDir: string): UnitRunner & { size: number } {
+  const here = fileURLToPath(import.meta.url);
+  const entry = new URL(`./unit-worker${extname(here)}`, import.meta.url);
+  type Job = { spec: UnitSpec; onCalls: (c: CallRecord[]) => void; resolve: (r: SampleRecord | null) => void; reject: (e: Error) => void };
+  const workers = Array.from({ length: size }, () => new Worker(entry, { workerData: { config, runDir } }));
+  const current = new Map<Worker, Job>();
+  const idle: Worker[] = [...workers];
+  const waiting: Job[] = [];
+  const dispatch = () => {
+    while (idle.length && waiting.length) {
+      const w = idle.pop()!;
+      const job = waiting.shift()!;
+      current.set(w, job);
+      w.postMessage({ type: 'unit', spec: job.spec } satisfies ToWorker);
+    }
+  };
+  for (const w of workers) {
+    w.on('message', (msg: FromWorker) => {
+      const job = current.get(w);
+      if (!job) return;
+      if (msg.type === 'calls') job.onCalls(msg.calls);
+      else {
+        current.delete(w);
+        idle.push(w);
+        if (msg.type === 'done') job.resolve(msg.record);
+        else job.reject(msg.user ? new UserError(msg.message) : new Error(`${msg.key}: ${msg.message}`));
+        dispatch();
+      }
+    });
+    w.on('error', (err) => {
+      const job = current.get(w);
+      current.delete(w);
+      job?.reject(err);
+    });
+  }
+  return {
+    size,
+    run(spec, onCalls) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ spec, onCalls, resolve, reject });
+        dispatch();
+      });
+    },
+    abort() {
+      for (const w of workers) w.postMessage({ type: 'abort' } satisfies ToWorker);
+      for (const job of waiting.splice(0)) job.resolve(null);
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}

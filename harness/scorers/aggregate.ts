@@ -1,0 +1,122 @@
+// Per-group accumulation for `bench score`: means stay 0..1; percentages are made once, by toPercent.
+import { toPercent, type PercentStyle } from './percent.js';
+
+export interface ScoreRow {
+  task: string;
+  method: string;
+  model: string;
+  lengthLabel: string;
+  metric: string;
+  /** Samples in the group, errors included. */
+  n: number;
+  /** Samples with status 'error' (scored 0, counted in n). */
+  errors: number;
+  /** Samples with status 'truncated' (scored 0, counted in n). */
+  truncated: number;
+  /** Samples whose prediction is null or empty. */
+  empty: number;
+  /** Mean headline score, 0..1; null for an empty group (a LongBench-E bucket with no sample). */
+  mean: number | null;
+  /** mean ×100, 2 decimals (ties to even); null when mean is. */
+  percent: number | null;
+  /** Means of the extra metrics (em, f1, rouge1_r, ...), 0..1. */
+  extras: Record<string, number>;
+  /** What the upstream tool reported for this group, already ×100, to compare with `percent`. */
+  reference?: number | null;
+  /** Where `reference` comes from, e.g. "result.json" or "recorded in samples.jsonl". */
+  referenceLabel?: string;
+}
+
+export interface ScoreTable {
+  target: string;
+  format: 'run' | 'memagent' | 'ruler' | 'longbench';
+  rows: ScoreRow[];
+  warnings: string[];
+}
+
+export interface GroupKey {
+  task: string;
+  method: string;
+  model: string;
+  lengthLabel: string;
+  metric: string;
+}
+
+/**
+ * numpy's float64 sum (pairwise, 8-way unrolled blocks of up to 128), so LongBench-E's np.mean is reproduced to the
+ * last bit.
+ */
+export function numpySum(values: readonly number[], lo = 0, hi = values.length): number {
+  const n = hi - lo;
+  if (n < 8) {
+    let s = -0.0;
+    for (let i = lo; i < hi; i++) s += values[i];
+    return s;
+  }
+  if (n <= 128) {
+    const r = values.slice(lo, lo + 8);
+    let i = lo + 8;
+    for (; i + 8 <= hi; i += 8) for (let k = 0; k < 8; k++) r[k] += values[i + k];
+    let s = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
+    for (; i < hi; i++) s += values[i];
+    return s;
+  }
+  let half = Math.floor(n / 2);
+  half -= half % 8;
+  return numpySum(values, lo, lo + half) + numpySum(values, lo + half, hi);
+}
+
+export class Group {
+  readonly scores: number[] = [];
+  private readonly extraSums = new Map<string, number>();
+  errors = 0;
+  truncated = 0;
+  empty = 0;
+  private referenceSum = 0;
+  private referenceCount = 0;
+
+  constructor(readonly key: GroupKey) {}
+
+  add(score: number, extras: Record<string, number>, status: 'ok' | 'error' | 'truncated', prediction: string | null): void {
+    this.scores.push(score);
+    for (const [k, v] of Object.entries(extras)) this.extraSums.set(k, (this.extraSums.get(k) ?? 0) + v);
+    if (status === 'error') this.errors++;
+    if (status === 'truncated') this.truncated++;
+    if (prediction === null || prediction === '') this.empty++;
+  }
+
+  addReference(value: number): void {
+    this.referenceSum += value;
+    this.referenceCount++;
+  }
+
+  /** Mean in file order (sequential sum, as Python's sum / total += does), or numpy's pairwise mean. */
+  row(opts: { summation?: 'sequential' | 'numpy'; percentStyle?: PercentStyle; reference?: number | null; referenceLabel?: string } = {}): ScoreRow {
+    const n = this.scores.length;
+    let mean: number | null = null;
+    if (n > 0) {
+      let sum = 0;
+      if (opts.summation === 'numpy') sum = numpySum(this.scores);
+      else for (const s of this.scores) sum += s;
+      mean = sum / n;
+    }
+    const extras: Record<string, number> = {};
+    for (const [k, v] of this.extraSums) extras[k] = n > 0 ? v / n : 0;
+    const row: ScoreRow = {
+      ...this.key,
+      n,
+      errors: this.errors,
+      truncated: this.truncated,
+      empty: this.empty,
+      mean,
+      percent: mean === null ? null : toPercent(mean, opts.percentStyle),
+      extras,
+    };
+    const reference = opts.reference !== undefined ? opts.reference : this.referenceCount > 0 ? toPercent(this.referenceSum / this.referenceCount) : undefined;
+    if (reference !== undefined) {
+      row.reference = reference;
+      row.referenceLabel = opts.referenceLabel;
+    }
+    return row;
+  }
+}

@@ -1,0 +1,49 @@
+// Scores RULER pred files (NVIDIA/RULER scripts/pred writes <root>/<model>/synthetic/<length>/pred/<task>.jsonl with
+// index, pred, input, outputs, others, truncation, length) as scripts/eval/evaluate.py does: post-process, then
+// string_match_part for qa tasks and string_match_all for the rest (niah_*, vt, cwe, fwe).
+import { basename, dirname, resolve, sep } from 'node:path';
+import { tokenLabel } from '../../cli/lengths.js';
+import { Group, type ScoreRow } from '../aggregate.js';
+import { getMetric } from '../index.js';
+import { postprocessRulerPred } from '../ruler.js';
+import { isStringArray, lineError, readJsonl } from './jsonl.js';
+
+export function rulerMetricFor(task: string): string {
+  return task.startsWith('qa') ? 'string_match_part' : 'string_match_all';
+}
+
+/** Length and model from RULER's layout: the nearest all-digit folder above the file, and the folder above "synthetic". */
+function placeOf(file: string): { lengthLabel: string; model: string } {
+  const parts = resolve(dirname(file)).split(sep);
+  let lengthLabel = '-';
+  for (let i = parts.length - 1; i >= 0; i--) {
+    if (/^\d+$/.test(parts[i])) {
+      lengthLabel = tokenLabel(Number(parts[i]));
+      break;
+    }
+  }
+  const at = parts.lastIndexOf('synthetic');
+  return { lengthLabel, model: at > 0 ? parts[at - 1] : '-' };
+}
+
+export function scoreRuler(files: string[]): ScoreRow[] {
+  const rows: ScoreRow[] = [];
+  for (const file of files) {
+    const task = basename(file).replace(/\.jsonl$/, '');
+    const metricName = rulerMetricFor(task);
+    const metric = getMetric(metricName);
+    const { lengthLabel, model } = placeOf(file);
+    const group = new Group({ task, method: 'ruler-pred', model, lengthLabel, metric: metricName });
+    for (const { line, value } of readJsonl(file).lines) {
+      if (typeof value.pred !== 'string') throw lineError(file, line, `'pred' must be a string (RULER pred line)`);
+      // evaluate.py: line.get('outputs', [line.get('output', '')])
+      const golds = 'outputs' in value ? value.outputs : [value.output ?? ''];
+      if (!isStringArray(golds)) throw lineError(file, line, `'outputs' must be an array of strings (RULER pred line)`);
+      const pred = value.pred;
+      // `empty` counts what evaluate.py reports as nulls: predictions empty after post-processing.
+      group.add(metric.score(pred, golds), {}, 'ok', postprocessRulerPred(pred) === '' ? '' : pred);
+    }
+    rows.push(group.row());
+  }
+  return rows;
+}

@@ -1,0 +1,79 @@
+// Re-scores a `bench run` directory: samples.jsonl lines (SampleRecord), grouped by task × method × model × length.
+import type { SampleRecord, SampleStatus } from '../../types.js';
+import { Group, type ScoreRow } from '../aggregate.js';
+import { getMetric, scoreAll } from '../index.js';
+import { isStringArray, lineError, readJsonl } from './jsonl.js';
+
+const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated']);
+
+interface Located {
+  record: SampleRecord;
+  line: number;
+}
+
+function validate(path: string, line: number, v: Record<string, unknown>): SampleRecord {
+  const need = (ok: boolean, what: string): void => {
+    if (!ok) throw lineError(path, line, `not a sample record: ${what}`);
+  };
+  for (const k of ['id', 'task', 'method', 'model', 'lengthLabel', 'metric', 'rawOutput']) need(typeof v[k] === 'string', `'${k}' must be a string`);
+  need(typeof v.status === 'string' && STATUSES.has(v.status), `'status' must be ok, error or truncated`);
+  need(isStringArray(v.answers), `'answers' must be an array of strings`);
+  need(v.prediction === null || typeof v.prediction === 'string', `'prediction' must be a string or null`);
+  return v as unknown as SampleRecord;
+}
+
+function optionsFor(record: SampleRecord): { dataset?: string; allClasses?: string[] | null } {
+  const meta = record.metadata ?? {};
+  const dataset = typeof meta.dataset === 'string' ? meta.dataset : undefined;
+  const classes = meta.allClasses ?? meta.all_classes;
+  return { dataset, allClasses: isStringArray(classes) ? classes : null };
+}
+
+function lengthOrder(r: SampleRecord): number {
+  return (r.lengthKind === 'docs' ? 1e15 : 0) + (typeof r.length === 'number' ? r.length : 0);
+}
+
+export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
+  const file = readJsonl(samplesFile, { allowTornLastLine: true });
+  if (file.tornLastLine !== undefined) warnings.push(`${samplesFile}:${file.tornLastLine}: skipped a torn last line (the run was probably killed while writing it)`);
+  // A sample written again after a resume keeps its last version.
+  const latest = new Map<string, Located>();
+  for (const { line, value } of file.lines) {
+    const record = validate(samplesFile, line, value);
+    const key = `${record.method}\u0000${record.model}\u0000${record.id}`;
+    latest.delete(key);
+    latest.set(key, { record, line });
+  }
+  const groups = new Map<string, { group: Group; order: number }>();
+  for (const { record, line } of latest.values()) {
+    let metric;
+    try {
+      metric = getMetric(record.metric);
+    } catch (err) {
+      throw lineError(samplesFile, line, (err as Error).message);
+    }
+    const key = [record.task, record.method, record.model, record.lengthLabel, metric.name].join('\u0000');
+    let entry = groups.get(key);
+    if (!entry) {
+      entry = {
+        group: new Group({ task: record.task, method: record.method, model: record.model, lengthLabel: record.lengthLabel, metric: metric.name }),
+        order: lengthOrder(record),
+      };
+      groups.set(key, entry);
+    }
+    const status: SampleStatus = record.status;
+    // As the runner does: a sample that did not finish ok (error, truncated) scores 0 whatever it holds.
+    const input = status !== 'ok' ? null : metric.input === 'raw' ? record.rawOutput : record.prediction;
+    const result = scoreAll(metric.name, input, record.answers, optionsFor(record));
+    const extras = { ...result.scores };
+    delete extras[metric.name];
+    entry.group.add(result.score, extras, status, status === 'error' ? null : record.prediction);
+    if (typeof record.score === 'number') entry.group.addReference(record.score);
+  }
+  const sorted = [...groups.values()].sort((x, y) => {
+    const a = x.group.key;
+    const b = y.group.key;
+    return a.task.localeCompare(b.task) || a.method.localeCompare(b.method) || a.model.localeCompare(b.model) || x.order - y.order || a.lengthLabel.localeCompare(b.lengthLabel);
+  });
+  return sorted.map(({ group }) => group.row({ referenceLabel: 'recorded in samples.jsonl' }));
+}

@@ -1,0 +1,140 @@
+// Accuracy vs context length: one solid line per method × model on a log-scale token axis, paper curves dashed.
+import type { ChartConfiguration, ChartDataset, Scale } from 'chart.js';
+import type { PaperBaseline, PaperLength } from '../baselines.js';
+import { paperCurves } from '../baselines.js';
+import type { SummaryRow } from '../summary.js';
+import { colorAt, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
+import { displayLength, shortModel } from './labels.js';
+import { modelLabel } from '../format.js';
+
+export interface AccuracyChartInput {
+  task: string;
+  rows: SummaryRow[];
+  /** Paper tables to overlay (dashed); their task should match. */
+  paper?: PaperBaseline[];
+  /** Document-count → paper-label table used to place docs:N lengths (baselines/paper lengths), overlay or not. */
+  lengthTable?: PaperLength[];
+  size: ChartSize;
+}
+
+interface Tick {
+  x: number;
+  label: string;
+}
+
+/** Where a row sits on the token axis, and how that was decided (for the footnote). */
+export function xPosition(row: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel' | 'meanBuiltTokens'>, table: PaperLength[]): Tick {
+  if (row.lengthKind === 'docs') {
+    const l = table.find((p) => p.docs === row.length);
+    if (l) return { x: l.nominalTokens, label: l.label };
+    // Not a paper length: the measured tokens, or the paper's ~140 tokens per document.
+    return { x: row.meanBuiltTokens > 0 ? row.meanBuiltTokens : row.length * 140, label: row.lengthLabel };
+  }
+  return { x: row.length, label: displayLength(row.lengthLabel) };
+}
+
+function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boolean): string {
+  const parts: string[] = [];
+  if (rows.some((r) => r.lengthKind === 'docs')) parts.push("ours: N documents placed at the paper's label (50 docs = 7K … 25600 docs = 3.5M)");
+  if (rows.some((r) => r.lengthKind === 'tokens')) parts.push('ours: target tokens (k = 1024)');
+  if (overlaid) {
+    const src = [...new Set(paper.map((b) => `arXiv ${b.source.arxiv} ${b.source.location}`))].join(', ');
+    parts.push(`dashed: paper (${src}) at its labels read as tokens (7K = 7,000)`);
+  }
+  return parts.join('; ');
+}
+
+export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartConfiguration; title: string } {
+  const paper = input.paper ?? [];
+  const table = input.lengthTable ?? paper.flatMap((b) => b.lengths);
+  const rows = input.rows.filter((r) => r.task === input.task);
+  const metric = [...new Set(rows.map((r) => r.metric).filter(Boolean))].join('/') || (paper[0]?.metric ?? 'score');
+  const datasets: ChartDataset<'line', Array<{ x: number; y: number }>>[] = [];
+  const ticks = new Map<number, string>();
+
+  const seriesKeys = [...new Set(rows.map((r) => `${r.method}\u0000${r.model}`))];
+  const models = [...new Set(rows.map((r) => r.model))];
+  // One model: the legend names methods and the subtitle names the model; several: "method · model".
+  const oneModel = models.length === 1;
+  seriesKeys.forEach((key, i) => {
+    const group = rows.filter((r) => `${r.method}\u0000${r.model}` === key);
+    const points = group.map((r) => {
+      const t = xPosition(r, table);
+      ticks.set(t.x, t.label);
+      return { x: t.x, y: r.score * 100 };
+    }).sort((a, b) => a.x - b.x);
+    const color = colorAt(i);
+    datasets.push({
+      label: oneModel ? group[0].method : `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
+      data: points, borderColor: color, backgroundColor: color, borderWidth: 3, pointRadius: 5, pointHoverRadius: 5, tension: 0, clip: 8,
+    });
+  });
+
+  let paperIndex = 0;
+  for (const b of paper) {
+    for (const curve of paperCurves(b)) {
+      const color = colorAt(seriesKeys.length + paperIndex++);
+      datasets.push({
+        label: `paper: ${curve.model}`,
+        data: curve.points.map((p) => ({ x: p.tokens, y: p.score })),
+        borderColor: color, backgroundColor: color, borderDash: [9, 6], borderWidth: 2, pointRadius: 3, pointStyle: 'rect', tension: 0, clip: 8,
+      });
+    }
+  }
+  // Paper labels become ticks where ours do not already label that part of the axis.
+  const ours = [...ticks.keys()];
+  const lo = ours.length ? Math.min(...ours) / 1.15 : Infinity;
+  const hi = ours.length ? Math.max(...ours) * 1.15 : -Infinity;
+  const oursAreDocs = rows.length > 0 && rows.every((r) => r.lengthKind === 'docs');
+  for (const b of paper) {
+    for (const l of b.lengths) {
+      const crowded = ours.some((x) => Math.max(x, l.nominalTokens) / Math.min(x, l.nominalTokens) < 1.4);
+      if ((oursAreDocs || l.nominalTokens < lo || l.nominalTokens > hi) && !crowded && !ticks.has(l.nominalTokens)) ticks.set(l.nominalTokens, l.label);
+    }
+  }
+
+  const xs = [...ticks.keys()].sort((a, b) => a - b);
+  const xMin = xs.length ? xs[0] / 1.3 : 1000;
+  const xMax = xs.length ? xs[xs.length - 1] * 1.3 : 4e6;
+  const f = input.size.font;
+  const title = `${input.task}: accuracy vs context length`;
+  const footPx = f * 0.62;
+  const legendFont = f * 0.68;
+  // chart.js caps a side legend at a quarter of the width; long labels go underneath instead.
+  const longest = Math.max(0, ...datasets.map((d) => String(d.label).length));
+  const legendPosition = datasets.length <= 3 ? 'top' : longest * legendFont * 0.6 + f * 2.5 < input.size.width / 4 ? 'right' : 'bottom';
+  const config: ChartConfiguration = {
+    type: 'line',
+    data: { datasets: datasets as ChartDataset[] },
+    options: {
+      layout: { padding: { left: 8, right: 24, top: 8, bottom: Math.round(footPx * 1.6) } },
+      plugins: {
+        title: { display: true, text: title, font: { size: f * 1.15, weight: 'bold' }, padding: { bottom: 4 } },
+        subtitle: { display: models.length > 0, text: oneModel ? `model: ${modelLabel(models[0], rows[0].isReferenceReader)}` : `models: ${models.length}`, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
+        legend: { position: legendPosition, labels: { font: { size: legendFont }, boxWidth: f * 1.6, boxHeight: 3, padding: f * 0.45 } },
+      },
+      scales: {
+        x: {
+          type: 'logarithmic', min: xMin, max: xMax,
+          title: { display: true, text: 'Context length (tokens, log scale)', font: { size: f * 0.9 } },
+          grid: { color: '#e6e6e6' },
+          ticks: { font: { size: f * 0.8 }, autoSkip: false, maxRotation: 0, callback: (value) => ticks.get(Number(value)) ?? '' },
+          afterBuildTicks: (scale: Scale) => { scale.ticks = xs.map((value) => ({ value })); },
+        },
+        y: {
+          min: 0, max: 100,
+          title: { display: true, text: `${metric} ×100`, font: { size: f * 0.9 } },
+          grid: { color: '#e6e6e6' },
+          ticks: { font: { size: f * 0.8 }, stepSize: 20 },
+        },
+      },
+    },
+    plugins: [footnotePlugin(mappingNote(rows, paper, paper.length > 0), footPx)],
+  };
+  return { config, title };
+}
+
+export function renderAccuracyChart(input: AccuracyChartInput): Buffer {
+  const { config, title } = accuracyChartConfig(input);
+  return renderChartJs(config, input.size, title);
+}

@@ -1,0 +1,118 @@
+// Headless chart.js on @napi-rs/canvas: component registration, fonts, sizes, white background, PNG encoding.
+import { createCanvas, GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import {
+  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement,
+  LogarithmicScale, PointElement, SubTitle, Title, type ChartConfiguration, type Plugin,
+} from 'chart.js';
+
+Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale,
+  CategoryScale, Legend, Title, SubTitle);
+
+export type ChartSizeName = 'paper' | 'slide';
+
+export interface ChartSize {
+  name: ChartSizeName;
+  width: number;
+  height: number;
+  /** Pixels per inch written into the PNG (pHYs). */
+  ppi: number;
+  /** Base font size in px; other text scales from it. */
+  font: number;
+}
+
+/** paper: 3.5 in × 2.33 in at 300 ppi (one column); slide: 16:9. */
+export const CHART_SIZES: Record<ChartSizeName, ChartSize> = {
+  paper: { name: 'paper', width: 1050, height: 700, ppi: 300, font: 22 },
+  slide: { name: 'slide', width: 1600, height: 900, ppi: 144, font: 24 },
+};
+
+export const FONT_FAMILY = "'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, sans-serif";
+
+let fontsChecked = false;
+
+/** Skia reads system fonts; without any, text silently disappears, so say how to fix it once. */
+export function ensureFonts(warn: (m: string) => void = (m) => process.stderr.write(`warning: ${m}\n`)): void {
+  if (fontsChecked) return;
+  fontsChecked = true;
+  if (GlobalFonts.families.length === 0) {
+    for (const dir of ['/usr/share/fonts', '/usr/local/share/fonts', '/System/Library/Fonts', 'C:\\Windows\\Fonts']) GlobalFonts.loadFontsFromDir(dir);
+  }
+  if (GlobalFonts.families.length === 0) warn('no fonts found: chart text will be missing (Debian/Ubuntu: apt-get install fonts-dejavu-core)');
+}
+
+// Okabe-Ito (without its pale yellow) then darker extras: distinct on white and in greyscale-ish print.
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#7F3C8D', '#8C564B',
+  '#666666', '#B22222', '#17BECF'];
+
+export function colorAt(i: number): string {
+  return PALETTE[i % PALETTE.length];
+}
+
+const whiteBackground: Plugin = {
+  id: 'whiteBackground',
+  beforeDraw(chart) {
+    const ctx = chart.ctx;
+    ctx.save();
+    ctx.globalCompositeOperation = 'destination-over';
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, chart.width, chart.height);
+    ctx.restore();
+  },
+};
+
+/** Draws one small grey line of text at the bottom left (chart.js has a single subtitle, used at the top). */
+export function footnotePlugin(text: string, px: number): Plugin {
+  return {
+    id: 'footnote',
+    afterDraw(chart) {
+      if (!text) return;
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.font = font(px);
+      ctx.fillStyle = '#555555';
+      ctx.textBaseline = 'bottom';
+      ctx.textAlign = 'left';
+      ctx.fillText(text, 8, chart.height - 4, chart.width - 16);
+      ctx.restore();
+    },
+  };
+}
+
+export function encodePng(canvas: Canvas, size: ChartSize, title: string): Buffer {
+  return canvas.toBuffer('image/png', { resolution: size.ppi, title, software: 'memagent-bench' });
+}
+
+/** Renders a chart.js configuration to PNG bytes at the given size. */
+export function renderChartJs(config: ChartConfiguration, size: ChartSize, title: string): Buffer {
+  ensureFonts();
+  const canvas = createCanvas(size.width, size.height);
+  Chart.defaults.font.family = FONT_FAMILY;
+  Chart.defaults.font.size = size.font;
+  Chart.defaults.color = '#222222';
+  const full: ChartConfiguration = {
+    ...config,
+    options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
+    plugins: [...(config.plugins ?? []), whiteBackground],
+  };
+  // chart.js only needs getContext('2d') and width/height from a canvas outside the DOM.
+  const chart = new Chart(canvas as unknown as HTMLCanvasElement, full);
+  try {
+    return encodePng(canvas, size, title);
+  } finally {
+    chart.destroy();
+  }
+}
+
+/** A blank white canvas with fonts ready, for charts drawn directly (the heatmap). */
+export function blankCanvas(size: ChartSize): { canvas: Canvas; ctx: SKRSContext2D } {
+  ensureFonts();
+  const canvas = createCanvas(size.width, size.height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, size.width, size.height);
+  return { canvas, ctx };
+}
+
+export function font(px: number, weight: 'normal' | 'bold' = 'normal'): string {
+  return `${weight} ${Math.round(px)}px ${FONT_FAMILY}`;
+}

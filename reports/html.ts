@@ -1,0 +1,160 @@
+// Self-contained report.html: charts as data: URIs, every model output and question HTML-escaped, no scripts.
+import type { SampleRecord } from '../harness/types.js';
+import type { ChartFile } from './charts/index.js';
+import type { Comparison } from './comparison.js';
+import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
+import type { RunManifest } from './manifest.js';
+import type { SummaryRow } from './summary.js';
+
+export interface ReportRun {
+  dir: string;
+  manifest: RunManifest | null;
+  records: number;
+}
+
+export interface ReportData {
+  title?: string;
+  runs: ReportRun[];
+  rows: SummaryRow[];
+  records: SampleRecord[];
+  /** Charts to embed (one size per chart is enough; the slide size reads best in a browser). */
+  charts: ChartFile[];
+  comparisons: Comparison[];
+  warnings: string[];
+}
+
+export interface HtmlOptions {
+  /** Per-sample rows shown at most (the rest are counted). Default 5000. */
+  maxSampleRows?: number;
+  /** Characters of a question, prediction or raw output shown before it is cut. Default 2000. */
+  maxTextChars?: number;
+}
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: unknown): string {
+  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
+}
+
+function table(head: string[], body: string[][], cls = ''): string {
+  const th = head.map((h) => `<th>${h}</th>`).join('');
+  const tr = body.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${tr}\n</tbody></table>`;
+}
+
+function modelsLine(rows: SummaryRow[], runs: ReportRun[]): string {
+  const models = new Map<string, boolean>();
+  for (const r of rows) models.set(r.model, (models.get(r.model) ?? false) || r.isReferenceReader);
+  for (const run of runs) {
+    const m = run.manifest?.model;
+    if (m?.id) models.set(m.id, (models.get(m.id) ?? false) || m.isReferenceReader === true);
+  }
+  if (models.size === 0) return '<p class="models">No samples.</p>';
+  const items = [...models].map(([id, ref]) => `<b>${escapeHtml(id)}</b>${ref ? ` — <span class="ref">${REFERENCE_READER_LABEL}</span>` : ''}`);
+  return `<p class="models">Model${models.size > 1 ? 's' : ''}: ${items.join('; ')}</p>`;
+}
+
+function runsSection(runs: ReportRun[]): string {
+  const body = runs.map((run) => {
+    const m = run.manifest;
+    const versions = m?.versions ? Object.entries(m.versions).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ') : '';
+    return [run.dir, m?.command ?? '', m?.tasks.join(', ') ?? '', m?.methods.join(', ') ?? '',
+      m?.model?.id ? modelLabel(m.model.id, m.model.isReferenceReader) : '', m?.lengths.join(' ') ?? '',
+      m?.seed === undefined ? '' : String(m.seed), m?.tokenizer ?? '', versions, String(run.records)].map(escapeHtml);
+  });
+  return table(['run', 'command', 'tasks', 'methods', 'model', 'lengths', 'seed', 'tokenizer', 'versions', 'samples'], body);
+}
+
+function summarySection(rows: SummaryRow[]): string {
+  const body = rows.map((r) => {
+    const extra = Object.entries(r.metrics).filter(([k]) => k !== r.metric).map(([k, v]) => `${k} ${fmtPct(v)}`).join(' · ');
+    return [escapeHtml(r.task), escapeHtml(r.method), escapeHtml(modelLabel(r.model, r.isReferenceReader)),
+      escapeHtml(r.lengthLabel), escapeHtml(r.metric), `<b>${fmtPct(r.score)}</b>`, String(r.n), String(r.ok), String(r.errors),
+      String(r.truncated), String(r.empty), r.scoreOkOnly === null ? '–' : fmtPct(r.scoreOkOnly), escapeHtml(extra),
+      String(r.promptTokens), String(r.completionTokens), String(r.calls)];
+  });
+  return table(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'ok', 'errors', 'truncated', 'empty',
+    'ok-only ×100', 'other metrics ×100', 'prompt tokens', 'completion tokens', 'calls'], body, 'num');
+}
+
+function chartsSection(charts: ChartFile[]): string {
+  if (charts.length === 0) return '<p>No charts for these runs.</p>';
+  return charts.map((c) => `<figure><img alt="${escapeHtml(c.title)}" src="data:image/png;base64,${c.png.toString('base64')}">` +
+    `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code></figcaption></figure>`).join('\n');
+}
+
+function comparisonSection(c: Comparison): string {
+  const body = c.lines.map((l) => [`${l.source === 'ours' ? '<b>ours</b>: ' : ''}${escapeHtml(l.name)}`, ...l.values.map((v) => (v === null ? '–' : escapeHtml(v)))]);
+  return `<h3>${escapeHtml(c.title)}</h3><p class="note">${escapeHtml(c.sourceNote)} ${escapeHtml(c.matchNote)}</p>` +
+    table(['', ...c.columns.map(escapeHtml)], body, 'num');
+}
+
+function samplesSection(records: SampleRecord[], opts: Required<HtmlOptions>): string {
+  const shown = records.slice(0, opts.maxSampleRows);
+  const manyModels = new Set(records.map((r) => r.model)).size > 1;
+  const body = shown.map((r) => [
+    escapeHtml(r.id), escapeHtml(r.method), ...(manyModels ? [escapeHtml(r.model)] : []), escapeHtml(r.lengthLabel), `<span class="st-${escapeHtml(r.status)}">${escapeHtml(r.status)}</span>`,
+    r.status === 'error' ? '0.00' : fmtPct(r.score),
+    `<div class="q">${escapeHtml(cut(r.question ?? '', opts.maxTextChars))}</div>`,
+    r.prediction === null ? '<i>(no answer extracted)</i>' : `<div class="pred">${escapeHtml(cut(r.prediction, opts.maxTextChars))}</div>`,
+    escapeHtml((r.answers ?? []).join(' | ')),
+    (r.rawOutput ? `<details><summary>raw output</summary><pre>${escapeHtml(cut(r.rawOutput, opts.maxTextChars))}</pre></details>` : '') +
+      (r.error ? `<div class="err">${escapeHtml(cut(r.error, 500))}</div>` : ''),
+  ]);
+  const more = records.length > shown.length ? `<p class="note">${records.length - shown.length} more samples not shown (see samples.jsonl).</p>` : '';
+  return table(['id', 'method', ...(manyModels ? ['model'] : []), 'length', 'status', 'score ×100', 'question', 'prediction', 'gold', 'output'], body, 'samples') + more;
+}
+
+const STYLE = `
+body{font-family:"DejaVu Sans",Arial,Helvetica,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px;line-height:1.4}
+h1{margin-bottom:4px}h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
+table{border-collapse:collapse;font-size:13px;margin:8px 0;width:100%}
+th,td{border:1px solid #ddd;padding:4px 6px;vertical-align:top;text-align:left}
+th{background:#f4f4f4}table.num td{font-variant-numeric:tabular-nums}
+tr:nth-child(even) td{background:#fafafa}
+figure{margin:16px 0}figure img{width:100%;max-width:1100px;border:1px solid #e3e3e3}
+figcaption{font-size:13px;color:#555}
+.models{font-size:15px}.ref{color:#b00;font-weight:bold}.note{color:#555;font-size:13px}
+.samples td{max-width:320px;overflow-wrap:anywhere}.q,.pred{white-space:pre-wrap}
+pre{white-space:pre-wrap;max-height:300px;overflow:auto;background:#f7f7f7;padding:6px;margin:4px 0}
+.st-error,.err{color:#b00}.st-truncated{color:#a60}
+.warn{background:#fff6e0;border:1px solid #f0c36d;padding:6px 10px}
+`;
+
+/** The whole report as one HTML string (no scripts; a CSP forbids them as a second line of defence). */
+export function renderHtml(data: ReportData, options: HtmlOptions = {}): string {
+  const opts: Required<HtmlOptions> = { maxSampleRows: options.maxSampleRows ?? 5000, maxTextChars: options.maxTextChars ?? 2000 };
+  const title = data.title ?? 'memagent-bench report';
+  const warnings = data.warnings.length
+    ? `<div class="warn"><b>Warnings</b><ul>${data.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+${modelsLine(data.rows, data.runs)}
+<p class="note">Scores are shown ×100 with 2 decimals; errored samples count as 0. Sample counts per cell are in the summary.</p>
+${warnings}
+<h2>Runs</h2>
+${runsSection(data.runs)}
+<h2>Summary</h2>
+${summarySection(data.rows)}
+<h2>Charts</h2>
+${chartsSection(data.charts)}
+${data.comparisons.length ? `<h2>Published numbers</h2>\n${data.comparisons.map(comparisonSection).join('\n')}` : ''}
+<h2>Samples</h2>
+${samplesSection(data.records, opts)}
+<p class="note">Generated by memagent-bench.</p>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,32 @@
+// Markdown forms of the summary and the paper comparison.
+import type { Comparison } from './comparison.js';
+import { fmtPct, modelLabel } from './format.js';
+import type { SummaryRow } from './summary.js';
+
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function mdTable(head: string[], body: string[][], rightFrom = Infinity): string {
+  const sep = head.map((_, i) => (i >= rightFrom ? '---:' : '---'));
+  return [head, sep, ...body].map((row, i) => `| ${(i === 1 ? row : row.map(cell)).join(' | ')} |`).join('\n');
+}
+
+export function summaryMarkdown(rows: SummaryRow[]): string {
+  const body = rows.map((r) => [r.task, r.method, modelLabel(r.model, r.isReferenceReader),
+    r.lengthLabel, r.metric, fmtPct(r.score), String(r.n), String(r.errors), String(r.truncated), String(r.empty)]);
+  return mdTable(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'], body, 5);
+}
+
+export function comparisonMarkdown(c: Comparison): string {
+  const body = c.lines.map((l) => [`${l.source === 'ours' ? 'ours: ' : ''}${l.name}`, ...l.values.map((v) => v ?? '–')]);
+  return `### ${cell(c.title)}\n\n${cell(c.sourceNote)} ${cell(c.matchNote)}\n\n${mdTable(['', ...c.columns], body, 1)}`;
+}
+
+/** The summary.md document. */
+export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[]): string {
+  const parts = ['# memagent-bench summary', '', 'Scores ×100, 2 decimals; errored samples count as 0.', '', summaryMarkdown(rows)];
+  if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));
+  if (chartNames.length) parts.push('', '## Charts', '', ...chartNames.map((n) => `- ![${n}](${n})`));
+  return `${parts.join('\n')}\n`;
+}

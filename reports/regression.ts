@@ -1,0 +1,269 @@
+// Regression baselines made from our own runs, and the gate rule that compares a run against one.
+//
+// The rule, per (task, method, length) key present in both:
+//   p = baseline score (fraction), n = baseline sample count, SE = sqrt(p(1-p)/n)
+//   allowed drop = max(maxDrop, z·SE)          (maxDrop in points/100; z = 2 by default)
+//   regression  ⇔ p − run score > allowed drop
+// The binomial SE is exact for 0/1 metrics and an upper bound for scores in [0, 1] with the same mean (their
+// variance is at most p(1−p)). At p = 0 or 1 the SE is 0, so only maxDrop applies.
+// In exact mode (for deterministic CI runs) any change of score or n, in either direction, and any baseline
+// key missing from the run fails. Separately, the run fails when its total errors exceed maxErrors.
+import { existsSync, readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UserError } from '../harness/errors.js';
+import { fmt2, fmtPct } from './format.js';
+import type { SummaryRow } from './summary.js';
+
+export interface BaselineEntry {
+  task: string;
+  method: string;
+  model: string;
+  lengthLabel: string;
+  lengthKind: 'tokens' | 'docs';
+  length: number;
+  metric: string;
+  /** Fraction 0..1, unrounded. */
+  score: number;
+  n: number;
+  errors: number;
+}
+
+export interface BaselineFile {
+  kind: 'bench-baseline';
+  version: 1;
+  note?: string;
+  source?: Record<string, unknown>;
+  entries: BaselineEntry[];
+}
+
+/** Identity of a gate key: task, method, and the length as kind + number (labels are only for display). */
+export function entryKey(e: Pick<BaselineEntry, 'task' | 'method' | 'lengthKind' | 'length'>): string {
+  return `${e.task}\u0000${e.method}\u0000${e.lengthKind}:${e.length}`;
+}
+
+function displayKey(e: Pick<BaselineEntry, 'task' | 'method' | 'lengthLabel'>): string {
+  return `${e.task} / ${e.method} / ${e.lengthLabel}`;
+}
+
+export function baselineFromRows(rows: SummaryRow[], source?: Record<string, unknown>): BaselineFile {
+  return {
+    kind: 'bench-baseline',
+    version: 1,
+    note: 'Regression baseline for "bench gate": scores are fractions 0..1 per (task, method, length). Regenerate with "bench baseline <run-dir> --out FILE" when a change is intended.',
+    ...(source ? { source } : {}),
+    entries: rows.map((r) => ({ task: r.task, method: r.method, model: r.model, lengthLabel: r.lengthLabel, lengthKind: r.lengthKind,
+      length: r.length, metric: r.metric, score: r.score, n: r.n, errors: r.errors })),
+  };
+}
+
+/** Writes a baseline made from a run's summary rows (temp file + rename). */
+export function writeBaseline(rows: SummaryRow[], file: string, source?: Record<string, unknown>): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify(baselineFromRows(rows, source), null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+/** Reads and validates a baseline file; UserError on a missing or malformed file. */
+export function readBaseline(file: string): BaselineFile {
+  if (!existsSync(file)) throw new UserError(`baseline file not found: ${file} (make one with "bench baseline <run-dir> --out ${file}")`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserError(`baseline ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const b = parsed as Partial<BaselineFile>;
+  if (typeof b !== 'object' || b === null || b.kind !== 'bench-baseline' || !Array.isArray(b.entries)) {
+    throw new UserError(`baseline ${file} is malformed: expected {"kind": "bench-baseline", "entries": [...]} as written by "bench baseline"`);
+  }
+  b.entries.forEach((e, i) => {
+    const ok = e && typeof e.task === 'string' && typeof e.method === 'string' && (e.lengthKind === 'tokens' || e.lengthKind === 'docs') &&
+      typeof e.length === 'number' && typeof e.score === 'number' && e.score >= 0 && e.score <= 1 && Number.isInteger(e.n) && e.n > 0;
+    if (!ok) throw new UserError(`baseline ${file} is malformed: entry ${i} needs task, method, lengthKind, length, score (0..1) and n (> 0)`);
+  });
+  const seen = new Set<string>();
+  for (const e of b.entries) {
+    const key = entryKey(e);
+    if (seen.has(key)) throw new UserError(`baseline ${file} has two entries for ${displayKey(e)}; keep one model per baseline`);
+    seen.add(key);
+  }
+  return b as BaselineFile;
+}
+
+export interface GateOptions {
+  /** Flat tolerance in points (×100 scale). Default 0. */
+  maxDrop?: number;
+  /** Multiplier of the binomial SE. Default 2. */
+  z?: number;
+  /** Most errored samples allowed in the run (all keys together). Default: no limit. */
+  maxErrors?: number;
+  /** Fail on any change (either direction), on changed n and on baseline keys missing from the run. */
+  exact?: boolean;
+}
+
+export type Verdict = 'pass' | 'regression' | 'changed' | 'missing' | 'new';
+
+export interface GateCheck {
+  key: string;
+  task: string;
+  method: string;
+  lengthLabel: string;
+  verdict: Verdict;
+  baseline?: { score: number; n: number; model: string };
+  run?: { score: number; n: number; errors: number; model: string };
+  /** Fractions. */
+  drop?: number;
+  allowed?: number;
+  message: string;
+}
+
+export interface GateResult {
+  checks: GateCheck[];
+  errors: { total: number; max: number | null; failed: boolean };
+  failed: boolean;
+  exitCode: 0 | 1;
+  notes: string[];
+}
+
+const EPS = 1e-9;
+
+/** The allowed drop (fraction) for a baseline p and n. */
+export function allowedDrop(p: number, n: number, maxDropPoints = 0, z = 2): number {
+  return Math.max(maxDropPoints / 100, z * Math.sqrt((p * (1 - p)) / n));
+}
+
+/** Applies the gate rule; throws UserError when the run and baseline share no key. */
+export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options: GateOptions = {}): GateResult {
+  const z = options.z ?? 2;
+  const maxDrop = options.maxDrop ?? 0;
+  const notes: string[] = [];
+  const runByKey = new Map<string, SummaryRow>();
+  for (const r of rows) {
+    const key = entryKey(r);
+    const other = runByKey.get(key);
+    if (other && other.model !== r.model) throw new UserError(`the run has several models for ${displayKey(r)} (${other.model}, ${r.model}); gate one model per run`);
+    runByKey.set(key, r);
+  }
+  const checks: GateCheck[] = [];
+  const baseKeys = new Set<string>();
+  let overlap = 0;
+  for (const e of baseline.entries) {
+    const id = entryKey(e);
+    const key = displayKey(e);
+    baseKeys.add(id);
+    const r = runByKey.get(id);
+    const base = { score: e.score, n: e.n, model: e.model };
+    if (!r) {
+      checks.push({ key, task: e.task, method: e.method, lengthLabel: e.lengthLabel, verdict: options.exact ? 'changed' : 'missing', baseline: base,
+        message: options.exact ? 'in the baseline but not in the run' : 'not in the run (skipped)' });
+      continue;
+    }
+    overlap++;
+    const run = { score: r.score, n: r.n, errors: r.errors, model: r.model };
+    const drop = e.score - r.score;
+    const allowed = allowedDrop(e.score, e.n, maxDrop, z);
+    let verdict: Verdict;
+    let message: string;
+    if (options.exact) {
+      const same = Math.abs(drop) <= EPS && r.n === e.n;
+      verdict = same ? 'pass' : 'changed';
+      message = same ? 'unchanged' : `changed: ${fmtPct(e.score)} (n=${e.n}) → ${fmtPct(r.score)} (n=${r.n})`;
+    } else {
+      verdict = drop > allowed + EPS ? 'regression' : 'pass';
+      const change = Math.abs(drop) <= EPS ? 'no change' : drop > 0 ? `drop ${fmt2(drop * 100)} points` : `gain ${fmt2(-drop * 100)} points`;
+      message = `${fmtPct(e.score)} → ${fmtPct(r.score)}: ${change}, allowed drop ${fmt2(allowed * 100)}`;
+    }
+    if (e.model && e.model !== r.model) notes.push(`${key}: baseline model ${e.model}, run model ${r.model}`);
+    checks.push({ key, task: e.task, method: e.method, lengthLabel: e.lengthLabel, verdict, baseline: base, run, drop, allowed, message });
+  }
+  if (overlap === 0) {
+    throw new UserError('the run and the baseline share no (task, method, length); check that the baseline belongs to this kind of run');
+  }
+  for (const [id, r] of runByKey) {
+    if (!baseKeys.has(id)) {
+      checks.push({ key: displayKey(r), task: r.task, method: r.method, lengthLabel: r.lengthLabel, verdict: 'new',
+        run: { score: r.score, n: r.n, errors: r.errors, model: r.model }, message: `${fmtPct(r.score)} (n=${r.n}); not in the baseline` });
+    }
+  }
+  const totalErrors = rows.reduce((s, r) => s + r.errors, 0);
+  const maxErrors = options.maxErrors ?? null;
+  const errorsFailed = maxErrors !== null && totalErrors > maxErrors;
+  const failed = errorsFailed || checks.some((c) => c.verdict === 'regression' || c.verdict === 'changed');
+  return { checks, errors: { total: totalErrors, max: maxErrors, failed: errorsFailed }, failed, exitCode: failed ? 1 : 0, notes };
+}
+
+function pad(s: string, w: number, right = false): string {
+  return right ? s.padStart(w) : s.padEnd(w);
+}
+
+/** The printed verdict: one line per key, then the overall result (the same rule that sets the exit code). */
+export function formatGate(result: GateResult, options: GateOptions = {}): string {
+  const head = ['key', 'baseline', 'run', 'drop', 'allowed', 'verdict'];
+  const body = result.checks.map((c) => [
+    c.key,
+    c.baseline ? `${fmtPct(c.baseline.score)} (n=${c.baseline.n})` : '–',
+    c.run ? `${fmtPct(c.run.score)} (n=${c.run.n})` : '–',
+    c.drop === undefined ? '–' : fmt2(c.drop * 100),
+    c.allowed === undefined || options.exact ? '–' : fmt2(c.allowed * 100),
+    c.verdict === 'pass' ? 'ok' : c.verdict.toUpperCase(),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i], i > 0 && i < 5)).join('  ').trimEnd();
+  const rule = options.exact
+    ? 'rule: exact (any change of score or n, or a missing key, fails)'
+    : `rule: regression if drop > max(${fmt2(options.maxDrop ?? 0)} points, ${options.z ?? 2}·sqrt(p(1-p)/n) from the baseline's p and n)`;
+  const lines = [rule, line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
+  const errLine = `errors: ${result.errors.total}${result.errors.max === null ? '' : ` (max ${result.errors.max})`}${result.errors.failed ? ' — TOO MANY' : ''}`;
+  lines.push(errLine, ...result.notes.map((n) => `note: ${n}`));
+  const bad = result.checks.filter((c) => c.verdict === 'regression' || c.verdict === 'changed').length;
+  const compared = result.checks.filter((c) => c.run && c.baseline).length;
+  lines.push(result.failed
+    ? `gate: FAIL (${bad} of ${compared} keys ${options.exact ? 'changed' : 'regressed'}${result.errors.failed ? ', too many errors' : ''})`
+    : `gate: PASS (${compared} keys compared)`);
+  return lines.join('\n');
+}
+
+function xml(text: string): string {
+  // Drop characters XML 1.0 forbids, then escape.
+  return text.replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+}
+
+/** JUnit XML: one testcase per key (plus one for the error budget), or one errored testcase when the gate could not run. */
+export function junitXml(suiteName: string, result: GateResult | { error: string }): string {
+  const cases: string[] = [];
+  let failures = 0;
+  let errors = 0;
+  let skipped = 0;
+  if ('error' in result) {
+    errors = 1;
+    cases.push(`    <testcase classname="bench.gate" name="gate"><error message="${xml(result.error)}">${xml(result.error)}</error></testcase>`);
+  } else {
+    for (const c of result.checks) {
+      const open = `    <testcase classname="${xml(`bench.gate.${c.task}.${c.method}`)}" name="${xml(c.lengthLabel)}" time="0">`;
+      if (c.verdict === 'regression' || c.verdict === 'changed') {
+        failures++;
+        cases.push(`${open}<failure message="${xml(c.message)}" type="${c.verdict}">${xml(`${c.key}: ${c.message}`)}</failure></testcase>`);
+      } else if (c.verdict === 'missing' || c.verdict === 'new') {
+        skipped++;
+        cases.push(`${open}<skipped message="${xml(c.message)}"/></testcase>`);
+      } else {
+        cases.push(`${open}<system-out>${xml(c.message)}</system-out></testcase>`);
+      }
+    }
+    if (result.errors.max !== null) {
+      const msg = `${result.errors.total} errored samples (max ${result.errors.max})`;
+      if (result.errors.failed) failures++;
+      cases.push(`    <testcase classname="bench.gate" name="errors" time="0">${result.errors.failed ? `<failure message="${xml(msg)}" type="errors">${xml(msg)}</failure>` : ''}</testcase>`);
+    }
+  }
+  const tests = cases.length;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="bench gate" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">
+  <testsuite name="${xml(suiteName)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="0">
+${cases.join('\n')}
+  </testsuite>
+</testsuites>
+`;
+}

@@ -1,0 +1,202 @@
+// Per (task, method, model, length) aggregation of sample records, and its CSV / JSON / terminal forms.
+import { renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { SampleRecord } from '../harness/types.js';
+import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
+
+export { readRecords, loadRecords } from './records.js';
+
+/** One group of samples. Scores are fractions 0..1 (not rounded); reports show them ×100 with 2 decimals. */
+export interface SummaryRow {
+  task: string;
+  method: string;
+  model: string;
+  isReferenceReader: boolean;
+  lengthLabel: string;
+  lengthKind: 'tokens' | 'docs';
+  length: number;
+  /** Headline metric name(s) of the group, e.g. "sub_em" ("a+b" if the group mixes metrics). */
+  metric: string;
+  n: number;
+  ok: number;
+  errors: number;
+  truncated: number;
+  /** Mean headline score over all n samples; errored samples count as 0. */
+  score: number;
+  /** Mean headline score over samples with status "ok" only; null when there are none. */
+  scoreOkOnly: number | null;
+  /** Mean of every entry of record.scores seen in the group (errored samples lacking the key count as 0). */
+  metrics: Record<string, number>;
+  /** Predictions that normalise to nothing (scores.empty_norm === 1). */
+  empty: number;
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+  /** Mean context tokens actually built (record.builtTokens). */
+  meanBuiltTokens: number;
+}
+
+interface Acc {
+  row: SummaryRow;
+  metricNames: Set<string>;
+  scoreSum: number;
+  okScoreSum: number;
+  metricSums: Map<string, { sum: number; count: number }>;
+  builtSum: number;
+  errorRecordsMissing: SampleRecord[];
+}
+
+function groupKey(r: SampleRecord): string {
+  return [r.task, r.method, r.model, r.lengthKind, r.length, r.lengthLabel].join('\u0000');
+}
+
+/** Sort order: task, method, model, then length kind and numeric length. */
+export function compareRows(a: Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>,
+  b: Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>): number {
+  return cmp(a.task, b.task) || cmp(a.method, b.method) || cmp(a.model, b.model) ||
+    cmp(a.lengthKind, b.lengthKind) || a.length - b.length || cmp(a.lengthLabel, b.lengthLabel);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function finite(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). */
+export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
+  const groups = new Map<string, Acc>();
+  for (const r of records) {
+    const key = groupKey(r);
+    let acc = groups.get(key);
+    if (!acc) {
+      acc = {
+        row: {
+          task: r.task, method: r.method, model: r.model, isReferenceReader: isReferenceReaderId(r.model),
+          lengthLabel: r.lengthLabel, lengthKind: r.lengthKind, length: r.length, metric: '',
+          n: 0, ok: 0, errors: 0, truncated: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0,
+          promptTokens: 0, completionTokens: 0, calls: 0, meanBuiltTokens: 0,
+        },
+        metricNames: new Set(), scoreSum: 0, okScoreSum: 0, metricSums: new Map(), builtSum: 0, errorRecordsMissing: [],
+      };
+      groups.set(key, acc);
+    }
+    const row = acc.row;
+    row.n++;
+    if (r.metric) acc.metricNames.add(r.metric);
+    const isError = r.status === 'error';
+    const score = isError ? 0 : finite(r.score);
+    acc.scoreSum += score;
+    if (r.status === 'ok') {
+      row.ok++;
+      acc.okScoreSum += score;
+    } else if (isError) row.errors++;
+    else if (r.status === 'truncated') row.truncated++;
+    const scores = r.scores ?? {};
+    for (const [name, value] of Object.entries(scores)) {
+      const m = acc.metricSums.get(name) ?? { sum: 0, count: 0 };
+      m.sum += isError ? 0 : finite(value);
+      m.count++;
+      acc.metricSums.set(name, m);
+    }
+    if (isError) acc.errorRecordsMissing.push(r);
+    if (scores.empty_norm === 1) row.empty++;
+    row.promptTokens += finite(r.usage?.promptTokens);
+    row.completionTokens += finite(r.usage?.completionTokens);
+    row.calls += finite(r.calls);
+    acc.builtSum += finite(r.builtTokens);
+  }
+  const rows: SummaryRow[] = [];
+  for (const acc of groups.values()) {
+    const row = acc.row;
+    // Errored samples often carry no scores: they count as 0 in every metric mean, like the headline score.
+    for (const r of acc.errorRecordsMissing) {
+      for (const [name, m] of acc.metricSums) if (!(r.scores && name in r.scores)) m.count++;
+    }
+    row.metric = [...acc.metricNames].sort().join('+');
+    row.score = acc.scoreSum / row.n;
+    row.scoreOkOnly = row.ok > 0 ? acc.okScoreSum / row.ok : null;
+    row.metrics = Object.fromEntries([...acc.metricSums.entries()].sort(([a], [b]) => cmp(a, b)).map(([k, m]) => [k, m.sum / m.count]));
+    row.meanBuiltTokens = acc.builtSum / row.n;
+    rows.push(row);
+  }
+  return rows.sort(compareRows);
+}
+
+function writeAtomic(file: string, content: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, file);
+}
+
+/** Metric names present in any row, sorted (columns of the CSV). */
+function metricColumns(rows: SummaryRow[]): string[] {
+  const names = new Set<string>();
+  for (const row of rows) for (const name of Object.keys(row.metrics)) names.add(name);
+  return [...names].sort();
+}
+
+/** CSV text: scores ×100 with 2 decimals (the display edge); counts as integers. */
+export function summaryCsv(rows: SummaryRow[]): string {
+  const metrics = metricColumns(rows);
+  const header = ['task', 'method', 'model', 'reference_reader', 'length_label', 'length_kind', 'length', 'metric',
+    'score_x100', 'n', 'ok', 'errors', 'truncated', 'score_ok_only_x100', ...metrics.map((m) => `${m}_x100`),
+    'empty_predictions', 'prompt_tokens', 'completion_tokens', 'calls', 'mean_built_tokens'];
+  const body = rows.map((r) => [r.task, r.method, r.model, r.isReferenceReader ? 'yes' : 'no', r.lengthLabel, r.lengthKind,
+    r.length, r.metric, fmtPct(r.score), r.n, r.ok, r.errors, r.truncated, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
+    ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')), r.empty, r.promptTokens, r.completionTokens,
+    r.calls, Math.round(r.meanBuiltTokens)]);
+  return stringify([header, ...body]);
+}
+
+export interface SummaryFile {
+  version: 1;
+  /** Scores in rows are fractions 0..1, unrounded; `scoreX100` repeats the headline at the display edge. */
+  scoreScale: 'fraction';
+  rows: Array<SummaryRow & { scoreX100: number }>;
+}
+
+export function summaryJson(rows: SummaryRow[]): SummaryFile {
+  return { version: 1, scoreScale: 'fraction', rows: rows.map((r) => ({ ...r, scoreX100: pct(r.score) })) };
+}
+
+/** Writes summary.csv and summary.json into runDir (each via temp file + rename). Returns the paths. */
+export function writeSummary(runDir: string, rows: SummaryRow[]): string[] {
+  mkdirSync(runDir, { recursive: true });
+  const csvFile = join(runDir, 'summary.csv');
+  const jsonFile = join(runDir, 'summary.json');
+  writeAtomic(csvFile, summaryCsv(rows));
+  writeAtomic(jsonFile, `${JSON.stringify(summaryJson(rows), null, 2)}\n`);
+  return [csvFile, jsonFile];
+}
+
+function table(header: string[], body: string[][], rightAlign: boolean[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (rightAlign[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+/** Terminal table: one block per task × method × model, one line per length. */
+export function formatSummaryTable(rows: SummaryRow[]): string {
+  const blocks: string[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const first = rows[i];
+    const group: SummaryRow[] = [];
+    while (i < rows.length && rows[i].task === first.task && rows[i].method === first.method && rows[i].model === first.model) {
+      group.push(rows[i]);
+      i++;
+    }
+    const model = modelLabel(first.model, first.isReferenceReader);
+    const metric = [...new Set(group.map((r) => r.metric))].join('/') || 'score';
+    const showEmpty = group.some((r) => r.empty > 0);
+    const header = ['length', 'n', `${metric} ×100`, 'errors', 'truncated', ...(showEmpty ? ['empty'] : [])];
+    const body = group.map((r) => [r.lengthLabel, String(r.n), fmtPct(r.score), String(r.errors), String(r.truncated),
+      ...(showEmpty ? [String(r.empty)] : [])]);
+    blocks.push(`${first.task} · ${first.method} · ${model}\n${table(header, body, header.map((_, k) => k > 0))}`);
+  }
+  return blocks.join('\n\n');
+}

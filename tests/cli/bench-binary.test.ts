@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = join(process.cwd(), 'bin', 'bench.js');
+
+function bench(args: string[], cwd = process.cwd()) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function lines(file: string) {
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+test('bench run on a short length: grid printed, table, run directory, identical scores on a second run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
+  const args = ['run', 'ruler-hqa', '--lengths', '8k,16k', '--samples', '6', '--no-progress'];
+  const first = bench([...args, '--out', join(dir, 'a')]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /ruler-hqa: lengths 8k, 16k \(2 points\)/);
+  assert.match(first.stdout, /8k/);
+  assert.match(first.stdout, /16k/);
+  assert.match(first.stdout, /not an LLM/);
+  for (const f of ['manifest.json', 'samples.jsonl', 'summary.csv', 'calls.jsonl']) assert.ok(existsSync(join(dir, 'a', f)), f);
+  const a = lines(join(dir, 'a', 'samples.jsonl'));
+  assert.equal(a.length, 12);
+  assert.ok(a.every((r) => r.status === 'ok' && typeof r.score === 'number' && r.builtTokens <= r.length));
+  const manifest = JSON.parse(readFileSync(join(dir, 'a', 'manifest.json'), 'utf8'));
+  assert.equal(manifest.seed, 42);
+  assert.equal(manifest.tokenizer, 'qwen2.5');
+  assert.deepEqual(manifest.lengths['ruler-hqa'], ['8k', '16k']);
+  // Calls = ceil(tokens / 5000) + 1 per sample.
+  for (const r of a) assert.equal(r.calls, Math.ceil(r.builtTokens / 5000) + 1);
+
+  const second = bench([...args, '--out', join(dir, 'b')]);
+  assert.equal(second.code, 0, second.stderr);
+  const b = lines(join(dir, 'b', 'samples.jsonl'));
+  const key = (r: { id: string; score: number; prediction: string }) => `${r.id} ${r.score} ${r.prediction}`;
+  assert.deepEqual(b.map(key).sort(), a.map(key).sort());
+
+  // Rerunning into the same directory resumes: nothing left to do, nothing duplicated.
+  const again = bench([...args, '--out', join(dir, 'a')]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /resuming: 12 of 12/);
+  assert.equal(lines(join(dir, 'a', 'samples.jsonl')).length, 12);
+});
+
+test('bad input: one clear line and exit code 2', () => {
+  for (const args of [
+    ['run', 'ruler-hqa', '--lengths', '3.5m..32k'],
+    ['run', 'no-such-task'],
+    ['run', 'ruler-hqa', '--samples', '0'],
+    ['run', 'ruler-hqa', '--frobnicate'],
+  ]) {
+    const r = bench(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    const errLines = r.stderr.trim().split('\n');
+    assert.equal(errLines.length, 1, r.stderr);
+    assert.match(errLines[0], /^bench: /);
+    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  }
+});
+
+test('bench tasks and --help', () => {
+  const t = bench(['tasks']);
+  assert.equal(t.code, 0);
+  assert.match(t.stdout, /ruler-hqa/);
+  const h = bench(['--help']);
+  assert.equal(h.code, 0);
+  assert.match(h.stdout, /--lengths SPEC/);
+});
