@@ -27,3 +27,11 @@ export class ModelCallError extends Error {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A task's data file is not there (e.g. one LongBench dataset missing from --data DIR): reported once, task skipped. */
+export class DatasetMissingError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatasetMissingError';
+  }
+}

@@ -1,15 +1,34 @@
 import { UserError } from './errors.js';
 import type { TaskDefinition } from './types.js';
 import { ctxDistTask, rulerHqaTask } from '../generators/ruler-hqa/index.js';
+import { niahTasks } from '../generators/niah/index.js';
 
-const ALL: TaskDefinition[] = [rulerHqaTask, ctxDistTask];
+const ALL: TaskDefinition[] = [rulerHqaTask, ctxDistTask, ...niahTasks];
+/** Names that stand for several tasks (e.g. longbench-qa → its datasets). */
+const GROUPS: Record<string, string[]> = {};
+
+export function registerTasks(tasks: TaskDefinition[], groups: Record<string, string[]> = {}): void {
+  for (const t of tasks) if (!ALL.some((x) => x.name === t.name)) ALL.push(t);
+  Object.assign(GROUPS, groups);
+}
 
 export function allTasks(): TaskDefinition[] {
   return ALL;
+}
+
+export function taskGroups(): Record<string, string[]> {
+  return GROUPS;
 }
 
 export function getTask(name: string): TaskDefinition {
   const task = ALL.find((t) => t.name === name);
   if (!task) throw new UserError(`unknown task '${name}': run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`);
   return task;
+}
+
+/** Task names with groups expanded, in order, without duplicates; unknown names throw. */
+export function expandTaskNames(names: string[]): string[] {
+  const out: string[] = [];
+  for (const n of names) for (const m of GROUPS[n] ?? [n]) if (!out.includes(m)) out.push(getTask(m).name);
+  return out;
 }

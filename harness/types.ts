@@ -56,9 +56,10 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
-/** A length on the grid: a token target (RULER convention, k = 1024) or a RULER-HQA document count. */
+/** A length on the grid: a token target (RULER convention, k = 1024), a RULER-HQA document count, or 'native' for
+ *  datasets whose documents keep their own lengths (LongBench; label 'all'). */
 export interface LengthTarget {
-  kind: 'tokens' | 'docs';
+  kind: 'tokens' | 'docs' | 'native';
   value: number;
   /** Display label, e.g. "32k", "3.5m", "docs:50". */
   label: string;
@@ -126,6 +127,9 @@ export interface TaskDefinition {
   defaultLengths: string;
   /** Whether `docs:` lengths are meaningful for this task. */
   acceptsDocCounts: boolean;
+  /** True for datasets with their own document lengths (LongBench): the grid is one 'native' point, --lengths is refused. */
+  nativeLengths?: boolean;
+  /** May throw DatasetMissingError (harness/errors.ts): the runner then reports it once and skips the task. */
   prepare(env: TaskEnv): Promise<PreparedTask>;
 }
 
@@ -191,7 +195,7 @@ export interface SampleRecord {
   method: string;
   model: string;
   lengthLabel: string;
-  lengthKind: 'tokens' | 'docs';
+  lengthKind: 'tokens' | 'docs' | 'native';
   /** Target value: tokens for kind 'tokens', document count for 'docs'. */
   length: number;
   index: number;

@@ -19,7 +19,7 @@ export interface BaselineEntry {
   method: string;
   model: string;
   lengthLabel: string;
-  lengthKind: 'tokens' | 'docs';
+  lengthKind: 'tokens' | 'docs' | 'native';
   length: number;
   metric: string;
   /** Fraction 0..1, unrounded. */

@@ -14,7 +14,7 @@ export interface SummaryRow {
   model: string;
   isReferenceReader: boolean;
   lengthLabel: string;
-  lengthKind: 'tokens' | 'docs';
+  lengthKind: 'tokens' | 'docs' | 'native';
   length: number;
   /** Headline metric name(s) of the group, e.g. "sub_em" ("a+b" if the group mixes metrics). */
   metric: string;

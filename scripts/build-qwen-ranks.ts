@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { bytePairEncode, type RankMap } from '../harness/tokenizer/bpe.js';
 
 interface AddedToken {
   id: number;
@@ -80,8 +81,10 @@ function main(): void {
   }
   for (let id = 0; id < byId.length; id++) if (byId[id] === undefined) fail(`vocab has a gap at id ${id}`);
 
-  // tiktoken merges by the rank of the merged token; HF by merge order. They agree when merge i yields id 256 + i
-  // and both halves already exist (are lower ranked) when it is applied.
+  // tiktoken (and harness/tokenizer) merge the adjacent pair whose joined token has the lowest rank; HF merges the
+  // listed pair with the lowest merge index. The two give the same ids on every input when merge i yields id 256 + i
+  // and each listed merge (a, b) of token t is the split that rank-ordered merging of t's bytes reaches using only
+  // tokens ranked below t: then whenever rank order joins two parts into t they are a and b, a listed merge.
   const seen = new Set<string>();
   for (let id = 0; id < 256; id++) {
     if (byId[id].length !== 1) fail(`id ${id} is not a single byte`);
@@ -95,6 +98,16 @@ function main(): void {
     if (!(vocab[a] < id && vocab[b] < id)) fail(`merge ${i} uses a token ranked after its result`);
   });
   if (tj.model.merges.length !== byId.length - 256) fail('merges do not account for every non-byte token');
+  const byteRanks: RankMap = new Map(byId.map((bytes, id) => [bytes.toString('latin1'), id]));
+  const maxTokenBytes = byId.reduce((max, b) => Math.max(max, b.length), 1);
+  tj.model.merges.forEach((m, i) => {
+    const [a, b] = typeof m === 'string' ? (m.split(' ') as [string, string]) : m;
+    const id = 256 + i;
+    const parts = bytePairEncode(byId[id].toString('latin1'), byteRanks, maxTokenBytes, id);
+    if (parts.length !== 2 || parts[0] !== vocab[a] || parts[1] !== vocab[b]) {
+      fail(`merge ${i} (${a} ${b}) is not the rank-order split of its token (got ids ${parts.join(' ')})`);
+    }
+  });
 
   const special: Record<string, number> = {};
   for (const t of tj.added_tokens) {
@@ -119,6 +132,7 @@ function main(): void {
   const outPath = join(outDir, OUT_NAME);
   writeFileSync(outPath, gz);
   const sha = createHash('sha256').update(gz).digest('hex');
+  console.log('checked: every merge is the rank-order split of its token, so rank-ordered BPE equals HF BPE here');
   console.log(`wrote ${relative(root, outPath)}: ${byId.length} ranks, ${Object.keys(special).length} special tokens, ${gz.length} bytes`);
   console.log(`sha256 ${sha}`);
 }

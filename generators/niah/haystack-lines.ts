@@ -180,6 +180,10 @@ export function planLines(tokenizer: Tokenizer, source: LinesSource, seams: Seam
   const context: StreamingContext = {
     tokenCount,
     *pieces() {
+      if (source.kind === 'noise') {
+        yield* noisePieces(source.noise!, L, pos, withNl, bare);
+        return;
+      }
       const batch = new IdBatcher(8192);
       for (const el of elements()) {
         const ids = el.last && el.needle < 0 ? dropNewline(el.ids) : el.ids;
@@ -209,4 +213,40 @@ export function planLines(tokenizer: Tokenizer, source: LinesSource, seams: Seam
     promptTokens,
     extra: { haystack_lines: L, distractor_needles: source.kind === 'needle' ? L : 0, context_chars: contextChars },
   };
+}
+
+/** A block of noise lines' ids, shared by every noise context of one tokenizer. */
+const noiseBlocks = new WeakMap<NoiseCodec, Uint32Array>();
+const NOISE_BLOCK_LINES = 512;
+
+/** Noise contexts without copying: runs of lines are sub-arrays of one shared block. */
+function* noisePieces(noise: NoiseCodec, L: number, pos: number[], withNl: Uint32Array[], bare: Uint32Array[]): Generator<Uint32Array> {
+  let block = noiseBlocks.get(noise);
+  if (!block) {
+    block = new Uint32Array(noise.nl.length * NOISE_BLOCK_LINES);
+    for (let i = 0; i < NOISE_BLOCK_LINES; i++) block.set(noise.nl, i * noise.nl.length);
+    noiseBlocks.set(noise, block);
+  }
+  const per = noise.nl.length;
+  const k = pos.length;
+  const lastIsNeedle = k > 0 && pos[k - 1] === L;
+  let line = 0;
+  const run = function* (to: number): Generator<Uint32Array> {
+    // Lines [line, to); the context's final line drops its newline.
+    const end = !lastIsNeedle && to === L ? to - 1 : to;
+    while (line < end) {
+      const m = Math.min(end - line, NOISE_BLOCK_LINES);
+      yield block!.subarray(0, m * per);
+      line += m;
+    }
+    if (line < to) {
+      yield noise.last;
+      line = to;
+    }
+  };
+  for (let j = 0; j < k; j++) {
+    yield* run(pos[j]);
+    yield j === k - 1 && lastIsNeedle ? bare[j] : withNl[j];
+  }
+  yield* run(L);
 }

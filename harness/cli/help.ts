@@ -35,6 +35,10 @@ bench run options:
   --data PATH           your own data (HotpotQA dev file; LongBench data directory)
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
   --workers N           worker threads for the embedded model                           [CPU cores]
+  --rag-top-k N         rag: keep at most N passages (default: as many as fit the window)
+  --trial N             trial index (part of the response-cache key)                   [0]
+  --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
+  --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
   --no-progress         no progress bar
 
 Exit codes: 0 ok, 1 harness error, 2 usage or input error, 130 interrupted (rerun to resume).

@@ -34,7 +34,9 @@ export interface RunConfig {
   workers?: number;
   progress: boolean;
   trial: number;
-  ragTopK: number;
+  ragTopK?: number;
+  cache: boolean;
+  cacheDebug: boolean;
 }
 
 export type Command =
@@ -79,6 +81,8 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   'no-progress': { type: 'boolean' },
   trial: { type: 'string' },
   'rag-top-k': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'cache-debug': { type: 'boolean' },
 };
 
 function parse(argv: string[], options: Record<string, OptionSpec>, command: string) {
@@ -184,7 +188,9 @@ function parseRun(argv: string[]): RunConfig {
     workers: values.workers === undefined ? undefined : parseInteger(values.workers as string, '--workers', 1),
     progress: !values['no-progress'],
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
-    ragTopK: parseInteger(values['rag-top-k'] as string | undefined, '--rag-top-k', 1, 8),
+    ragTopK: values['rag-top-k'] === undefined ? undefined : parseInteger(values['rag-top-k'] as string, '--rag-top-k', 1),
+    cache: !values['no-cache'],
+    cacheDebug: Boolean(values['cache-debug']),
   };
 }
 

@@ -20,6 +20,8 @@ export interface MergeResult {
   calls: number;
   /** Sample lines dropped because an earlier shard already had that `${id}#${method}`. */
   duplicates: number;
+  /** Sum of the shards' manifest `units` (samples × methods planned); samples < units means a shard was unfinished. */
+  units: number;
   out: string;
 }
 
@@ -207,7 +209,7 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
       mkdirSync(dirname(out), { recursive: true });
       renameSync(staging, out);
     }
-    return { samples: sampleLines.length, calls, duplicates, out };
+    return { samples: sampleLines.length, calls, duplicates, units, out };
   } finally {
     for (const u of unlocks.reverse()) u();
     rmSync(staging, { recursive: true, force: true });

@@ -3,9 +3,12 @@ import { UserError } from '../errors.js';
 import type { Model, Tokenizer } from '../types.js';
 import { createOpenAIModel, probeEndpoint } from './openai/index.js';
 import { createPool } from './pool.js';
+import { withDriftCheck } from './drift.js';
+import { withResponseCache } from './response-cache.js';
+import { join } from 'node:path';
 
 /** Endpoint models for a run: each URL probed once (down, bad key, wrong model → one clear line), then pooled. */
-export async function createEndpointModel(config: RunConfig, _tokenizer: Tokenizer): Promise<Model> {
+export async function createEndpointModel(config: RunConfig, _tokenizer: Tokenizer, warn: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<Model> {
   if (config.model === 'local') throw new Error('createEndpointModel called for the local model');
   const modelName = config.modelName!;
   let apiKey: string | undefined;
@@ -18,7 +21,14 @@ export async function createEndpointModel(config: RunConfig, _tokenizer: Tokeniz
     await probeEndpoint({ baseURL, modelName, apiKey });
     endpoints.push(createOpenAIModel({ baseURL, modelName, apiKey }));
   }
-  return endpoints.length === 1 && config.requestsPerEndpoint >= config.concurrency
+  const pooled = endpoints.length === 1 && config.requestsPerEndpoint >= config.concurrency
     ? endpoints[0]
     : createPool(endpoints, { maxInFlightPerEndpoint: config.requestsPerEndpoint });
+  const checked = withDriftCheck(pooled, warn);
+  if (!config.cache) return checked;
+  // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
+  return withResponseCache(checked, {
+    dir: join('.bench-cache', 'responses'), endpoint: config.model.join(','), modelName, trial: config.trial,
+    debug: config.cacheDebug ? warn : undefined,
+  });
 }

@@ -2,6 +2,7 @@ import type { RunConfig } from '../cli/parse.js';
 import { UserError } from '../errors.js';
 import { fullContextMethod } from '../methods/full-context.js';
 import { memAgentMethod } from '../methods/memagent.js';
+import { ragMethod } from '../methods/rag.js';
 import { loadTemplates } from '../methods/templates.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from './checkpoints.js';
@@ -35,8 +36,10 @@ export function buildMethods(config: RunConfig): Method[] {
         return memAgentMethod({ chunkTokens: config.chunkTokens, memoryTokens: config.memoryTokens, temperature: config.temperature, topP: config.topP, templates });
       case 'full-context':
         return fullContextMethod({ maxContext: config.maxContext, maxNewTokens: 10000, temperature: config.temperature, topP: config.topP, templates });
+      case 'rag':
+        return ragMethod({ maxContext: config.maxContext, maxNewTokens: 10000, temperature: config.temperature, topP: config.topP, templates, ...(config.ragTopK ? { topK: config.ragTopK } : {}) });
       default:
-        throw new UserError(`method '${name}' is not available in this build; use memagent or full-context`);
+        throw new UserError(`unknown method '${name}': use memagent, full-context or rag`);
     }
   });
 }

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { RunConfig } from '../cli/parse.js';
-import { UserError, errorMessage } from '../errors.js';
+import { DatasetMissingError, UserError, errorMessage } from '../errors.js';
 import { availableParallelism } from 'node:os';
-import { getTask } from '../tasks.js';
+import { expandTaskNames, getTask } from '../tasks.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import { parseLengths } from '../cli/lengths.js';
 import type { CallRecord, LengthTarget, Model, SampleRecord, TaskDefinition, Tokenizer } from '../types.js';
@@ -24,7 +24,31 @@ export function defaultOutDir(config: RunConfig, modelSlug: string): string {
   return join('runs', `${config.tasks.join('+')}__${config.methods.join('+')}__${modelSlug}__seed${config.seed}`);
 }
 
+/** Prepares each task; a missing dataset is reported once and its task skipped (all missing: a usage error). */
+async function prepareTasks(names: string[], config: RunConfig, tokenizer: Tokenizer, log: (l: string) => void) {
+  const tasks: TaskDefinition[] = [];
+  const prepared = [];
+  for (const name of names) {
+    const task = getTask(name);
+    try {
+      prepared.push(await task.prepare({ tokenizer, seed: config.seed, options: config.options }));
+      tasks.push(task);
+    } catch (err) {
+      if (!(err instanceof DatasetMissingError)) throw err;
+      log(`skipping ${name}: ${err.message}`);
+    }
+  }
+  if (tasks.length === 0) throw new UserError(`none of the tasks could be prepared (${names.join(', ')}): check --data`);
+  return { tasks, prepared };
+}
+
+export const NATIVE_LENGTH: LengthTarget = { kind: 'native', value: 0, label: 'all' };
+
 function gridFor(task: TaskDefinition, config: RunConfig): LengthTarget[] {
+  if (task.nativeLengths) {
+    if (config.lengths) throw new UserError(`task ${task.name} uses its documents' own lengths; drop --lengths`);
+    return [NATIVE_LENGTH];
+  }
   const grid = config.lengths ?? parseLengths(task.defaultLengths);
   if (!task.acceptsDocCounts && grid.some((l) => l.kind === 'docs')) throw new UserError(`task ${task.name} takes token lengths, not docs: counts`);
   return grid;
@@ -32,8 +56,9 @@ function gridFor(task: TaskDefinition, config: RunConfig): LengthTarget[] {
 
 /** Runs every (task, length, sample, method) unit of a run, resuming from what the run directory already holds. */
 export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ exitCode: number; runDir: string; records: SampleRecord[] }> {
-  const tasks = config.tasks.map(getTask);
   const tokenizer = loadTokenizer(config.tokenizer);
+  const { tasks, prepared } = await prepareTasks(expandTaskNames(config.tasks), config, tokenizer, hooks.log);
+  config = { ...config, tasks: tasks.map((t) => t.name) };
   const methods = buildMethods(config);
   const grids = tasks.map((t) => gridFor(t, config));
   for (let i = 0; i < tasks.length; i++) {
@@ -50,7 +75,6 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
   const runDir = RunDir.open(outDir, identity);
   try {
     const units: WorkUnit[] = [];
-    const prepared = await Promise.all(tasks.map((t) => t.prepare({ tokenizer, seed: config.seed, options: config.options })));
     for (let t = 0; t < tasks.length; t++) {
       for (const length of grids[t]) {
         const n = Math.min(config.samples ?? tasks[t].defaultSamples, prepared[t].maxSamples(length));

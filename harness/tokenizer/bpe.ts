@@ -1,24 +1,8 @@
 // Byte-pair merge with tiktoken's semantics (repeatedly merge the adjacent pair whose joined bytes have the lowest
-// rank; leftmost on ties), in O(n log n) with a heap. Used for pieces too long for tiktoken's quadratic merge.
+// rank; leftmost on ties), in O(n log n) with a heap, so a piece of any length is cheap.
 
 /** Token bytes (as a latin1 string, one char per byte) → rank. */
 export type RankMap = Map<string, number>;
-
-/** Parses tiktoken's rank text: "<base64> <rank>" lines, or "! <first rank> <base64> <base64> ..." runs. */
-export function parseRanks(bpeRanks: string): RankMap {
-  const ranks: RankMap = new Map();
-  for (const line of bpeRanks.split('\n')) {
-    if (line.length === 0) continue;
-    const parts = line.split(' ');
-    if (parts[0] === '!') {
-      const first = Number(parts[1]);
-      for (let i = 2; i < parts.length; i++) ranks.set(Buffer.from(parts[i], 'base64').toString('latin1'), first + i - 2);
-    } else {
-      ranks.set(Buffer.from(parts[0], 'base64').toString('latin1'), Number(parts[1]));
-    }
-  }
-  return ranks;
-}
 
 /** A min-heap of candidate merges ordered by (rank, start); each entry also keeps the pair's end offset. */
 class MergeHeap {
@@ -72,10 +56,11 @@ class MergeHeap {
 
 /**
  * Merges one piece. bytes is the piece as a latin1 string (one char per UTF-8 byte); maxTokenBytes bounds the
- * lookups. Throws if a byte has no rank (cannot happen with a byte-level vocabulary).
+ * lookups. Only merges into tokens ranked below maxRank are made (the build script uses this to check the vocabulary).
+ * Throws if a byte has no rank (cannot happen with a byte-level vocabulary).
  */
-export function bytePairEncode(bytes: string, ranks: RankMap, maxTokenBytes: number): number[] {
-  const whole = ranks.get(bytes);
+export function bytePairEncode(bytes: string, ranks: RankMap, maxTokenBytes: number, maxRank = Infinity): number[] {
+  const whole = maxRank === Infinity ? ranks.get(bytes) : undefined;
   if (whole !== undefined) return [whole];
   const n = bytes.length;
   // Current parts form a linked list over byte offsets: part s is [s, next[s]); prev[s] is the part before it.
@@ -94,7 +79,7 @@ export function bytePairEncode(bytes: string, ranks: RankMap, maxTokenBytes: num
     const end = next[mid];
     if (end - start > maxTokenBytes) return;
     const rank = ranks.get(bytes.slice(start, end));
-    if (rank !== undefined) heap.push(rank, start, end);
+    if (rank !== undefined && rank < maxRank) heap.push(rank, start, end);
   };
   for (let i = 0; i < n - 1; i++) consider(i);
   while (heap.size > 0) {

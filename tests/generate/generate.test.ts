@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
 import { generateCommand, type GenerateFormat } from '../../harness/commands/generate.js';
+import { datasetKeyHash, type DatasetKey } from '../../harness/cache/dataset-cache.js';
 import { niahTasks } from '../../generators/niah/index.js';
 import { textContext } from '../../harness/context.js';
 import type { LengthTarget, TaskDefinition } from '../../harness/types.js';
@@ -176,4 +177,23 @@ test('an interrupted run leaves the old output and no cache entry or temporary f
   const folder = join(cache, 'datasets', 'niah_single_2');
   assert.ok(!existsSync(folder) || readdirSync(folder).length === 0);
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('the cache key separates every field', () => {
+  const base: DatasetKey = { task: 't', taskVersion: '1', length: L8k, seed: 1, tokenizer: 'qwen2.5', generator: '1', format: 'ruler', options: {} };
+  const h = datasetKeyHash(base);
+  assert.equal(datasetKeyHash({ ...base, options: {} }), h);
+  const variants: DatasetKey[] = [
+    { ...base, task: 'u' },
+    { ...base, taskVersion: '2' },
+    { ...base, length: L16k },
+    { ...base, length: { kind: 'docs', value: 8192, label: 'docs:8192' } },
+    { ...base, seed: 2 },
+    { ...base, tokenizer: 'o200k_base' },
+    { ...base, generator: '2' },
+    { ...base, format: 'memagent' },
+    { ...base, options: { placement: '0-20' } },
+  ];
+  for (const v of variants) assert.notEqual(datasetKeyHash(v), h, JSON.stringify(v));
+  assert.equal(datasetKeyHash({ ...base, options: { a: '1', b: '2' } }), datasetKeyHash({ ...base, options: { b: '2', a: '1' } }));
 });

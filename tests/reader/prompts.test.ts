@@ -16,6 +16,7 @@ import {
   fillTemplate,
 } from '../../harness/methods/templates.js';
 import { READER_ID, READER_LABEL, referenceReply } from '../../harness/models/reader/index.js';
+import { parsePrompt } from '../../harness/models/reader/prompt.js';
 import { buildSample, extractPhrase, loadHotpot, memAgentLoop, rng, subEm } from './fixture.js';
 
 const user = (content: string) => [{ role: 'user' as const, content }];
@@ -41,6 +42,18 @@ const rulerPrompt = (context: string, key: string) =>
 test('labels say it is not an LLM', () => {
   assert.equal(READER_ID, 'reference-reader-v1');
   assert.match(READER_LABEL, /not an LLM/);
+});
+
+test('MemAgent and full-context templates are parsed into their exact parts', () => {
+  const question = 'Who is X?';
+  const memory = '[T]\n#0 A line.';
+  const chunk = '\nment 3:\nTitle\nText with </memory> inside.\n';
+  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_UPDATE, { question, memory, chunk })), { kind: 'update', question, memory, section: chunk });
+  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_FINAL_PHRASE, { question, memory })), { kind: 'final', question, memory, boxed: false });
+  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_FINAL_BOXED, { question, memory })), { kind: 'final', question, memory, boxed: true });
+  const context = 'Document 1:\nA\nB.';
+  assert.deepEqual(parsePrompt(fillTemplate(FULL_CONTEXT_PHRASE, { context, question })), { kind: 'fullContext', question, context, boxed: false });
+  assert.deepEqual(parsePrompt(fillTemplate(FULL_CONTEXT_BOXED, { context, question })), { kind: 'fullContext', question, context, boxed: true });
 });
 
 test('RULER NIAH inline: the queried value, not the distractors', () => {

@@ -16,6 +16,8 @@ const HOP_LINK = 0.6;
 const TOP_SENTENCES = 8;
 const MAX_ANSWER_WORDS = 8;
 const BRIDGE_PENALTY = 0.6;
+/** Weight of a top sentence's own document title as a candidate (its subject). */
+const TITLE_SUBJECT = 0.8;
 
 export interface AnalyzedSentence {
   cand: Cand;
@@ -97,8 +99,10 @@ export function rankForAnswer(q: QuestionInfo, sents: AnalyzedSentence[]): Analy
 function typeFit(type: AnswerType, span: Span, tokens: Token[], lowerQ: string, quoted: boolean): number {
   const words = span.to - span.from;
   const demonym = span.kind === 'cap' && words === 1 && DEMONYMS.has(tokens[span.from].lower);
-  if (demonym) return /nationality|what country|which country/.test(lowerQ) ? 1 : 0.15;
+  if (demonym) return type === 'nationality' || /nationality|what country|which country/.test(lowerQ) ? 1 : 0.15;
   switch (type) {
+    case 'nationality':
+      return span.kind === 'cap' ? 0.2 : 0;
     case 'year':
       return span.kind === 'year' ? 1 : span.kind === 'date' ? 0.95 : 0;
     case 'date':
@@ -187,6 +191,19 @@ export function extractAnswer(q: QuestionInfo, ranked: AnalyzedSentence[]): stri
   const bridgeTitle = firstTitle !== null && !q.spaced.includes(spacedWords(coreTitle(firstTitle))) && top.some((s) => s.cand.title !== firstTitle)
     ? spacedWords(coreTitle(firstTitle))
     : null;
+  const add = (text: string, score: number): void => {
+    const key = normalizeAnswer(text);
+    if (key.length === 0) return;
+    const prev = agg.get(key);
+    if (prev === undefined) agg.set(key, { text, best: score, sum: score });
+    else {
+      prev.sum += score;
+      if (score > prev.best) {
+        prev.best = score;
+        prev.text = text;
+      }
+    }
+  };
   for (let r = 0; r < top.length; r++) {
     const s = top[r];
     const sw = s.score / maxScore;
@@ -212,17 +229,17 @@ export function extractAnswer(q: QuestionInfo, ranked: AnalyzedSentence[]): stri
       let score = sw * fit * nov * (0.5 + 0.9 * prox + 0.25 * nameProx + 0.6 * nounProx * nounProx);
       if (lifeEvent !== 0 && (span.kind === 'year' || span.kind === 'date')) score *= lifespanFactor(s.tokens, span, lifeEvent);
       if (bridgeTitle !== null && span.kind === 'cap' && r > 0 && spacedWords(span.text) === bridgeTitle) score *= BRIDGE_PENALTY;
-      const text = titleForm(outputText(q.answerType, span), titles);
-      const key = normalizeAnswer(text);
-      if (key.length === 0) continue;
-      const prev = agg.get(key);
-      if (prev === undefined) agg.set(key, { text, best: score, sum: score });
-      else {
-        prev.sum += score;
-        if (score > prev.best) {
-          prev.best = score;
-          prev.text = text;
-        }
+      add(titleForm(outputText(q.answerType, span), titles), score);
+    }
+    // The sentence's subject: its document title, when the question does not already name it.
+    if (TITLE_SUBJECT > 0 && s.cand.title !== null && (q.answerType === 'person' || q.answerType === 'entity' || q.answerType === 'work')) {
+      const core = coreTitle(s.cand.title);
+      const tokens = tokenize(core);
+      const span: Span = { text: core, from: 0, to: tokens.length, kind: 'cap' };
+      if (tokens.length > 0 && tokens[0].cap) {
+        const fit = typeFit(q.answerType, span, tokens, lowerQ, false);
+        const nov = novelty(q, tokens, span);
+        if (fit > 0 && nov >= 1) add(core, TITLE_SUBJECT * sw * fit * (s.cand.idx === 0 ? 1 : 0.8));
       }
     }
   }

@@ -56,7 +56,7 @@ function parseFullContext(text: string): ParsedPrompt | null {
   if (open < 0 || close < open) return null;
   const context = text.slice(open + '<text>\n'.length, close);
   let rest = text.slice(close + '\n</text>'.length).trim();
-  const fmt = rest.search(/\n\s*(Format your response|Please put|Put your final answer)/i);
+  const fmt = rest.search(/\n\s*(Format your response|Please put|Put (the|your final) answer)/i);
   if (fmt >= 0) rest = rest.slice(0, fmt).trim();
   const boxed = /boxed/.test(text.slice(close));
   return { kind: 'fullContext', question: rest, context, boxed };

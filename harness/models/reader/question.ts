@@ -3,7 +3,7 @@
 
 import { STOP_KEYS, STOP_WORDS, WEAK_WORDS, isUpper, isWordChar, keyEnd, keyOf, spacedWords } from './text.js';
 
-export type AnswerType = 'yesno' | 'choice' | 'common' | 'year' | 'date' | 'number' | 'place' | 'person' | 'work' | 'entity';
+export type AnswerType = 'yesno' | 'choice' | 'common' | 'year' | 'date' | 'number' | 'place' | 'person' | 'work' | 'nationality' | 'entity';
 
 export interface QuestionInfo {
   readonly text: string;
@@ -98,10 +98,12 @@ function inferType(q: string, lower: string): AnswerType {
   if (aux && hasOr && !/\bboth\b|\bsame\b/.test(lower)) return 'choice';
   if (aux) return 'yesno';
   if (hasOr && /^(which|who|what)\b/.test(lower.trim()) && (/,[^,]* or /.test(lower) || / or\s+["“]?[A-Z0-9]/.test(q)) && !/\bboth\b/.test(lower)) return 'choice';
-  if (/\bin common\b/.test(lower)) return 'common';
+  if (/\bin common\b|\bboth\b.*\bwhat\s*\?*$/.test(lower)) return 'common';
+  if (/\bshare[ds]?\b/.test(lower) && /\b(type|kind|genre|profession|occupation|job|career|nationality|role|sport|language|religion)\b/.test(lower)) return 'common';
   if (/\bboth\b/.test(lower) && /\b(what|which) (\w+ )?(type|kind|genre|profession|occupation|job|career|nationality|sort|form|field|style|examples?|role|position|sport|language|religion)\b/.test(lower)) return 'common';
   if (/\b(what|which|in what|in which) year\b|\byear did\b|\byear was\b|\bwhat year\b/.test(lower)) return 'year';
-  if (/\b(birthday|date of birth|birth date|what date|which date)\b/.test(lower)) return 'date';
+  if (/\b(birthday|date of birth|birth date|what date|which date|what month|which month)\b/.test(lower)) return 'date';
+  if (/\b(what|which) nationality\b|\bnationality of\b/.test(lower)) return 'nationality';
   if (/^when\b|\bwhen (was|were|did|is|does|do)\b|\bwhen\s*\?*$/.test(lower)) return 'date';
   if (/\bhow (many|much|long|old|tall|far|large|big|high|deep|wide)\b|\bpopulation\b|\bnumber of\b|\bwhat percentage\b|\b(highest|peak) (ranking|position|chart)\b|\bwhat (edition|number|rank|position on)\b|\bcapacity\b|\bhow\s+many\b/.test(lower)) return 'number';
   if (PLACE_RE.test(lower)) return 'place';

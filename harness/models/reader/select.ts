@@ -23,6 +23,8 @@ const LINK_TO_TOP = 0.4;
 const LINK_BODY_FACTOR = 0.7;
 const TOP_DOCS = 3;
 const NEEDLE_PRIORITY = 1000;
+/** The most section sentences materialised per update (the memory holds far fewer lines). */
+const SECTION_CANDIDATES = 64;
 export const MAX_LINES_PER_DOC = 6;
 
 interface DocAgg {
@@ -73,6 +75,23 @@ function sentenceAt(sents: ScanResult['sents'], pos: number): number {
     else return mid;
   }
   return -1;
+}
+
+/** Indices of the section's sentences holding a needle for a queried NIAH key (one indexOf pass per key). */
+function needleSentences(q: QuestionInfo, scan: ScanResult): Set<number> {
+  const out = new Set<number>();
+  for (const key of q.niahKeys) {
+    const k = key.toLowerCase();
+    if (k.length === 0) continue;
+    for (let at = scan.lower.indexOf(k); at >= 0; at = scan.lower.indexOf(k, at + k.length)) {
+      const si = sentenceAt(scan.sents, at);
+      if (si >= 0) {
+        const s = scan.sents[si];
+        if (scan.lower.slice(s.start, s.end).includes('special magic')) out.add(si);
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -162,9 +181,26 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
   }
 
   if (scan !== null) {
-    for (const s of sents) {
+    // Only the section's best sentences can enter the memory: materialise at most SECTION_CANDIDATES of them.
+    const needles = needleSentences(q, scan);
+    const picked: number[] = [];
+    const score: number[] = [];
+    for (let i = 0; i < sents.length; i++) {
+      const s = sents[i];
       const title = scan.docs[s.doc].title;
-      if (s.base <= 0 && (title === null || !bonus.has(title))) continue;
+      const b = title === null ? 0 : bonus.get(title) ?? 0;
+      if (s.base <= 0 && b <= 0) continue;
+      picked.push(i);
+      score.push(s.base + b * (s.idx === 0 ? 1 : LINK_BODY_FACTOR) + (needles.has(i) ? NEEDLE_PRIORITY : 0));
+    }
+    let order = picked.map((_, k) => k);
+    if (order.length > SECTION_CANDIDATES) {
+      order.sort((x, y) => score[y] - score[x] || x - y);
+      order = order.slice(0, SECTION_CANDIDATES).sort((x, y) => x - y);
+    }
+    for (const k of order) {
+      const s = sents[picked[k]];
+      const title = scan.docs[s.doc].title;
       const idx = title === null ? -1 : s.idx;
       const text = scan.text.slice(s.start, s.end);
       const key = keyOf(title, idx, text);
@@ -207,11 +243,13 @@ export function selectLines(pool: Cand[], budget: Budget, reservedChars: number)
     const key = c.title;
     const g = groups.get(key);
     if (g !== undefined && g.lines.length >= MAX_LINES_PER_DOC && key !== null) continue;
-    const line = c.title !== null && c.idx >= 0 ? `#${c.idx} ${c.text}\n` : `- ${c.text}\n`;
+    if (budget.chars - chars < 24) break;
     const header = g === undefined && c.title !== null ? `[${c.title}]\n` : '';
-    const addChars = line.length + header.length;
+    const addChars = (c.title !== null && c.idx >= 0 ? String(c.idx).length + 2 : 2) + c.text.length + 1 + header.length;
+    if (chars + addChars > budget.chars) continue;
+    const line = c.title !== null && c.idx >= 0 ? `#${c.idx} ${c.text}\n` : `- ${c.text}\n`;
     const addTokens = estimateTokens(line) + estimateTokens(header);
-    if (chars + addChars > budget.chars || tokens + addTokens > budget.tokens) continue;
+    if (tokens + addTokens > budget.tokens) continue;
     chars += addChars;
     tokens += addTokens;
     if (g === undefined) {

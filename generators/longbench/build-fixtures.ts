@@ -1,0 +1,18 @@
+// Writes datasets/longbench/fixtures/hotpotqa.jsonl from the bundled HotpotQA subset:
+//   npx tsx generators/longbench/build-fixtures.ts [--check]
+// --check exits 1 if the committed file differs from what the builder produces.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadHotpot } from '../../datasets/hotpotqa/load.js';
+import { fixturePath } from './load.js';
+import { buildHotpotFixtureRows, toJsonl } from './fixture-rows.js';
+
+const file = fixturePath('hotpotqa');
+const text = toJsonl(buildHotpotFixtureRows(loadHotpot()));
+if (process.argv.includes('--check')) {
+  const same = readFileSync(file, 'utf8') === text;
+  console.log(same ? `${file} is up to date` : `${file} differs from the builder's output`);
+  process.exitCode = same ? 0 : 1;
+} else {
+  writeFileSync(file, text);
+  console.log(`wrote ${file} (${text.length} bytes)`);
+}

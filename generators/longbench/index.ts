@@ -1,0 +1,90 @@
+import { textContext } from '../../harness/context.js';
+import { UserError } from '../../harness/errors.js';
+import { longbenchMetricFor } from '../../harness/scorers/index.js';
+import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
+import { loadLongBench, type LongBenchRow } from './load.js';
+import {
+  fullContextTemplate,
+  instructionOf,
+  LONGBENCH_QA_DATASETS,
+  LONGBENCH_SUM_DATASETS,
+  maxNewTokens,
+  type LongBenchDataset,
+} from './prompts.js';
+
+export const LONGBENCH_VERSION = '1';
+
+export type LongBenchEBucket = '0-4k' | '4-8k' | '8k+';
+
+/** LongBench-E's length buckets over the row's own `length` (PROTOCOLS.md e.6). */
+export function longbenchEBucket(length: number): LongBenchEBucket {
+  return length < 4000 ? '0-4k' : length < 8000 ? '4-8k' : '8k+';
+}
+
+/** The problem statement the methods see: the row's question, or the dataset's instruction when it has none. */
+export function questionOf(row: LongBenchRow, dataset: LongBenchDataset): string {
+  return row.input.trim() !== '' ? row.input : instructionOf(dataset);
+}
+
+function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): PreparedTask {
+  const data = loadLongBench(dataset, env.options.data);
+  const metric = longbenchMetricFor(dataset);
+  const fullContext = fullContextTemplate(dataset);
+  const maxTokens = maxNewTokens(dataset);
+  return {
+    maxSamples: () => data.rows.length,
+    build(length: LengthTarget, index: number): Sample {
+      const row = data.rows[index];
+      if (!row) throw new UserError(`${name} has ${data.rows.length} samples in ${data.file}; index ${index} is out of range`);
+      return {
+        id: `${name}/${length.label}/${index}`,
+        task: name,
+        taskVersion: LONGBENCH_VERSION,
+        length,
+        index,
+        question: questionOf(row, dataset),
+        answers: row.answers,
+        context: textContext(row.context, env.tokenizer),
+        metric,
+        prompt: { fullContext, maxNewTokens: maxTokens, answerFormat: 'raw' },
+        metadata: {
+          dataset: row.dataset,
+          _id: row._id,
+          length: row.length,
+          language: row.language,
+          all_classes: row.all_classes,
+          longbench_e_bucket: longbenchEBucket(row.length),
+          data_sha256: data.sha256,
+          fixture: data.fixture,
+        },
+      };
+    },
+  };
+}
+
+function task(dataset: LongBenchDataset, kind: 'QA' | 'summarisation'): TaskDefinition {
+  const name = `longbench/${dataset}`;
+  return {
+    name,
+    version: LONGBENCH_VERSION,
+    description: `LongBench v1 ${dataset} (${kind}), documents at their own lengths, scored ${longbenchMetricFor(dataset)}; bundled fixture or --data DIR`,
+    metric: longbenchMetricFor(dataset),
+    defaultSamples: dataset === 'multifieldqa_en' ? 150 : 200,
+    defaultLengths: 'native',
+    acceptsDocCounts: false,
+    nativeLengths: true,
+    async prepare(env) {
+      return prepare(env, name, dataset);
+    },
+  };
+}
+
+export const longbenchTasks: TaskDefinition[] = [
+  ...LONGBENCH_QA_DATASETS.map((d) => task(d, 'QA')),
+  ...LONGBENCH_SUM_DATASETS.map((d) => task(d, 'summarisation')),
+];
+
+export const longbenchGroups: Record<string, string[]> = {
+  'longbench-qa': LONGBENCH_QA_DATASETS.map((d) => `longbench/${d}`),
+  'longbench-sum': LONGBENCH_SUM_DATASETS.map((d) => `longbench/${d}`),
+};

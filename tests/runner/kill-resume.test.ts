@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rngFor } from '../../generators/common/rng.js';
+
+const BIN = join(process.cwd(), 'bin', 'bench.js');
+
+function startServer(extra: string[]): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.on('exit', (code) => reject(new Error(`bench serve exited ${code}: ${out}`)));
+  });
+}
+
+function lines(file: string): Array<Record<string, any>> {
+  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+test('kill -9 at random moments, rerun 10 times: every sample once, same scores, at most one redone call per sample in flight', async () => {
+  const { url, child } = await startServer(['--latency-ms', '100']);
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-kill-'));
+    const args = ['run', 'ruler-hqa', '--lengths', '16k,32k', '--samples', '6', '--model', url, '--model-name', 'reference-reader', '--concurrency', '2', '--no-progress', '--no-cache'];
+    const clean = spawnSync(process.execPath, [BIN, ...args, '--out', join(dir, 'clean')], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(clean.status, 0, clean.stderr);
+    const cleanRecords = lines(join(dir, 'clean', 'samples.jsonl'));
+    const cleanCalls = lines(join(dir, 'clean', 'calls.jsonl')).length;
+    assert.equal(cleanRecords.length, 12);
+
+    const rng = rngFor('kill-resume-test');
+    const killed = join(dir, 'killed');
+    let kills = 0;
+    for (let i = 0; i < 10; i++) {
+      const run = spawn(process.execPath, [BIN, ...args, '--out', killed], { stdio: 'ignore' });
+      const exited = new Promise<number | null>((res) => run.on('exit', (code) => res(code)));
+      const delay = 2000 + rng.below(2500);
+      const timer = setTimeout(() => {
+        if (run.exitCode === null) {
+          run.kill('SIGKILL');
+          kills++;
+        }
+      }, delay);
+      await exited;
+      clearTimeout(timer);
+    }
+    const before = lines(join(killed, 'calls.jsonl')).length;
+    const final = spawnSync(process.execPath, [BIN, ...args, '--out', killed], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(final.status, 0, final.stderr);
+    const records = lines(join(killed, 'samples.jsonl'));
+    const ids = records.map((r) => `${r.id}#${r.method}`);
+    assert.equal(new Set(ids).size, ids.length, 'a sample was written twice');
+    assert.equal(records.length, 12);
+    const score = (rs: Array<Record<string, any>>) => Object.fromEntries(rs.map((r) => [r.id, [r.score, r.prediction]]));
+    assert.deepEqual(score(records), score(cleanRecords));
+    const calls = lines(join(killed, 'calls.jsonl')).filter((c) => c.status === 'ok').length;
+    const redone = calls - cleanCalls;
+    console.log(`kills ${kills}, calls ${calls} vs ${cleanCalls} uninterrupted, redone ${redone}, made before the last run ${before}`);
+    assert.ok(before > cleanCalls / 3, `the killed runs made only ${before} calls`);
+    assert.ok(kills >= 3, `only ${kills} runs were killed mid-way`);
+    assert.ok(redone <= kills * 2, `${redone} calls redone after ${kills} kills with 2 samples in flight`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
