@@ -82,6 +82,9 @@ export interface PromptSpec {
   /** How the answer is taken from the final output: 'phrase' = MemAgent "the answer is" extraction,
    *  'boxed' = last \\boxed{}, 'raw' = the whole continuation (LongBench scores the raw text). Default 'phrase'. */
   answerFormat?: 'phrase' | 'boxed' | 'raw';
+  /** The task's own one-shot layout with {context} (RULER's NIAH prompt), written by `bench generate --format ruler`.
+   *  Methods do not use it: full-context follows MemAgent's baseline template with the task's question. */
+  nativeTemplate?: string;
   /** RULER answer prefix, for methods that support an assistant prefill. */
   answerPrefix?: string;
 }

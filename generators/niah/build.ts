@@ -132,7 +132,7 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
     context: plan.context,
     metric: NIAH_METRIC,
     prompt: {
-      fullContext: `${text.preamble}\n{context}\n${text.question}`,
+      nativeTemplate: `${text.preamble}\n{context}\n${text.question}`,
       answerPrefix: text.answerPrefix,
       maxNewTokens: TOKENS_TO_GENERATE,
     },

@@ -37,6 +37,8 @@ bench run options:
   --workers N           worker threads for the embedded model                           [CPU cores]
   --rag-top-k N         rag: keep at most N passages (default: as many as fit the window)
   --trial N             trial index (part of the response-cache key)                   [0]
+  --request-timeout S   base per-request timeout in seconds; grows with prompt and output size   [60]
+  --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
   --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
   --no-progress         no progress bar

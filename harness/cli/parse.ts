@@ -36,6 +36,10 @@ export interface RunConfig {
   trial: number;
   ragTopK?: number;
   cache: boolean;
+  /** Base per-request timeout in ms (grows with prompt and output size). */
+  requestTimeoutMs?: number;
+  /** First retry backoff ceiling in ms. */
+  retryBaseMs?: number;
   cacheDebug: boolean;
 }
 
@@ -82,6 +86,8 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   trial: { type: 'string' },
   'rag-top-k': { type: 'string' },
   'no-cache': { type: 'boolean' },
+  'request-timeout': { type: 'string' },
+  'retry-base-ms': { type: 'string' },
   'cache-debug': { type: 'boolean' },
 };
 
@@ -190,6 +196,8 @@ function parseRun(argv: string[]): RunConfig {
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
     ragTopK: values['rag-top-k'] === undefined ? undefined : parseInteger(values['rag-top-k'] as string, '--rag-top-k', 1),
     cache: !values['no-cache'],
+    requestTimeoutMs: values['request-timeout'] === undefined ? undefined : Math.round(parseNumber(values['request-timeout'] as string, '--request-timeout', 0.1, 86400, 60) * 1000),
+    retryBaseMs: values['retry-base-ms'] === undefined ? undefined : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),
     cacheDebug: Boolean(values['cache-debug']),
   };
 }

@@ -62,7 +62,7 @@ function contextText(c: ContextSource): Iterable<string> {
 
 /** The one-shot prompt around the context, split at the context: RULER's `input` is before + context + after. */
 function promptFrame(sample: Sample): { before: string; after: string } {
-  const template = sample.prompt?.fullContext ?? FULL_CONTEXT_PHRASE;
+  const template = sample.prompt?.nativeTemplate ?? sample.prompt?.fullContext ?? FULL_CONTEXT_PHRASE;
   const marker = '\u0000';
   const filled = fillTemplate(template, { question: sample.question.trim(), context: marker });
   const at = filled.indexOf(marker);

@@ -19,7 +19,11 @@ export async function createEndpointModel(config: RunConfig, _tokenizer: Tokeniz
   const endpoints: Model[] = [];
   for (const baseURL of config.model) {
     await probeEndpoint({ baseURL, modelName, apiKey });
-    endpoints.push(createOpenAIModel({ baseURL, modelName, apiKey }));
+    endpoints.push(createOpenAIModel({
+      baseURL, modelName, apiKey,
+      ...(config.requestTimeoutMs !== undefined ? { timeoutPolicy: { baseMs: config.requestTimeoutMs } } : {}),
+      ...(config.retryBaseMs !== undefined ? { backoff: { baseMs: config.retryBaseMs } } : {}),
+    }));
   }
   const pooled = endpoints.length === 1 && config.requestsPerEndpoint >= config.concurrency
     ? endpoints[0]

@@ -117,6 +117,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
     const onAbort = () => runner.abort();
     hooks.signal?.addEventListener('abort', onAbort);
     const progress = createProgress(todo.reduce((n, u) => n + u.chain, 0), todo.length, config.progress);
+    const callStats = { calls: 0, retries: 0, cached: 0, failed: 0 };
     const inFlight = workers > 1 ? workers : config.concurrency;
     let next = 0;
     let failed: unknown;
@@ -127,7 +128,13 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
           const record = await runner.run(
             { task: unit.task.name, length: unit.length, index: unit.index, method: unit.method, key: unit.key },
             (calls: CallRecord[]) => {
-              for (const c of calls) runDir.appendCall(c);
+              for (const c of calls) {
+                runDir.appendCall(c);
+                callStats.calls++;
+                callStats.retries += c.retries;
+                if (c.cached) callStats.cached++;
+                if (c.status === 'error') callStats.failed++;
+              }
               progress.addCalls(calls.length);
             },
           );
@@ -153,6 +160,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
     writeSummary(outDir, rows);
     hooks.log('');
     hooks.log(formatSummaryTable(rows));
+    hooks.log(`this invocation: ${callStats.calls} model calls, ${callStats.retries} retries, ${callStats.cached} from cache, ${callStats.failed} failed`);
     if (model.isReferenceReader) hooks.log('model: embedded reference reader (lexical, deterministic; not an LLM)');
     hooks.log(`results: ${outDir}`);
     if (hooks.signal?.aborted) {

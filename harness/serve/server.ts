@@ -37,6 +37,8 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Optional prompt-token counter: lets the context check reject before generating. */
   countPromptTokens?: (messages: ChatMessage[]) => number;
+  /** Optional timing hook (e.g. the simulated GPU of `--simulate`): awaited once the answer is ready, before it is sent. */
+  delay?: (promptTokens: number, maxTokens: number, completionTokens: number, signal: AbortSignal) => Promise<void>;
 }
 
 export interface ServerStats {
@@ -177,6 +179,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const stopped = applyStop(response.text, request.params.stop);
     if (stopped.stopped) response = { ...response, text: stopped.text, finishReason: 'stop' };
     await sleep(faults.latencyMs + faults.latencyPerTokenMs * promptTokens, gone);
+    if (options.delay && !gone.aborted) await options.delay(promptTokens, request.params.maxTokens, response.usage.completionTokens, gone);
     if (gone.aborted) return;
     if (fault.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -89,7 +89,7 @@ test('row layouts: ruler, memagent, native', async () => {
   await run(single2, dir, cache, 'r.jsonl', { lengths: [L8k], samples: 1 });
   const [r] = rows(join(dir, 'r.jsonl'));
   assert.deepEqual(Object.keys(r), ['index', 'input', 'outputs', 'length', 'answer_prefix']);
-  assert.equal(r.input, sample.prompt!.fullContext!.replace('{context}', () => context));
+  assert.equal(r.input, sample.prompt!.nativeTemplate!.replace('{context}', () => context));
   assert.deepEqual(r.outputs, sample.answers);
   assert.equal(r.answer_prefix, sample.prompt!.answerPrefix);
   assert.equal(r.length, tokenizer.count((r.input as string) + (r.answer_prefix as string)) + 128);

@@ -41,7 +41,7 @@ test('small targets still fit: 1k builds and stays within the budget', async () 
     const prepared = await task.prepare({ tokenizer, seed: 3, options: {} });
     const s = prepared.build({ kind: 'tokens', value: 1024, label: '1k' }, 0);
     assert.ok((s.metadata.prompt_tokens as number) + 128 <= 1024, s.id);
-    assert.equal(tokenizer.count(s.prompt!.fullContext!.replace('{context}', () => s.context.text()) + s.prompt!.answerPrefix), s.metadata.prompt_tokens, s.id);
+    assert.equal(tokenizer.count(s.prompt!.nativeTemplate!.replace('{context}', () => s.context.text()) + s.prompt!.answerPrefix), s.metadata.prompt_tokens, s.id);
   }
 });
 

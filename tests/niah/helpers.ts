@@ -36,7 +36,7 @@ export function sameIds(a: Uint32Array, b: Uint32Array): boolean {
 
 /** The RULER prompt exactly as `bench generate --format ruler` lays it out (template, context, answer prefix). */
 export function fullPrompt(s: Sample, text: string): string {
-  return s.prompt!.fullContext!.replace('{context}', () => text) + s.prompt!.answerPrefix!;
+  return s.prompt!.nativeTemplate!.replace('{context}', () => text) + s.prompt!.answerPrefix!;
 }
 
 function countOccurrences(hay: string, needle: string): number {

@@ -1,5 +1,6 @@
 // Accuracy report for the reference reader on RULER-HQA-style contexts (not a test; prints numbers).
 // Usage: node --import tsx tests/reader/eval-hotpot.ts [--from 0] [--n 128] [--chars 131072] [--seed 1] [--full]
+//        [--window 524288]  (full context: middle-truncate the prompt to this many characters, as in PROTOCOLS a.9)
 
 import { FULL_CONTEXT_PHRASE, fillTemplate } from '../../harness/methods/templates.js';
 import { referenceReply } from '../../harness/models/reader/index.js';
@@ -16,6 +17,7 @@ const n = arg('n', 128);
 const chars = arg('chars', 131072);
 const seed = arg('seed', 1);
 const full = process.argv.includes('--full');
+const windowChars = arg('window', 0);
 const verbose = process.argv.includes('--verbose');
 const records = loadHotpot();
 let sub = 0;
@@ -47,13 +49,18 @@ for (let i = from; i < from + n; i++) {
     byType.set(key, [bt[0] + score, bt[1] + 1]);
   }
   if (full) {
-    const raw = referenceReply([{ role: 'user', content: fillTemplate(FULL_CONTEXT_PHRASE, { context: s.context, question: s.record.question }) }], 1024);
+    let prompt = fillTemplate(FULL_CONTEXT_PHRASE, { context: s.context, question: s.record.question });
+    if (windowChars > 0 && prompt.length > windowChars) {
+      const half = Math.floor(windowChars / 2);
+      prompt = prompt.slice(0, half) + prompt.slice(prompt.length - half);
+    }
+    const raw = referenceReply([{ role: 'user', content: prompt }], 1024);
     fullSub += subEm(extractPhrase(raw), s.record.answer);
   }
   if (verbose) console.log(`${score ? 'OK ' : '-- '}${i} [${s.record.type}/${questionInfo(s.record.question).answerType}] ${s.record.question} | gold=${s.record.answer} | pred=${r.prediction} | held=${held}/${s.gold.length}`);
 }
 const f = (x: number) => (x / n).toFixed(3);
-console.log(`n=${n} from=${from} chars=${chars} seed=${seed}`);
+console.log(`n=${n} from=${from} chars=${chars} seed=${seed}${full && windowChars > 0 ? ` full-context window=${windowChars} chars` : ''}`);
 console.log(`memagent sub-EM ${f(sub)}  always-yes ${f(yes)}  always-no ${f(no)}${full ? `  full-context ${f(fullSub)}` : ''}`);
 console.log(`memory: any gold ${f(anyGold)}  all gold ${f(allGold)}  answer string in memory ${f(inMem)}`);
 for (const [t, [a, b]] of byType) console.log(`  ${t}: ${(a / b).toFixed(3)} (n=${b})`);

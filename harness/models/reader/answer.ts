@@ -5,8 +5,7 @@
 import type { AnswerType, QuestionInfo } from './question.js';
 import type { Cand } from './select.js';
 import { extractSpans, tokenize, type Span, type Token } from './spans.js';
-import { DEMONYMS } from './compare.js';
-import { answerCommon, answerComparison } from './compare.js';
+import { DEMONYMS, answerCommon, answerComparison } from './compare.js';
 import { coreTitle, normalizeAnswer, spacedWords } from './text.js';
 
 /** Weight kept by a question term that the first-hop sentence already explains, in other documents' sentences. */

@@ -6,8 +6,6 @@ import type { AnalyzedSentence } from './answer.js';
 import type { Token } from './spans.js';
 import { STOP_WORDS, coreTitle, keyOf, spacedWords } from './text.js';
 
-const STOP = STOP_WORDS;
-
 const COUNTRY_DEMONYM: ReadonlyArray<[string, string]> = [
   ['united states', 'american'], ['america', 'american'], ['usa', 'american'], ['england', 'english'],
   ['britain', 'british'], ['united kingdom', 'british'], ['scotland', 'scottish'], ['wales', 'welsh'],
@@ -158,12 +156,7 @@ function descriptorTerms(q: QuestionInfo, options: string[]): number[] {
   }
   const out: number[] = [];
   for (let i = 0; i < q.nTerms; i++) if (q.isStop[i] === 0 && q.weight[i] > 0 && !optionKeys.has(i)) out.push(i);
-  return out.filter((i) => !['both', 'same'].includes(keyFromIndex(q, i)));
-}
-
-function keyFromIndex(q: QuestionInfo, i: number): string {
-  for (const [k, v] of q.termIndex) if (v === i) return k;
-  return '';
+  return out;
 }
 
 
@@ -235,7 +228,7 @@ export function answerCommon(q: QuestionInfo, sents: AnalyzedSentence[]): string
       s.tokens.forEach((t, k) => {
         const w = t.lower;
         if (!/^[a-z][a-z-]{2,}$/.test(w) && !(wantsNationality && DEMONYMS.has(w))) return;
-        if (STOP.has(w) || GENERIC.has(w) || optionWords.has(w) || q.spaced.includes(` ${w} `)) return;
+        if (STOP_WORDS.has(w) || GENERIC.has(w) || optionWords.has(w) || q.spaced.includes(` ${w} `)) return;
         if (!wantsNationality && DEMONYMS.has(w)) return;
         if (!pos.has(w)) pos.set(w, base + k);
       });

@@ -131,16 +131,3 @@ export function estimateTokens(s: string): number {
   }
   return digits + wide + (s.length - digits - wide) / 3.6;
 }
-
-/** Kahan-compensated sum in array order (fixed order keeps ties stable). */
-export function stableSum(values: readonly number[]): number {
-  let sum = 0;
-  let comp = 0;
-  for (const v of values) {
-    const y = v - comp;
-    const t = sum + y;
-    comp = t - sum - y;
-    sum = t;
-  }
-  return sum;
-}

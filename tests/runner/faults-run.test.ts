@@ -1,0 +1,84 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = join(process.cwd(), 'bin', 'bench.js');
+
+function startServer(extra: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.on('exit', (code) => reject(new Error(`bench serve exited ${code}: ${out}`)));
+  });
+}
+
+function lines(file: string): Array<Record<string, any>> {
+  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as any).path, e.name));
+}
+
+test('a run against a faulty server ends with the same scores as against a clean one', async () => {
+  const clean = await startServer([]);
+  const faulty = await startServer(['--fail-5xx', '0.1', '--fail-429', '0.05', '--retry-after', '1', '--fail-reset', '0.02', '--fail-malformed', '0.01', '--fail-hang', '0.01', '--seed', '3']);
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-faults-'));
+    const run = (url: string, out: string) =>
+      spawnSync(process.execPath, [BIN, 'run', 'ruler-hqa', '--lengths', '8k,16k', '--samples', '6', '--model', url, '--model-name', 'reference-reader',
+        '--concurrency', '4', '--no-progress', '--no-cache', '--request-timeout', '2', '--retry-base-ms', '50', '--out', join(dir, out)], { encoding: 'utf8', timeout: 240_000 });
+    const a = run(clean.url, 'clean');
+    assert.equal(a.status, 0, a.stderr);
+    const b = run(faulty.url, 'faulty');
+    assert.equal(b.status, 0, b.stderr);
+    const score = (rs: Array<Record<string, any>>) => Object.fromEntries(rs.map((r) => [r.id, [r.status, r.score, r.prediction]]));
+    const ra = lines(join(dir, 'clean', 'samples.jsonl'));
+    const rb = lines(join(dir, 'faulty', 'samples.jsonl'));
+    assert.equal(rb.length, 12);
+    assert.deepEqual(score(rb), score(ra));
+    const retries = lines(join(dir, 'faulty', 'calls.jsonl')).reduce((n, c) => n + c.retries, 0);
+    console.log(`retries against the faulty server: ${retries}; ${b.stdout.split('\n').find((l) => l.includes('retries'))}`);
+    assert.ok(retries > 0);
+    assert.equal(lines(join(dir, 'clean', 'calls.jsonl')).reduce((n, c) => n + c.retries, 0), 0);
+  } finally {
+    clean.child.kill('SIGTERM');
+    faulty.child.kill('SIGTERM');
+  }
+});
+
+test('endpoint down, wrong model, bad key: one clear line, exit 2, and the key never reaches the run directory', async () => {
+  const secret = 'sk-test-DO-NOT-LEAK-1234567890';
+  const server = await startServer(['--api-key-env', 'SERVE_KEY'], { ...process.env, SERVE_KEY: secret });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-bad-'));
+    const base = ['run', 'ruler-hqa', '--lengths', '8k', '--samples', '2', '--no-progress', '--no-cache'];
+    const cases: Array<{ args: string[]; env: NodeJS.ProcessEnv; expect: RegExp }> = [
+      { args: ['--model', 'http://127.0.0.1:9/v1', '--model-name', 'x'], env: process.env, expect: /cannot reach/ },
+      { args: ['--model', server.url, '--model-name', 'no-such-model', '--api-key-env', 'K'], env: { ...process.env, K: secret }, expect: /not found/ },
+      { args: ['--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'K'], env: { ...process.env, K: 'wrong' }, expect: /API key/ },
+      { args: ['--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'UNSET_VAR_X'], env: process.env, expect: /not set/ },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const r = spawnSync(process.execPath, [BIN, ...base, ...c.args, '--out', join(dir, `bad${i}`)], { encoding: 'utf8', env: c.env, timeout: 60_000 });
+      assert.equal(r.status, 2, `${c.args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, c.expect);
+      assert.doesNotMatch(r.stderr + r.stdout, new RegExp(secret));
+    }
+    const ok = spawnSync(process.execPath, [BIN, ...base, '--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'K', '--out', join(dir, 'good')],
+      { encoding: 'utf8', env: { ...process.env, K: secret }, timeout: 120_000 });
+    assert.equal(ok.status, 0, ok.stderr);
+    for (const f of filesUnder(dir)) assert.ok(!readFileSync(f, 'utf8').includes(secret), `${f} contains the key`);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+});
