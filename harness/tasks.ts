@@ -2,10 +2,11 @@ import { UserError } from './errors.js';
 import type { TaskDefinition } from './types.js';
 import { ctxDistTask, rulerHqaTask } from '../generators/ruler-hqa/index.js';
 import { niahTasks } from '../generators/niah/index.js';
+import { longbenchGroups, longbenchTasks } from '../generators/longbench/index.js';
 
-const ALL: TaskDefinition[] = [rulerHqaTask, ctxDistTask, ...niahTasks];
+const ALL: TaskDefinition[] = [rulerHqaTask, ctxDistTask, ...niahTasks, ...longbenchTasks];
 /** Names that stand for several tasks (e.g. longbench-qa → its datasets). */
-const GROUPS: Record<string, string[]> = {};
+const GROUPS: Record<string, string[]> = { ...longbenchGroups };
 
 export function registerTasks(tasks: TaskDefinition[], groups: Record<string, string[]> = {}): void {
   for (const t of tasks) if (!ALL.some((x) => x.name === t.name)) ALL.push(t);

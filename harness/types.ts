@@ -179,6 +179,8 @@ export interface MethodContext {
   signal?: AbortSignal;
   /** Called after every model call (for calls.jsonl). */
   onCall?(record: CallRecord): void;
+  /** Called before every model call with the prompt's content hash (the run stores each prompt once). */
+  onPrompt?(hash: string, request: ModelRequest): void;
   /** Where a resumed sample starts. */
   resume?: MethodCheckpoint;
   /** Called after every finished call of a multi-call method. */

@@ -54,7 +54,7 @@ export function resolveDataFile(dataset: string, data?: string): { file: string;
       if (existsSync(file)) return { file, fixture: false };
     }
   }
-  throw new DatasetMissingError(`${join(data, `${dataset}.jsonl`)} not found: pass --data DIR with LongBench's ${dataset}.jsonl (or ${dataset}_e.jsonl)`);
+  throw new DatasetMissingError(`no ${dataset}.jsonl or ${dataset}_e.jsonl in ${data} (nor in its data/): pass --data DIR with LongBench's ${dataset}.jsonl`);
 }
 
 function isStringArray(v: unknown): v is string[] {

@@ -12,13 +12,37 @@ export interface BuiltContext {
   metadata: Record<string, unknown>;
 }
 
-/** Token ids of `Document {i}:\n`, cached per tokenizer. */
+/**
+ * Token ids of `Document {i}:\n`, cached per tokenizer. When the tokenizer splits digits one by one (Qwen), a header
+ * is composed from the ids of "Document ", each digit and ":\n" (verified against real encodes at start-up);
+ * otherwise each header is encoded.
+ */
 export class HeaderCache {
   private ids: Uint32Array[] = [];
   private prefix: number[] = [0];
-  constructor(private tokenizer: Tokenizer) {}
+  private compose?: (i: number) => Uint32Array;
+  constructor(private tokenizer: Tokenizer) {
+    const head = tokenizer.encode('Document ');
+    const tail = tokenizer.encode(':\n');
+    const digits = Array.from({ length: 10 }, (_, d) => tokenizer.encode(String(d)));
+    if (digits.every((d) => d.length === 1)) {
+      const compose = (i: number) => {
+        const s = String(i);
+        const out = new Uint32Array(head.length + s.length + tail.length);
+        out.set(head, 0);
+        for (let k = 0; k < s.length; k++) out[head.length + k] = digits[s.charCodeAt(k) - 48][0];
+        out.set(tail, head.length + s.length);
+        return out;
+      };
+      const same = (a: Uint32Array, b: Uint32Array) => a.length === b.length && a.every((x, k) => x === b[k]);
+      if ([1, 9, 10, 42, 99, 100, 1234, 25600, 123456].every((i) => same(compose(i), tokenizer.encode(`Document ${i}:\n`)))) this.compose = compose;
+    }
+  }
   header(i: number): Uint32Array {
-    while (this.ids.length < i) this.ids.push(this.tokenizer.encode(`Document ${this.ids.length + 1}:\n`));
+    while (this.ids.length < i) {
+      const n = this.ids.length + 1;
+      this.ids.push(this.compose ? this.compose(n) : this.tokenizer.encode(`Document ${n}:\n`));
+    }
     return this.ids[i - 1];
   }
   /** Total header tokens of documents 1..n. */

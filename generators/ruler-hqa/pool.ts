@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Tokenizer } from '../../harness/types.js';
 import { type HotpotData, renderParagraph } from '../../datasets/hotpotqa/load.js';
 
@@ -41,12 +43,13 @@ export function buildPool(data: HotpotData, tokenizer: Tokenizer): ParagraphPool
   const unique = new Set<string>();
   for (const r of data.records) for (const [title, sentences] of r.paragraphs) unique.add(renderParagraph(title, sentences));
   const texts = [...unique].sort(compareCodePoints);
-  const ids: Uint32Array[] = new Array(texts.length);
+  const cacheFile = join(cacheDir(), `hotpot-${data.sha256.slice(0, 16)}-${tokenizer.id}-v${POOL_CACHE_VERSION}.bin`);
+  const ids = loadCachedIds(cacheFile, texts, tokenizer) ?? texts.map((t) => tokenizer.encode(t + DOC_SEPARATOR));
+  if (!existsSync(cacheFile)) saveCachedIds(cacheFile, ids);
   const counts = new Int32Array(texts.length);
   const indexOf = new Map<string, number>();
   let totalTokens = 0;
   for (let i = 0; i < texts.length; i++) {
-    ids[i] = tokenizer.encode(texts[i] + DOC_SEPARATOR);
     counts[i] = ids[i].length;
     totalTokens += counts[i];
     indexOf.set(texts[i], i);
@@ -54,4 +57,57 @@ export function buildPool(data: HotpotData, tokenizer: Tokenizer): ParagraphPool
   const pool = { texts, ids, counts, indexOf, totalTokens };
   pools.set(key, pool);
   return pool;
+}
+
+const POOL_CACHE_VERSION = 1;
+
+/** Where tokenized pools are kept between runs: $BENCH_CACHE_DIR or ./.bench-cache. */
+export function cacheDir(): string {
+  return process.env.BENCH_CACHE_DIR ?? join(process.cwd(), '.bench-cache');
+}
+
+/** Layout: u32 count, count × u32 lengths, then all ids. Spot-checked against fresh encodes; any doubt → rebuild. */
+function loadCachedIds(file: string, texts: string[], tokenizer: Tokenizer): Uint32Array[] | undefined {
+  try {
+    if (!existsSync(file)) return undefined;
+    const buf = readFileSync(file);
+    const all = new Uint32Array(buf.buffer, buf.byteOffset, buf.byteLength >> 2);
+    if (all[0] !== texts.length) return undefined;
+    const out: Uint32Array[] = new Array(texts.length);
+    let at = 1 + texts.length;
+    for (let i = 0; i < texts.length; i++) {
+      const n = all[1 + i];
+      if (at + n > all.length) return undefined;
+      out[i] = all.subarray(at, at + n);
+      at += n;
+    }
+    if (at !== all.length) return undefined;
+    for (const i of [0, texts.length >> 1, texts.length - 1]) {
+      const fresh = tokenizer.encode(texts[i] + DOC_SEPARATOR);
+      if (fresh.length !== out[i].length || fresh.some((x, k) => x !== out[i][k])) return undefined;
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function saveCachedIds(file: string, ids: Uint32Array[]): void {
+  try {
+    const total = ids.reduce((n, x) => n + x.length, 0);
+    const all = new Uint32Array(1 + ids.length + total);
+    all[0] = ids.length;
+    let at = 1 + ids.length;
+    ids.forEach((x, i) => {
+      all[1 + i] = x.length;
+      all.set(x, at);
+      at += x.length;
+    });
+    mkdirSync(join(file, '..'), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, all);
+    renameSync(tmp, file);
+  } catch {
+    // a cache that cannot be written only costs time
+  }
 }

@@ -41,6 +41,7 @@ bench run options:
   --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
   --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
+  --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)
   --no-progress         no progress bar
 
 Exit codes: 0 ok, 1 harness error, 2 usage or input error, 130 interrupted (rerun to resume).

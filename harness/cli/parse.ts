@@ -36,6 +36,7 @@ export interface RunConfig {
   trial: number;
   ragTopK?: number;
   cache: boolean;
+  storePrompts: boolean;
   /** Base per-request timeout in ms (grows with prompt and output size). */
   requestTimeoutMs?: number;
   /** First retry backoff ceiling in ms. */
@@ -86,6 +87,7 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   trial: { type: 'string' },
   'rag-top-k': { type: 'string' },
   'no-cache': { type: 'boolean' },
+  'store-prompts': { type: 'boolean' },
   'request-timeout': { type: 'string' },
   'retry-base-ms': { type: 'string' },
   'cache-debug': { type: 'boolean' },
@@ -196,6 +198,7 @@ function parseRun(argv: string[]): RunConfig {
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
     ragTopK: values['rag-top-k'] === undefined ? undefined : parseInteger(values['rag-top-k'] as string, '--rag-top-k', 1),
     cache: !values['no-cache'],
+    storePrompts: Boolean(values['store-prompts']),
     requestTimeoutMs: values['request-timeout'] === undefined ? undefined : Math.round(parseNumber(values['request-timeout'] as string, '--request-timeout', 0.1, 86400, 60) * 1000),
     retryBaseMs: values['retry-base-ms'] === undefined ? undefined : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),
     cacheDebug: Boolean(values['cache-debug']),

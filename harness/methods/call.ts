@@ -12,6 +12,7 @@ export function promptHash(request: ModelRequest): string {
 export async function callModel(ctx: MethodContext, sample: Sample, method: string, step: number, kind: string, request: ModelRequest): Promise<ModelResponse> {
   const started = performance.now();
   const hash = promptHash(request);
+  ctx.onPrompt?.(hash, request);
   try {
     const res = await ctx.model.generate(request, ctx.signal);
     ctx.onCall?.({ sampleId: sample.id, method, step, kind, latencyMs: res.latencyMs, usage: res.usage, status: 'ok', retries: res.retries, cached: res.cached, promptHash: hash });

@@ -6,6 +6,7 @@ import { ragMethod } from '../methods/rag.js';
 import { loadTemplates } from '../methods/templates.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from './checkpoints.js';
+import type { PromptStore } from './prompt-store.js';
 import { scoreOutput } from './score.js';
 
 /** What identifies a unit of work; plain data, so it can cross to a worker thread. */
@@ -23,6 +24,8 @@ export interface ExecEnv {
   model: Model;
   tokenizer: Tokenizer;
   checkpoints: CheckpointStore;
+  /** Stores each prompt once by content hash (--store-prompts). */
+  prompts?: PromptStore;
   /** Save a checkpoint after every call (remote models) or at most once a second (embedded model). */
   checkpointEveryCall: boolean;
   signal?: AbortSignal;
@@ -59,6 +62,7 @@ export async function executeUnit(env: ExecEnv, spec: UnitSpec, onCall: (call: C
     signal: env.signal,
     resume,
     onCall,
+    onPrompt: env.prompts ? (hash, request) => env.prompts!.put(hash, request) : undefined,
     onCheckpoint(cp: MethodCheckpoint) {
       const now = performance.now();
       if (env.checkpointEveryCall || now - lastSave > 1000) {

@@ -9,6 +9,7 @@ import type { CallRecord, LengthTarget, Model, SampleRecord, TaskDefinition, Tok
 import { formatSummaryTable, summarize, writeSummary } from '../../reports/summary.js';
 import { environmentInfo } from './manifest.js';
 import { createProgress } from './progress.js';
+import { PromptStore } from './prompt-store.js';
 import { RunDir } from './run-dir.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
@@ -110,6 +111,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
       prepared: new Map(tasks.map((t, i) => [t.name, prepared[i]])),
       methods: new Map(methods.map((m) => [m.name, m])),
       model, tokenizer, checkpoints: runDir.checkpoints, checkpointEveryCall: !model.isReferenceReader, signal: hooks.signal,
+      prompts: config.storePrompts ? new PromptStore(join(outDir, 'prompts')) : undefined,
     };
     const runner: UnitRunner = workers > 1
       ? createWorkerPool(workers, config, outDir)

@@ -6,7 +6,9 @@ import { createLocalModel } from '../models/local-model.js';
 import { getTask } from '../tasks.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord } from '../types.js';
+import { join } from 'node:path';
 import { CheckpointStore } from './checkpoints.js';
+import { PromptStore } from './prompt-store.js';
 import { buildMethods, executeUnit, type ExecEnv, type UnitSpec } from './execute.js';
 
 export type ToWorker = { type: 'unit'; spec: UnitSpec } | { type: 'abort' };
@@ -29,6 +31,7 @@ async function setup(): Promise<ExecEnv> {
     model: createLocalModel(tokenizer),
     tokenizer,
     checkpoints: new CheckpointStore(runDir),
+    prompts: config.storePrompts ? new PromptStore(join(runDir, 'prompts')) : undefined,
     checkpointEveryCall: false,
     signal: controller.signal,
   };

@@ -106,7 +106,8 @@ const METRICS: Metric[] = [
     ...longbench('rouge_l_f', 'LongBench ROUGE-L F as pltrdy rouge 1.0.1 computes it, max over golds; 0 where upstream raises', (p, g) => rougeLFLongBench(p, g)),
     extra: (p, a, opts = {}) => {
       const pred = longbenchPrediction(p, opts.dataset);
-      return { rouge_l_textbook: maxOver(a, (gold) => rougeLTextbook(pred, gold)) };
+      // ROUGE-1/2/L recall (MemAgent reports SUM as recall) beside LongBench's headline F.
+      return { rouge_l_textbook: maxOver(a, (gold) => rougeLTextbook(pred, gold)), ...pltrdyExtras(p, a, opts.dataset) };
     },
   },
   {

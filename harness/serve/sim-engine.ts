@@ -34,6 +34,22 @@ export interface EngineStats {
   completed: number;
   /** Σ decoding sequences × step duration: divided by busyS, the mean decode batch. */
   batchSeconds: number;
+  /** Seconds of steps that ran with the batch at maxBatch. */
+  fullBatchS: number;
+}
+
+/** What the benchmark and the live server need from a simulated server (one GPU or several). */
+export interface GpuServer {
+  readonly params: GpuParams;
+  readonly now: number;
+  readonly running: number;
+  readonly waiting: number;
+  readonly idle: boolean;
+  readonly stats: EngineStats;
+  submit(request: SimRequest, at?: number): number;
+  cancel(id: number): boolean;
+  advance(until: number, stopAtCompletion?: boolean): Completion[];
+  nextCompletionAt(): number;
 }
 
 interface Seq {
@@ -91,7 +107,7 @@ class FinishHeap {
   }
 }
 
-export class GpuEngine {
+export class GpuEngine implements GpuServer {
   readonly params: GpuParams;
   /** Start of the next step (the end of the last one), or the time the engine has been advanced to when idle. */
   private t = 0;
@@ -104,7 +120,7 @@ export class GpuEngine {
   private decoding = new FinishHeap();
   private liveDecoding = 0;
   private byId = new Map<number, Seq>();
-  readonly stats: EngineStats = { steps: 0, busyS: 0, prefillTokens: 0, decodeTokens: 0, completed: 0, batchSeconds: 0 };
+  readonly stats: EngineStats = { steps: 0, busyS: 0, prefillTokens: 0, decodeTokens: 0, completed: 0, batchSeconds: 0, fullBatchS: 0 };
 
   constructor(params: GpuParams) {
     this.params = validateGpuParams({ ...params });
@@ -198,7 +214,7 @@ export class GpuEngine {
           tokens += Math.min(q.prefillLeft, budget - tokens);
         }
         const dur = stepSeconds(p, this.liveDecoding, tokens);
-        if (s + dur > until) return done;
+        if (s + dur > until + 1e-9) return done; // tolerance: a probe's time may differ from this path's by rounding
         this.runSteps(1, dur, tokens);
         let left = tokens;
         const finished: Seq[] = [];
@@ -290,6 +306,7 @@ export class GpuEngine {
     st.prefillTokens += prefillTokens;
     st.decodeTokens += n * this.liveDecoding;
     st.batchSeconds += n * dur * this.liveDecoding;
+    if (this.running >= this.params.maxBatch) st.fullBatchS += n * dur;
   }
 
   private dropCancelledTop(): void {

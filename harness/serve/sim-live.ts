@@ -1,6 +1,7 @@
 // Drives the discrete-event GPU model in real time for `bench serve --simulate`: each request waits until the model
 // says the server would have finished it, with simulated time running `timeScale` times faster than the wall clock.
-import { GpuEngine } from './sim-engine.js';
+import { createGpuServer } from './sim-cluster.js';
+import type { GpuServer } from './sim-engine.js';
 import type { GpuParams } from './sim-model.js';
 
 /** The hook `startServer` calls once an answer is ready: resolves when the simulated server would have sent it. */
@@ -16,7 +17,7 @@ export interface LiveSimulatorOptions {
 export interface LiveSimulator {
   delay: DelayFn;
   /** The engine, for stats; do not submit to it directly. */
-  readonly engine: GpuEngine;
+  readonly engine: GpuServer;
   readonly timeScale: number;
   /** Simulated seconds since start. */
   simNow(): number;
@@ -28,7 +29,7 @@ export function createLiveSimulator(params: GpuParams, options: LiveSimulatorOpt
   const scale = options.timeScale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`timeScale must be a positive number, got ${scale}`);
   const clock = options.clock ?? (() => performance.now());
-  const engine = new GpuEngine(params);
+  const engine = createGpuServer(params);
   const t0 = clock();
   const simNow = () => ((clock() - t0) / 1000) * scale;
   const waiters = new Map<number, () => void>();

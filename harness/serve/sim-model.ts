@@ -15,6 +15,8 @@ export interface GpuParams {
   maxBatch: number;
   /** Token budget of one step, shared by decoding sequences (one each) and prefill chunks (vLLM max_num_batched_tokens). */
   prefillChunkTokens: number;
+  /** Data-parallel copies of this GPU behind one endpoint; a request goes to the copy with the fewest requests. Default 1. */
+  replicas?: number;
 }
 
 /** Duration of one step in seconds: base + per-sequence cost × decoding sequences + prefill tokens ÷ prefill rate. */
@@ -46,6 +48,16 @@ export const GPU_PRESETS: Readonly<Record<string, GpuParams>> = {
     maxBatch: 28,
     prefillChunkTokens: 8192,
   },
+  // One 8-GPU node, one 14B copy per GPU (data parallel), as a MemAgent-14B evaluation would likely be run.
+  'qwen2.5-14b-8xh100': {
+    name: 'qwen2.5-14b-8xh100',
+    prefillTokensPerS: 12_500,
+    stepBaseMs: 12,
+    stepPerSeqMs: 0.55,
+    maxBatch: 28,
+    prefillChunkTokens: 8192,
+    replicas: 8,
+  },
 };
 
 export const DEFAULT_PRESET = 'qwen2.5-7b-h100';
@@ -56,6 +68,7 @@ const KEYS: Record<string, keyof Omit<GpuParams, 'name'>> = {
   'step-per-seq-ms': 'stepPerSeqMs',
   'max-batch': 'maxBatch',
   'prefill-chunk': 'prefillChunkTokens',
+  replicas: 'replicas',
 };
 
 /** Throws UserError when a parameter is out of range. */
@@ -70,7 +83,14 @@ export function validateGpuParams(p: GpuParams): GpuParams {
   if (!Number.isInteger(p.prefillChunkTokens) || p.prefillChunkTokens <= p.maxBatch) {
     throw new UserError(`simulated server: prefill-chunk must be an integer above max-batch (${p.maxBatch}), got ${p.prefillChunkTokens}`);
   }
+  const r = p.replicas ?? 1;
+  if (!Number.isInteger(r) || r < 1 || r > 1024) throw new UserError(`simulated server: replicas must be an integer in 1..1024, got ${r}`);
   return p;
+}
+
+/** Sequences the whole server runs at once (maxBatch × replicas). */
+export function serverSlots(p: GpuParams): number {
+  return p.maxBatch * (p.replicas ?? 1);
 }
 
 /** A preset by name, with overrides. Throws UserError naming the presets when the name is unknown. */
@@ -83,7 +103,7 @@ export function gpuParams(preset: string = DEFAULT_PRESET, overrides: Partial<Om
 
 /**
  * `--simulate` value → parameters: `PRESET` or `PRESET,key=value,...` with keys prefill-tps, step-ms,
- * step-per-seq-ms, max-batch, prefill-chunk (e.g. `qwen2.5-7b-h100,max-batch=64`).
+ * step-per-seq-ms, max-batch, prefill-chunk, replicas (e.g. `qwen2.5-7b-h100,max-batch=64`).
  */
 export function parseSimulateSpec(spec: string): GpuParams {
   const [preset, ...pairs] = spec.split(',').map((s) => s.trim());

@@ -19,8 +19,6 @@ export interface VocabData {
   specialTokens: Record<string, number>;
   /** tiktoken's rank text. */
   bpeRanks: string;
-  /** Ranks run 0..rankCount-1 without gaps; special tokens lie above. */
-  rankCount: number;
   /** Qwen's tokenizer.json applies NFC before splitting; tiktoken's encodings do not normalise. */
   nfc: boolean;
 }
@@ -38,23 +36,6 @@ function sha256(buf: Buffer): string {
   return createHash('sha256').update(buf).digest('hex');
 }
 
-/** Counts ranks and checks they are exactly 0..count-1 (so any id below count is valid). */
-function countRanks(bpeRanks: string): number {
-  let expected = 0;
-  for (const line of bpeRanks.split('\n')) {
-    if (line.length === 0) continue;
-    if (line.startsWith('! ')) {
-      const parts = line.split(' ');
-      if (Number(parts[1]) !== expected) throw new Error('tokenizer ranks are not contiguous');
-      expected += parts.length - 2;
-    } else {
-      if (Number(line.slice(line.indexOf(' ') + 1)) !== expected) throw new Error('tokenizer ranks are not contiguous');
-      expected++;
-    }
-  }
-  return expected;
-}
-
 function fromFile(name: string, path: string, raw: Buffer, json: RankFile, source: string, nfc: boolean): VocabData {
   return {
     name,
@@ -64,7 +45,6 @@ function fromFile(name: string, path: string, raw: Buffer, json: RankFile, sourc
     patStr: json.pat_str,
     specialTokens: json.special_tokens,
     bpeRanks: json.bpe_ranks,
-    rankCount: countRanks(json.bpe_ranks),
     nfc,
   };
 }

@@ -33,10 +33,10 @@ test('a run against a faulty server ends with the same scores as against a clean
   const faulty = await startServer(['--fail-5xx', '0.1', '--fail-429', '0.05', '--retry-after', '1', '--fail-reset', '0.02', '--fail-malformed', '0.01', '--fail-hang', '0.01', '--seed', '3']);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'bench-faults-'));
-    const run = (url: string, out: string) =>
+    const run = (url: string, out: string, extra: string[] = []) =>
       spawnSync(process.execPath, [BIN, 'run', 'ruler-hqa', '--lengths', '8k,16k', '--samples', '6', '--model', url, '--model-name', 'reference-reader',
-        '--concurrency', '4', '--no-progress', '--no-cache', '--request-timeout', '2', '--retry-base-ms', '50', '--out', join(dir, out)], { encoding: 'utf8', timeout: 240_000 });
-    const a = run(clean.url, 'clean');
+        '--concurrency', '4', '--no-progress', '--no-cache', '--request-timeout', '2', '--retry-base-ms', '50', '--out', join(dir, out), ...extra], { encoding: 'utf8', timeout: 240_000 });
+    const a = run(clean.url, 'clean', ['--store-prompts']);
     assert.equal(a.status, 0, a.stderr);
     const b = run(faulty.url, 'faulty');
     assert.equal(b.status, 0, b.stderr);
@@ -48,7 +48,12 @@ test('a run against a faulty server ends with the same scores as against a clean
     const retries = lines(join(dir, 'faulty', 'calls.jsonl')).reduce((n, c) => n + c.retries, 0);
     console.log(`retries against the faulty server: ${retries}; ${b.stdout.split('\n').find((l) => l.includes('retries'))}`);
     assert.ok(retries > 0);
-    assert.equal(lines(join(dir, 'clean', 'calls.jsonl')).reduce((n, c) => n + c.retries, 0), 0);
+    const cleanCalls = lines(join(dir, 'clean', 'calls.jsonl'));
+    assert.equal(cleanCalls.reduce((n, c) => n + c.retries, 0), 0);
+    // Prompts are stored once each, by content hash, and every call refers to one.
+    const stored = new Set(filesUnder(join(dir, 'clean', 'prompts')).map((f) => f.split('/').pop()!.replace('.json', '')));
+    for (const c of cleanCalls) assert.ok(stored.has(c.promptHash), c.promptHash);
+    assert.ok(stored.size <= cleanCalls.length);
   } finally {
     clean.child.kill('SIGTERM');
     faulty.child.kill('SIGTERM');

@@ -1,0 +1,20 @@
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ModelRequest } from '../types.js';
+
+/** prompts/<hh>/<hash>.json: each distinct prompt once; calls.jsonl refers to it by promptHash. */
+export class PromptStore {
+  private seen = new Set<string>();
+  constructor(private dir: string) {}
+  put(hash: string, request: ModelRequest): void {
+    if (this.seen.has(hash)) return;
+    this.seen.add(hash);
+    const sub = join(this.dir, hash.slice(0, 2));
+    const file = join(sub, `${hash}.json`);
+    if (existsSync(file)) return;
+    mkdirSync(sub, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ messages: request.messages, params: request.params }));
+    renameSync(tmp, file);
+  }
+}
