@@ -4,7 +4,7 @@ import type { ChartFile } from './charts/index.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { RunManifest } from './manifest.js';
-import type { SummaryRow } from './summary.js';
+import { BUCKET_NOTE, bucketOf, type SummaryRow } from './summary.js';
 
 export interface ReportRun {
   dir: string;
@@ -39,9 +39,9 @@ function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
 }
 
-function table(head: string[], body: string[][], cls = ''): string {
+function table(head: string[], body: string[][], cls = '', rowClasses: string[] = []): string {
   const th = head.map((h) => `<th>${h}</th>`).join('');
-  const tr = body.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  const tr = body.map((row, i) => `<tr${rowClasses[i] ? ` class="${rowClasses[i]}"` : ''}>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
   return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${tr}\n</tbody></table>`;
 }
 
@@ -76,8 +76,10 @@ function summarySection(rows: SummaryRow[]): string {
       String(r.truncated), String(r.empty), r.scoreOkOnly === null ? '–' : fmtPct(r.scoreOkOnly), escapeHtml(extra),
       String(r.promptTokens), String(r.completionTokens), String(r.calls)];
   });
+  const buckets = rows.some((r) => r.lengthKind === 'bucket');
   return table(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'ok', 'errors', 'truncated', 'empty',
-    'ok-only ×100', 'other metrics ×100', 'prompt tokens', 'completion tokens', 'calls'], body, 'num');
+    'ok-only ×100', 'other metrics ×100', 'prompt tokens', 'completion tokens', 'calls'], body, 'num',
+  rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : ''))) + (buckets ? `<p class="note">${escapeHtml(BUCKET_NOTE)}.</p>` : '');
 }
 
 function chartsSection(charts: ChartFile[]): string {
@@ -92,11 +94,17 @@ function comparisonSection(c: Comparison): string {
     table(['', ...c.columns.map(escapeHtml)], body, 'num');
 }
 
+/** The sample's length label, with its LongBench-E bucket for native-length samples ("all · 4-8k"). */
+function sampleLength(r: SampleRecord): string {
+  const bucket = bucketOf(r);
+  return bucket === null ? r.lengthLabel : `${r.lengthLabel} · ${bucket}`;
+}
+
 function samplesSection(records: SampleRecord[], opts: Required<HtmlOptions>): string {
   const shown = records.slice(0, opts.maxSampleRows);
   const manyModels = new Set(records.map((r) => r.model)).size > 1;
   const body = shown.map((r) => [
-    escapeHtml(r.id), escapeHtml(r.method), ...(manyModels ? [escapeHtml(r.model)] : []), escapeHtml(r.lengthLabel), `<span class="st-${escapeHtml(r.status)}">${escapeHtml(r.status)}</span>`,
+    escapeHtml(r.id), escapeHtml(r.method), ...(manyModels ? [escapeHtml(r.model)] : []), escapeHtml(sampleLength(r)), `<span class="st-${escapeHtml(r.status)}">${escapeHtml(r.status)}</span>`,
     r.status === 'error' ? '0.00' : fmtPct(r.score),
     `<div class="q">${escapeHtml(cut(r.question ?? '', opts.maxTextChars))}</div>`,
     r.prediction === null ? '<i>(no answer extracted)</i>' : `<div class="pred">${escapeHtml(cut(r.prediction, opts.maxTextChars))}</div>`,
@@ -115,6 +123,7 @@ table{border-collapse:collapse;font-size:13px;margin:8px 0;width:100%}
 th,td{border:1px solid #ddd;padding:4px 6px;vertical-align:top;text-align:left}
 th{background:#f4f4f4}table.num td{font-variant-numeric:tabular-nums}
 tr:nth-child(even) td{background:#fafafa}
+tr.bucket td{color:#555;font-style:italic}tr.bucket td:nth-child(4){padding-left:18px}
 figure{margin:16px 0}figure img{width:100%;max-width:1100px;border:1px solid #e3e3e3}
 figcaption{font-size:13px;color:#555}
 .models{font-size:15px}.ref{color:#b00;font-weight:bold}.note{color:#555;font-size:13px}

@@ -1,7 +1,7 @@
 // Markdown forms of the summary and the paper comparison.
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
-import type { SummaryRow } from './summary.js';
+import { BUCKET_NOTE, type SummaryRow } from './summary.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -15,7 +15,8 @@ function mdTable(head: string[], body: string[][], rightFrom = Infinity): string
 export function summaryMarkdown(rows: SummaryRow[]): string {
   const body = rows.map((r) => [r.task, r.method, modelLabel(r.model, r.isReferenceReader),
     r.lengthLabel, r.metric, fmtPct(r.score), String(r.n), String(r.errors), String(r.truncated), String(r.empty)]);
-  return mdTable(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'], body, 5);
+  const table = mdTable(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'], body, 5);
+  return rows.some((r) => r.lengthKind === 'bucket') ? `${table}\n\n${cell(BUCKET_NOTE)}.` : table;
 }
 
 export function comparisonMarkdown(c: Comparison): string {

@@ -8,11 +8,12 @@
 // variance is at most p(1−p)). At p = 0 or 1 the SE is 0, so only maxDrop applies.
 // In exact mode (for deterministic CI runs) any change of score or n, in either direction, and any baseline
 // key missing from the run fails. Separately, the run fails when its total errors exceed maxErrors.
+// LongBench-E bucket rows (lengthKind 'bucket') are views of samples already in a task's 'all' row: never gated.
 import { existsSync, readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../harness/errors.js';
 import { fmt2, fmtPct } from './format.js';
-import type { SummaryRow } from './summary.js';
+import { isGateRow, type SummaryRow } from './summary.js';
 
 export interface BaselineEntry {
   task: string;
@@ -51,7 +52,7 @@ export function baselineFromRows(rows: SummaryRow[], source?: Record<string, unk
     version: 1,
     note: 'Regression baseline for "bench gate": scores are fractions 0..1 per (task, method, length). Regenerate with "bench baseline <run-dir> --out FILE" when a change is intended.',
     ...(source ? { source } : {}),
-    entries: rows.map((r) => ({ task: r.task, method: r.method, model: r.model, lengthLabel: r.lengthLabel, lengthKind: r.lengthKind,
+    entries: rows.filter(isGateRow).map((r) => ({ task: r.task, method: r.method, model: r.model, lengthLabel: r.lengthLabel, lengthKind: r.lengthKind,
       length: r.length, metric: r.metric, score: r.score, n: r.n, errors: r.errors })),
   };
 }
@@ -63,6 +64,8 @@ export function writeBaseline(rows: SummaryRow[], file: string, source?: Record<
   writeFileSync(tmp, `${JSON.stringify(baselineFromRows(rows, source), null, 2)}\n`);
   renameSync(tmp, file);
 }
+
+const LENGTH_KINDS: ReadonlySet<unknown> = new Set<BaselineEntry['lengthKind']>(['tokens', 'docs', 'native']);
 
 /** Reads and validates a baseline file; UserError on a missing or malformed file. */
 export function readBaseline(file: string): BaselineFile {
@@ -78,7 +81,7 @@ export function readBaseline(file: string): BaselineFile {
     throw new UserError(`baseline ${file} is malformed: expected {"kind": "bench-baseline", "entries": [...]} as written by "bench baseline"`);
   }
   b.entries.forEach((e, i) => {
-    const ok = e && typeof e.task === 'string' && typeof e.method === 'string' && (e.lengthKind === 'tokens' || e.lengthKind === 'docs') &&
+    const ok = e && typeof e.task === 'string' && typeof e.method === 'string' && LENGTH_KINDS.has(e.lengthKind) &&
       typeof e.length === 'number' && typeof e.score === 'number' && e.score >= 0 && e.score <= 1 && Number.isInteger(e.n) && e.n > 0;
     if (!ok) throw new UserError(`baseline ${file} is malformed: entry ${i} needs task, method, lengthKind, length, score (0..1) and n (> 0)`);
   });
@@ -139,7 +142,8 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
   const maxDrop = options.maxDrop ?? 0;
   const notes: string[] = [];
   const runByKey = new Map<string, SummaryRow>();
-  for (const r of rows) {
+  const gateRows = rows.filter(isGateRow);
+  for (const r of gateRows) {
     const key = entryKey(r);
     const other = runByKey.get(key);
     if (other && other.model !== r.model) throw new UserError(`the run has several models for ${displayKey(r)} (${other.model}, ${r.model}); gate one model per run`);
@@ -186,7 +190,7 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
         run: { score: r.score, n: r.n, errors: r.errors, model: r.model }, message: `${fmtPct(r.score)} (n=${r.n}); not in the baseline` });
     }
   }
-  const totalErrors = rows.reduce((s, r) => s + r.errors, 0);
+  const totalErrors = gateRows.reduce((s, r) => s + r.errors, 0);
   const maxErrors = options.maxErrors ?? null;
   const errorsFailed = maxErrors !== null && totalErrors > maxErrors;
   const failed = errorsFailed || checks.some((c) => c.verdict === 'regression' || c.verdict === 'changed');

@@ -1,4 +1,6 @@
 // Per (task, method, model, length) aggregation of sample records, and its CSV / JSON / terminal forms.
+// Records of native-length tasks (LongBench) that carry metadata.longbench_e_bucket also feed LongBench-E bucket rows
+// (lengthKind 'bucket'): extra views of the same samples, which the gate and baselines ignore.
 import { renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -7,14 +9,41 @@ import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 
 export { readRecords, loadRecords } from './records.js';
 
+export type SummaryLengthKind = SampleRecord['lengthKind'] | 'bucket';
+
+/** LongBench-E buckets over the rows' own `length` field (PROTOCOLS.md e.6), in display order with lower bounds. */
+export const LONGBENCH_E_BUCKETS: ReadonlyArray<{ label: string; from: number }> = [
+  { label: '0-4k', from: 0 },
+  { label: '4-8k', from: 4000 },
+  { label: '8k+', from: 8000 },
+];
+
+/** The record's LongBench-E bucket label (metadata.longbench_e_bucket), or null when it has none. */
+export function bucketOf(record: Pick<SampleRecord, 'metadata'>): string | null {
+  const b = record.metadata?.longbench_e_bucket;
+  return typeof b === 'string' && b !== '' ? b : null;
+}
+
+function bucketFrom(label: string): number {
+  return LONGBENCH_E_BUCKETS.find((b) => b.label === label)?.from ?? 0;
+}
+
+/** True for rows the gate and baselines use: one per (task, method, model, length); not the LongBench-E views. */
+export function isGateRow<T extends Pick<SummaryRow, 'lengthKind'>>(row: T): row is T & { lengthKind: SampleRecord['lengthKind'] } {
+  return row.lengthKind !== 'bucket';
+}
+
 /** One group of samples. Scores are fractions 0..1 (not rounded); reports show them ×100 with 2 decimals. */
 export interface SummaryRow {
   task: string;
   method: string;
   model: string;
   isReferenceReader: boolean;
+  /** Length label; for bucket rows the LongBench-E bucket ("0-4k", "4-8k", "8k+"). */
   lengthLabel: string;
-  lengthKind: 'tokens' | 'docs' | 'native';
+  /** 'bucket': a LongBench-E length bucket of a native-length task (a subset of that task's 'all' row). */
+  lengthKind: SummaryLengthKind;
+  /** Target value; for bucket rows the bucket's lower bound in the dataset's own length unit (0, 4000, 8000). */
   length: number;
   /** Headline metric name(s) of the group, e.g. "sub_em" ("a+b" if the group mixes metrics). */
   metric: string;
@@ -47,14 +76,12 @@ interface Acc {
   errorRecordsMissing: SampleRecord[];
 }
 
-function groupKey(r: SampleRecord): string {
-  return [r.task, r.method, r.model, r.lengthKind, r.length, r.lengthLabel].join('\u0000');
-}
+type RowPosition = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>;
 
-/** Sort order: task, method, model, then length kind and numeric length. */
-export function compareRows(a: Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>,
-  b: Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>): number {
-  return cmp(a.task, b.task) || cmp(a.method, b.method) || cmp(a.model, b.model) ||
+/** Sort order: task, method, model, then length kind (bucket rows after the row they break down) and numeric length. */
+export function compareRows(a: RowPosition, b: RowPosition): number {
+  const bucketLast = (r: RowPosition) => (r.lengthKind === 'bucket' ? 1 : 0);
+  return cmp(a.task, b.task) || cmp(a.method, b.method) || cmp(a.model, b.model) || bucketLast(a) - bucketLast(b) ||
     cmp(a.lengthKind, b.lengthKind) || a.length - b.length || cmp(a.lengthLabel, b.lengthLabel);
 }
 
@@ -66,48 +93,66 @@ function finite(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
-/** Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). */
+function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel'>): Acc {
+  return {
+    row: {
+      task: r.task, method: r.method, model: r.model, isReferenceReader: isReferenceReaderId(r.model), ...position, metric: '',
+      n: 0, ok: 0, errors: 0, truncated: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0,
+      promptTokens: 0, completionTokens: 0, calls: 0, meanBuiltTokens: 0,
+    },
+    metricNames: new Set(), scoreSum: 0, okScoreSum: 0, metricSums: new Map(), builtSum: 0, errorRecordsMissing: [],
+  };
+}
+
+function add(acc: Acc, r: SampleRecord): void {
+  const row = acc.row;
+  row.n++;
+  if (r.metric) acc.metricNames.add(r.metric);
+  const isError = r.status === 'error';
+  const score = isError ? 0 : finite(r.score);
+  acc.scoreSum += score;
+  if (r.status === 'ok') {
+    row.ok++;
+    acc.okScoreSum += score;
+  } else if (isError) row.errors++;
+  else if (r.status === 'truncated') row.truncated++;
+  const scores = r.scores ?? {};
+  for (const [name, value] of Object.entries(scores)) {
+    const m = acc.metricSums.get(name) ?? { sum: 0, count: 0 };
+    m.sum += isError ? 0 : finite(value);
+    m.count++;
+    acc.metricSums.set(name, m);
+  }
+  if (isError) acc.errorRecordsMissing.push(r);
+  if (scores.empty_norm === 1) row.empty++;
+  row.promptTokens += finite(r.usage?.promptTokens);
+  row.completionTokens += finite(r.usage?.completionTokens);
+  row.calls += finite(r.calls);
+  acc.builtSum += finite(r.builtTokens);
+}
+
+/**
+ * Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). Records
+ * with a LongBench-E bucket are also counted in a bucket row of their task × method × model (lengthKind 'bucket').
+ */
 export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
   const groups = new Map<string, Acc>();
-  for (const r of records) {
-    const key = groupKey(r);
+  const accFor = (key: string, r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel'>): Acc => {
     let acc = groups.get(key);
     if (!acc) {
-      acc = {
-        row: {
-          task: r.task, method: r.method, model: r.model, isReferenceReader: isReferenceReaderId(r.model),
-          lengthLabel: r.lengthLabel, lengthKind: r.lengthKind, length: r.length, metric: '',
-          n: 0, ok: 0, errors: 0, truncated: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0,
-          promptTokens: 0, completionTokens: 0, calls: 0, meanBuiltTokens: 0,
-        },
-        metricNames: new Set(), scoreSum: 0, okScoreSum: 0, metricSums: new Map(), builtSum: 0, errorRecordsMissing: [],
-      };
+      acc = newAcc(r, position);
       groups.set(key, acc);
     }
-    const row = acc.row;
-    row.n++;
-    if (r.metric) acc.metricNames.add(r.metric);
-    const isError = r.status === 'error';
-    const score = isError ? 0 : finite(r.score);
-    acc.scoreSum += score;
-    if (r.status === 'ok') {
-      row.ok++;
-      acc.okScoreSum += score;
-    } else if (isError) row.errors++;
-    else if (r.status === 'truncated') row.truncated++;
-    const scores = r.scores ?? {};
-    for (const [name, value] of Object.entries(scores)) {
-      const m = acc.metricSums.get(name) ?? { sum: 0, count: 0 };
-      m.sum += isError ? 0 : finite(value);
-      m.count++;
-      acc.metricSums.set(name, m);
+    return acc;
+  };
+  for (const r of records) {
+    add(accFor([r.task, r.method, r.model, r.lengthKind, r.length, r.lengthLabel].join('\u0000'), r,
+      { lengthKind: r.lengthKind, length: r.length, lengthLabel: r.lengthLabel }), r);
+    const bucket = bucketOf(r);
+    if (bucket !== null) {
+      add(accFor([r.task, r.method, r.model, 'bucket', bucket].join('\u0000'), r,
+        { lengthKind: 'bucket', length: bucketFrom(bucket), lengthLabel: bucket }), r);
     }
-    if (isError) acc.errorRecordsMissing.push(r);
-    if (scores.empty_norm === 1) row.empty++;
-    row.promptTokens += finite(r.usage?.promptTokens);
-    row.completionTokens += finite(r.usage?.completionTokens);
-    row.calls += finite(r.calls);
-    acc.builtSum += finite(r.builtTokens);
   }
   const rows: SummaryRow[] = [];
   for (const acc of groups.values()) {
@@ -156,11 +201,16 @@ export interface SummaryFile {
   version: 1;
   /** Scores in rows are fractions 0..1, unrounded; `scoreX100` repeats the headline at the display edge. */
   scoreScale: 'fraction';
+  /** One per task × method × model × length (what the gate compares). */
   rows: Array<SummaryRow & { scoreX100: number }>;
+  /** LongBench-E length buckets of native-length tasks (lengthKind 'bucket'); present only when some record has one. */
+  buckets?: Array<SummaryRow & { scoreX100: number }>;
 }
 
 export function summaryJson(rows: SummaryRow[]): SummaryFile {
-  return { version: 1, scoreScale: 'fraction', rows: rows.map((r) => ({ ...r, scoreX100: pct(r.score) })) };
+  const withPct = (r: SummaryRow) => ({ ...r, scoreX100: pct(r.score) });
+  const buckets = rows.filter((r) => !isGateRow(r));
+  return { version: 1, scoreScale: 'fraction', rows: rows.filter(isGateRow).map(withPct), ...(buckets.length ? { buckets: buckets.map(withPct) } : {}) };
 }
 
 /** Writes summary.csv and summary.json into runDir (each via temp file + rename). Returns the paths. */
@@ -179,7 +229,9 @@ function table(header: string[], body: string[][], rightAlign: boolean[]): strin
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-/** Terminal table: one block per task × method × model, one line per length. */
+export const BUCKET_NOTE = '0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset\'s own length field (words; characters for Chinese)';
+
+/** Terminal table: one block per task × method × model, one line per length (native tasks: "all", then the buckets). */
 export function formatSummaryTable(rows: SummaryRow[]): string {
   const blocks: string[] = [];
   let i = 0;
@@ -198,5 +250,6 @@ export function formatSummaryTable(rows: SummaryRow[]): string {
       ...(showEmpty ? [String(r.empty)] : [])]);
     blocks.push(`${first.task} · ${first.method} · ${model}\n${table(header, body, header.map((_, k) => k > 0))}`);
   }
+  if (rows.some((r) => r.lengthKind === 'bucket')) blocks.push(BUCKET_NOTE);
   return blocks.join('\n\n');
 }

@@ -162,7 +162,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
     writeSummary(outDir, rows);
     hooks.log('');
     hooks.log(formatSummaryTable(rows));
-    hooks.log(`this invocation: ${callStats.calls} model calls, ${callStats.retries} retries, ${callStats.cached} from cache, ${callStats.failed} failed`);
+    hooks.log(`this invocation: ${callStats.calls} model calls, ${callStats.retries} retries, ${callStats.cached} from cache, ${callStats.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
     if (model.isReferenceReader) hooks.log('model: embedded reference reader (lexical, deterministic; not an LLM)');
     hooks.log(`results: ${outDir}`);
     if (hooks.signal?.aborted) {

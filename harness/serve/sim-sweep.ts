@@ -33,6 +33,9 @@ export interface SweepResult {
   fullBatchShare: number;
   calls: number;
   samples: number;
+  /** Most samples in flight at once, and most calls at the server at once. */
+  peakInFlight: number;
+  peakAtServer: number;
   /** When the last sample of each group finished (simulated seconds). */
   groupDoneS: Record<string, number>;
 }
@@ -55,21 +58,25 @@ export function simulateSweep(params: GpuParams, schedule: SweepSchedule): Sweep
   const gate = schedule.kind === 'ordered' ? (schedule.gate ?? Infinity) : Infinity;
   const ready = new PriorityQueue<Flight>();
   let inFlight = 0;
-  const dispatch = () => {
-    while (flights.size < gate && ready.size > 0) {
-      const f = ready.pop()!;
-      const c = f.chain.calls[f.next++];
-      flights.set(engine.submit({ promptTokens: c.prompt, outputTokens: c.output }), f);
-      calls++;
-    }
+  let peakInFlight = 0;
+  let peakAtServer = 0;
+  const submit = (f: Flight) => {
+    const c = f.chain.calls[f.next++];
+    flights.set(engine.submit({ promptTokens: c.prompt, outputTokens: c.output }), f);
+    calls++;
+    peakAtServer = Math.max(peakAtServer, flights.size);
   };
-  const send = (f: Flight) => ready.push(f, f.chain.calls.length - f.next);
+  const dispatch = () => {
+    while (flights.size < gate && ready.size > 0) submit(ready.pop()!);
+  };
+  // Without a gate a call goes out at once, in the order the samples become ready (as the runner's lanes do).
+  const send = (f: Flight) => (gate === Infinity ? submit(f) : ready.push(f, f.chain.calls.length - f.next));
 
   for (const phase of phases) {
     let started = 0;
     const fill = () => {
       while (started < phase.length && inFlight < schedule.concurrency) {
-        inFlight++;
+        peakInFlight = Math.max(peakInFlight, ++inFlight);
         send({ chain: phase[started++], next: 0 });
       }
       dispatch();
@@ -99,6 +106,8 @@ export function simulateSweep(params: GpuParams, schedule: SweepSchedule): Sweep
     fullBatchShare: engine.now > 0 ? st.fullBatchS / replicas / engine.now : 0,
     calls,
     samples,
+    peakInFlight,
+    peakAtServer,
     groupDoneS,
   };
 }

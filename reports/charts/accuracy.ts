@@ -47,7 +47,8 @@ function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boole
 export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartConfiguration; title: string } {
   const paper = input.paper ?? [];
   const table = input.lengthTable ?? paper.flatMap((b) => b.lengths);
-  const rows = input.rows.filter((r) => r.task === input.task);
+  // Only rows with a length on the axis: native-length rows (length 0) and LongBench-E buckets have none.
+  const rows = input.rows.filter((r) => r.task === input.task && (r.lengthKind === 'tokens' || r.lengthKind === 'docs'));
   const metric = [...new Set(rows.map((r) => r.metric).filter(Boolean))].join('/') || (paper[0]?.metric ?? 'score');
   const datasets: ChartDataset<'line', Array<{ x: number; y: number }>>[] = [];
   const ticks = new Map<number, string>();

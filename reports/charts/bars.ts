@@ -1,9 +1,12 @@
 // Shared pieces for grouped bar charts: value labels and binomial error whiskers.
 import type { Chart, Plugin } from 'chart.js';
 import { fmt2 } from '../format.js';
-import { font } from './canvas.js';
+import { font, textWidth } from './canvas.js';
 
-/** Writes each bar's value (already ×100) above it when the bars are wide enough to hold the text. */
+/**
+ * Writes each bar's value (already ×100) above it, when every value of the chart fits over its bar (all or none, so a
+ * missing number never reads as a missing bar).
+ */
 export function barValuesPlugin(px: number): Plugin<'bar'> {
   return {
     id: 'barValues',
@@ -14,21 +17,35 @@ export function barValuesPlugin(px: number): Plugin<'bar'> {
       ctx.fillStyle = '#222222';
       ctx.textAlign = 'center';
       ctx.textBaseline = 'bottom';
+      const labels: Array<{ text: string; x: number; y: number }> = [];
+      let fits = true;
       chart.data.datasets.forEach((ds, i) => {
         const meta = chart.getDatasetMeta(i);
         if (meta.hidden) return;
         meta.data.forEach((bar, j) => {
           const v = ds.data[j];
           if (typeof v !== 'number') return;
-          const label = String(Number(fmt2(v)));
+          const text = String(Number(fmt2(v)));
           const { width } = bar.getProps(['width'], true) as { width: number };
-          if (ctx.measureText(label).width > width * 1.6) return;
-          ctx.fillText(label, bar.x, bar.y - 3);
+          if (ctx.measureText(text).width > width * 1.25) fits = false;
+          labels.push({ text, x: bar.x, y: bar.y - 3 });
         });
       });
+      if (fits) for (const l of labels) ctx.fillText(l.text, l.x, l.y);
       ctx.restore();
     },
   };
+}
+
+/**
+ * Tick font size (px) and rotation for multi-line category labels: the largest size from `maxPx` down to `minPx`
+ * at which the widest line fits its category; rotated 45° when even `minPx` does not fit.
+ */
+export function categoryTicks(labels: string[][], plotWidth: number, maxPx: number, minPx: number): { size: number; maxRotation: number } {
+  const category = plotWidth / Math.max(1, labels.length);
+  const widest = (px: number) => Math.max(0, ...labels.flat().map((line) => textWidth(line, px)));
+  for (let px = maxPx; px >= minPx; px -= 1) if (widest(px) <= category * 0.94) return { size: px, maxRotation: 0 };
+  return { size: minPx, maxRotation: 45 };
 }
 
 /** Draws ±half-width whiskers (same units as the data) on bars; halfWidths[datasetIndex][barIndex]. */
@@ -61,4 +78,16 @@ export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
       ctx.restore();
     },
   };
+}
+
+/**
+ * Bar sizing for grouped bars: bars at most `maxBarPx` wide and touching within a group. (chart.js centres a capped
+ * bar in its slot, so a cap alone leaves wide gaps inside a group when there are few groups.)
+ */
+export function groupedBarSizing(groups: number, series: number, plotWidth: number, maxBarPx: number): { categoryPercentage: number; barPercentage: number } {
+  const barPercentage = 0.92;
+  const category = plotWidth / Math.max(1, groups);
+  const slots = Math.max(1, series);
+  const bar = Math.min(maxBarPx, (category * 0.8 * barPercentage) / slots);
+  return { categoryPercentage: Math.min(0.8, (slots * bar) / barPercentage / category), barPercentage };
 }

@@ -113,6 +113,16 @@ export function blankCanvas(size: ChartSize): { canvas: Canvas; ctx: SKRSContext
   return { canvas, ctx };
 }
 
+let measureCtx: SKRSContext2D | null = null;
+
+/** Width in px of text drawn in the chart font at px size. */
+export function textWidth(text: string, px: number): number {
+  ensureFonts();
+  measureCtx ??= createCanvas(1, 1).getContext('2d');
+  measureCtx.font = font(px);
+  return measureCtx.measureText(text).width;
+}
+
 export function font(px: number, weight: 'normal' | 'bold' = 'normal'): string {
   return `${weight} ${Math.round(px)}px ${FONT_FAMILY}`;
 }

@@ -8,10 +8,11 @@ import { renderAccuracyChart } from './accuracy.js';
 import { CHART_SIZES, type ChartSize, type ChartSizeName } from './canvas.js';
 import { depthOf, renderHeatmap } from './heatmap.js';
 import { hasPlacement, placementLabel, renderProbeChart } from './probe.js';
+import { renderLongBenchChart } from './longbench.js';
 import { hasRouge, renderRougeChart } from './rouge.js';
-import { slug } from './labels.js';
+import { shortModel, slug } from './labels.js';
 
-export type ChartKind = 'accuracy' | 'niah-heatmap' | 'probe' | 'rouge';
+export type ChartKind = 'accuracy' | 'niah-heatmap' | 'probe' | 'rouge' | 'longbench';
 
 export interface ChartFile {
   kind: ChartKind;
@@ -62,8 +63,10 @@ function plan(p: ChartPlan): Job[] {
     .filter((g) => new Set(g.map((r) => placementLabel(r.metadata?.placement))).size >= 2);
   const probeTasks = new Set(probeGroups.map((g) => g[0].task));
   const tasks = [...new Set(p.rows.map((r) => r.task))].filter((t) => !probeTasks.has(t));
+  // Native-length tasks (LongBench) have no length axis: a log axis cannot place their length 0, nor their buckets.
+  const onAxis = (r: SummaryRow) => r.lengthKind === 'tokens' || r.lengthKind === 'docs';
   for (const task of tasks) {
-    const rows = p.rows.filter((r) => r.task === task && !hasRouge(r));
+    const rows = p.rows.filter((r) => r.task === task && onAxis(r) && !hasRouge(r));
     const overlay = paperBaselinesFor(task, p.paper);
     const lengths = new Set(rows.map((r) => `${r.lengthKind}:${r.length}`));
     if (rows.length === 0 || (lengths.size < 2 && overlay.length === 0)) continue;
@@ -82,11 +85,14 @@ function plan(p: ChartPlan): Job[] {
       base: `probe-${slug(task)}-${slug(method)}-${slug(model)}`,
       render: (size) => renderProbeChart({ task, method, model, metric, isReferenceReader: refModels.has(model), records: group, size }) });
   }
-  const rougeRows = p.rows.filter(hasRouge);
-  for (const key of [...new Set(rougeRows.map((r) => `${r.method}\u0000${r.model}`))]) {
-    const [method, model] = key.split('\u0000');
-    jobs.push({ kind: 'rouge', title: `Summarisation: ROUGE recall (${method})`, base: `rouge-${slug(method)}-${slug(model)}`,
-      render: (size) => renderRougeChart({ method, model, isReferenceReader: refModels.has(model), rows: rougeRows, size }) });
+  if (p.rows.some((r) => r.lengthKind === 'native')) {
+    jobs.push({ kind: 'longbench', title: 'LongBench: score per dataset', base: 'longbench-scores',
+      render: (size) => renderLongBenchChart({ rows: p.rows, size }) });
+  }
+  // One ROUGE chart per model, its methods side by side.
+  for (const model of [...new Set(p.rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model))]) {
+    jobs.push({ kind: 'rouge', title: `Summarisation: ROUGE recall (${shortModel(model, refModels.has(model))})`, base: `rouge-recall-${slug(model)}`,
+      render: (size) => renderRougeChart({ model, isReferenceReader: refModels.has(model), rows: p.rows, size }) });
   }
   // Distinct file names even when slugs collide.
   const seen = new Map<string, number>();

@@ -7,7 +7,8 @@ import { answerFromCands } from './answer.js';
 import { needleValues } from './niah.js';
 import { parsePrompt, type ParsedPrompt } from './prompt.js';
 import { questionInfo, type QuestionInfo } from './question.js';
-import { summarize } from './summary.js';
+import { isSummaryProblem, summarize } from './summary.js';
+import { SUMMARY_CHARS, summaryFromMemory, updateSummaryMemory } from './summary-memory.js';
 import { classifyByExample, countUniqueParagraphs, lastCodeLine, retrieveParagraph } from './tasks.js';
 import { memoryLines, readWhole, updateMemory } from './update.js';
 import { parseVariables, trackVariables } from './vt.js';
@@ -28,6 +29,16 @@ function promptText(messages: ChatMessage[]): string {
 function phrase(answer: string, boxed: boolean): string {
   const a = answer.trim().replace(/\.+$/, '');
   return boxed ? `The answer is \\boxed{${a}}.` : `Therefore, the answer is ${a}.`;
+}
+
+/** A summary as the answer: braces would end a \boxed{} group early, so they become parentheses there. */
+function summaryPhrase(summary: string, boxed: boolean): string {
+  return phrase(boxed ? summary.replace(/\{/g, '(').replace(/\}/g, ')') : summary, boxed);
+}
+
+/** Characters left for the answer after the phrase around it, of a reply limited to maxChars. */
+function answerRoom(maxChars: number): number {
+  return Math.max(16, maxChars - 40);
 }
 
 function answerFromText(q: QuestionInfo, context: string): string {
@@ -64,10 +75,13 @@ function reply(p: ParsedPrompt, maxTokens: number): string {
   const maxChars = Math.max(16, Math.floor(maxTokens * 3.5));
   switch (p.kind) {
     case 'update':
+      if (isSummaryProblem(p.question)) return updateSummaryMemory(p.question, p.memory, p.section, maxTokens);
       return updateMemory(questionInfo(p.question), p.memory, p.section, maxTokens);
     case 'final':
+      if (isSummaryProblem(p.question)) return summaryPhrase(summaryFromMemory(p.question, p.memory, answerRoom(Math.floor(maxChars * 0.9))), p.boxed);
       return phrase(answerFromMemory(questionInfo(p.question), p.memory), p.boxed);
     case 'fullContext':
+      if (isSummaryProblem(p.question)) return summaryPhrase(summarize(p.context, p.question, Math.min(SUMMARY_CHARS, answerRoom(Math.floor(maxChars * 0.9)))), p.boxed);
       return phrase(answerFromText(questionInfo(p.question), p.context), p.boxed);
     case 'niah':
       return answerFromText(questionInfo(p.question), p.context);

@@ -16,6 +16,8 @@ export interface Carry {
   title: string | null;
   next: number;
   fragment: string;
+  /** Summaries only: counts of the most frequent content words read so far, "key:count key:count". */
+  topic?: string;
 }
 
 export interface ParsedMemory {
@@ -70,7 +72,7 @@ function parseCarry(json: string): Carry | null {
     const title = typeof o.t === 'string' && o.t.length > 0 ? o.t : null;
     const next = typeof o.k === 'number' && Number.isInteger(o.k) && o.k >= 0 ? o.k : 0;
     const fragment = typeof o.f === 'string' ? o.f : '';
-    return { title, next, fragment };
+    return typeof o.w === 'string' ? { title, next, fragment, topic: o.w } : { title, next, fragment };
   } catch {
     return null;
   }
@@ -81,6 +83,7 @@ export function formatCarry(carry: Carry): string {
   if (carry.title !== null) o.t = carry.title;
   o.k = carry.next;
   o.f = carry.fragment;
+  if (carry.topic !== undefined) o.w = carry.topic;
   return CARRY_PREFIX + JSON.stringify(o);
 }
 

@@ -1,48 +1,58 @@
-// Extractive summary: the most central sentences (content words frequent in the whole text), optionally
-// steered by a query, written in their original order within a character budget.
+// Extractive summaries: the most central sentences (content words shared by many sentences of the text),
+// optionally steered by a query (qmsum), written in their original order within a character budget. Used for
+// LongBench's own summary prompts and, through summary-memory.ts, for MemAgent on a summarisation problem.
 
-import { questionInfo } from './question.js';
-import { scanText } from './scan.js';
-import { STOP_WORDS, keyOf } from './text.js';
+import { contentKeys, makeCand, pickCentral, proseCost, scoreCands, type SumCand } from './central.js';
+import { splitSummary } from './summary-text.js';
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** "Write a one-page summary", "Summarize the discussion about ...", "summarise". */
+const SUMMARY_WORD = /\bsummar(?:y|ies|i[sz]e|i[sz]ed|i[sz]es|i[sz]ing)\b/i;
+/** qmsum-style queries about a meeting: "What did the group discuss about ...?", "Why did B disagree ... meeting?" */
+const DISCUSSION_QUERY = /^\s*(?:what|why|how)\b[^?]*\b(?:discuss\w*|meetings?|talk(?:ed|ing)? about)\b/i;
 
+/** Words of a summarisation instruction that say nothing about the text's content. */
+const INSTRUCTION_WORDS = new Set(
+  `you given write one page one-page summary summaries summarize summarise summarized summarised brief short
+  report reports government agency news passages passage article articles document documents text transcript
+  meeting meetings query instruction question answer sentences sentence whole several all discussion discussions
+  discuss discussed talk talked group team what why how did does was were the about`
+    .split(/\s+/)
+    .filter((w) => w.length > 0),
+);
+
+/** Whether a MemAgent problem statement asks for a summary rather than a short answer. */
+export function isSummaryProblem(problem: string): boolean {
+  return SUMMARY_WORD.test(problem) || DISCUSSION_QUERY.test(problem);
+}
+
+/** Content word keys of a query or problem statement, without the instruction's own vocabulary. */
+export function summaryQueryKeys(query: string | null): string[] {
+  if (query === null) return [];
+  const kept = query
+    .split(/[^\p{L}\p{N}'-]+/u)
+    .filter((w) => w.length > 0 && !INSTRUCTION_WORDS.has(w.toLowerCase()))
+    .join(' ');
+  return contentKeys(kept).keys;
+}
+
+/** Joins picked sentences into one paragraph; drops the answer phrase MemAgent's extraction would cut at. */
+export function joinSummary(picked: readonly { text: string }[]): string {
+  return picked
+    .map((p) => p.text)
+    .filter((t) => !t.includes('the answer is'))
+    .join(' ');
+}
+
+/** Summary of a whole text within maxChars (LongBench's summary prompts). */
 export function summarize(context: string, query: string | null, maxChars: number): string {
-  const q = questionInfo(query ?? '');
-  const scan = scanText(q, context, { title: null, next: 0 }, true);
-  const sents = scan.sents.filter((s) => s.end - s.start >= 20);
-  if (sents.length === 0) return context.trim().slice(0, maxChars);
-  const freq = new Map<string, number>();
-  const words: string[][] = [];
-  for (const s of sents) {
-    const ws: string[] = [];
-    for (const m of scan.lower.slice(s.start, s.end).matchAll(WORD)) {
-      if (STOP_WORDS.has(m[0]) || m[0].length < 3) continue;
-      const k = keyOf(m[0]);
-      ws.push(k);
-    }
-    words.push(ws);
-    for (const k of new Set(ws)) freq.set(k, (freq.get(k) ?? 0) + 1);
+  const split = splitSummary(context, { title: null, next: 0 }, true);
+  const cands: SumCand[] = [];
+  for (const s of split.sents) {
+    const c = makeCand(s.title, s.idx, s.text, cands.length);
+    if (c !== null) cands.push(c);
   }
-  const n = sents.length;
-  const scored = sents.map((s, i) => {
-    const distinct = new Set(words[i]);
-    let sum = 0;
-    for (const k of distinct) sum += Math.log(1 + (freq.get(k) ?? 0));
-    const central = distinct.size === 0 ? 0 : sum / Math.sqrt(words[i].length + 4);
-    const lead = 0.3 * (1 - i / n);
-    return { s, i, score: central + lead + (query !== null ? 2 * s.base : 0) };
-  });
-  scored.sort((a, b) => b.score - a.score || a.i - b.i);
-  const picked: { i: number; text: string }[] = [];
-  let used = 0;
-  for (const c of scored) {
-    const text = context.slice(c.s.start, c.s.end).replace(/\s+/g, ' ');
-    if (used + text.length + 1 > maxChars) continue;
-    picked.push({ i: c.i, text });
-    used += text.length + 1;
-    if (used > maxChars * 0.95) break;
-  }
-  picked.sort((a, b) => a.i - b.i);
-  return picked.map((p) => p.text).join(' ');
+  if (cands.length === 0) return context.replace(/\s+/g, ' ').trim().slice(0, maxChars);
+  scoreCands(cands, summaryQueryKeys(query), null);
+  const picked = pickCentral(cands, { chars: maxChars, tokens: Infinity, cost: proseCost });
+  return joinSummary(picked);
 }
