@@ -37,12 +37,19 @@ export function comparison(rows: SummaryRow[], b: PaperBaseline): Comparison {
       }),
     };
   });
-  for (const s of b.series) lines.push({ source: 'paper', name: `${s.model} (${s.method})`, values: s.scores.map((v) => (v === null ? null : fmt2(v))) });
+  // A line of ours with no value in any column says nothing; name its lengths in the note instead.
+  const unmatched = [...new Set(keys.flatMap((key, i) => (lines[i].values.every((v) => v === null)
+    ? ours.filter((r) => `${r.method}\u0000${r.model}` === key).map((r) => r.lengthLabel) : [])))];
+  const matched = lines.filter((l) => l.values.some((v) => v !== null));
+  for (const s of b.series) matched.push({ source: 'paper', name: `${s.model} (${s.method})`, values: s.scores.map((v) => (v === null ? null : fmt2(v))) });
+  const rule = 'Ours: docs:N runs in the column with N documents; token-length runs only where the label matches the paper\'s.';
   return {
     title: b.title,
     sourceNote: `${b.source.paper}, arXiv ${b.source.arxiv}, ${b.source.location}; ${b.samplesPerLength} questions per length.`,
     columns: b.lengths.map((l) => `${l.label} (${l.docs} docs)`),
-    lines,
-    matchNote: 'Ours: docs:N runs in the column with N documents; token-length runs only where the label matches the paper\'s.',
+    lines: matched,
+    matchNote: unmatched.length
+      ? `${rule} Our ${unmatched.join(', ')} results match no column and are left out (run --lengths docs:50..25600, the paper\'s document counts, to compare).`
+      : rule,
   };
 }

@@ -4,7 +4,7 @@ import type { ChartFile } from './charts/index.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { RunManifest } from './manifest.js';
-import { BUCKET_NOTE, bucketOf, type SummaryRow } from './summary.js';
+import { BUCKET_NOTE, CUT_NOTE, bucketOf, compareRows, type SummaryRow } from './summary.js';
 
 export interface ReportRun {
   dir: string;
@@ -61,25 +61,61 @@ function runsSection(runs: ReportRun[]): string {
   const body = runs.map((run) => {
     const m = run.manifest;
     const versions = m?.versions ? Object.entries(m.versions).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ') : '';
-    return [run.dir, m?.command ?? '', m?.tasks.join(', ') ?? '', m?.methods.join(', ') ?? '',
+    const cells = [run.dir, m?.command ?? '', m?.tasks.join(', ') ?? '', m?.methods.join(', ') ?? '',
       m?.model?.id ? modelLabel(m.model.id, m.model.isReferenceReader) : '', m?.lengths.join(' ') ?? '',
       m?.seed === undefined ? '' : String(m.seed), m?.tokenizer ?? '', versions, String(run.records)].map(escapeHtml);
+    // Commit hashes and long paths may break anywhere; short cells keep their words whole.
+    for (const i of [0, 1, 8]) cells[i] = `<span class="wrap">${cells[i]}</span>`;
+    return cells;
   });
-  return table(['run', 'command', 'tasks', 'methods', 'model', 'lengths', 'seed', 'tokenizer', 'versions', 'samples'], body);
+  return table(['run', 'command', 'tasks', 'methods', 'model', 'lengths', 'seed', 'tokenizer', 'versions', 'samples'], body, 'runs');
 }
 
+/** Other metrics of a row: up to four inline; more go in a collapsed list behind the ROUGE recalls (or the first three). */
+function otherMetrics(r: SummaryRow): string {
+  const entries = Object.entries(r.metrics).filter(([k]) => k !== r.metric).map(([k, v]) => `${k} ${fmtPct(v)}`);
+  if (entries.length <= 4) return escapeHtml(entries.join(' · '));
+  const recalls = entries.filter((e) => /^rouge\w*_r /i.test(e));
+  const head = (recalls.length ? recalls : entries).slice(0, 3);
+  return `<details><summary>${escapeHtml(head.join(' · '))} …</summary>${escapeHtml(entries.join(' · '))}</details>`;
+}
+
+interface Column {
+  head: string;
+  cell: (r: SummaryRow) => string;
+  /** Shown only when this holds for the rows (default: always). */
+  show?: (rows: SummaryRow[]) => boolean;
+}
+
+const SUMMARY_COLUMNS: Column[] = [
+  { head: 'task', cell: (r) => escapeHtml(r.task) },
+  { head: 'method', cell: (r) => escapeHtml(r.method) },
+  // One model: the line above the tables names it.
+  { head: 'model', cell: (r) => escapeHtml(modelLabel(r.model, r.isReferenceReader)), show: (rows) => new Set(rows.map((r) => r.model)).size > 1 },
+  { head: 'length', cell: (r) => (r.lengthKind === 'bucket' ? `<span class="sub">${escapeHtml(r.lengthLabel)}</span>` : escapeHtml(r.lengthLabel)) },
+  { head: 'metric', cell: (r) => escapeHtml(r.metric) },
+  { head: 'score ×100', cell: (r) => `<b>${fmtPct(r.score)}</b>` },
+  { head: 'n', cell: (r) => String(r.n) },
+  { head: 'ok', cell: (r) => String(r.ok) },
+  { head: 'errors', cell: (r) => String(r.errors) },
+  { head: 'truncated', cell: (r) => String(r.truncated) },
+  { head: 'context cut', cell: (r) => String(r.middleTruncated), show: (rows) => rows.some((r) => r.middleTruncated > 0) },
+  { head: 'empty', cell: (r) => String(r.empty) },
+  { head: 'ok-only ×100', cell: (r) => (r.scoreOkOnly === null ? '–' : fmtPct(r.scoreOkOnly)) },
+  { head: 'other metrics ×100', cell: otherMetrics, show: (rows) => rows.some((r) => Object.keys(r.metrics).some((k) => k !== r.metric)) },
+  { head: 'prompt tokens', cell: (r) => String(r.promptTokens) },
+  { head: 'completion tokens', cell: (r) => String(r.completionTokens) },
+  { head: 'calls', cell: (r) => String(r.calls) },
+];
+
 function summarySection(rows: SummaryRow[]): string {
-  const body = rows.map((r) => {
-    const extra = Object.entries(r.metrics).filter(([k]) => k !== r.metric).map(([k, v]) => `${k} ${fmtPct(v)}`).join(' · ');
-    return [escapeHtml(r.task), escapeHtml(r.method), escapeHtml(modelLabel(r.model, r.isReferenceReader)),
-      escapeHtml(r.lengthLabel), escapeHtml(r.metric), `<b>${fmtPct(r.score)}</b>`, String(r.n), String(r.ok), String(r.errors),
-      String(r.truncated), String(r.empty), r.scoreOkOnly === null ? '–' : fmtPct(r.scoreOkOnly), escapeHtml(extra),
-      String(r.promptTokens), String(r.completionTokens), String(r.calls)];
-  });
-  const buckets = rows.some((r) => r.lengthKind === 'bucket');
-  return table(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'ok', 'errors', 'truncated', 'empty',
-    'ok-only ×100', 'other metrics ×100', 'prompt tokens', 'completion tokens', 'calls'], body, 'num',
-  rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : ''))) + (buckets ? `<p class="note">${escapeHtml(BUCKET_NOTE)}.</p>` : '');
+  const columns = SUMMARY_COLUMNS.filter((c) => !c.show || c.show(rows));
+  const notes = [
+    rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
+    rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
+  ].filter(Boolean).map((n) => `<p class="note">${escapeHtml(n)}.</p>`).join('');
+  return table(columns.map((c) => c.head), rows.map((r) => columns.map((c) => c.cell(r))), 'num',
+    rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : ''))) + notes;
 }
 
 function chartsSection(charts: ChartFile[]): string {
@@ -101,7 +137,9 @@ function sampleLength(r: SampleRecord): string {
 }
 
 function samplesSection(records: SampleRecord[], opts: Required<HtmlOptions>): string {
-  const shown = records.slice(0, opts.maxSampleRows);
+  // In summary order (task, method, model, length), then by index: the file holds them in finishing order.
+  const sorted = [...records].sort((a, b) => compareRows(a, b) || a.index - b.index);
+  const shown = sorted.slice(0, opts.maxSampleRows);
   const manyModels = new Set(records.map((r) => r.model)).size > 1;
   const body = shown.map((r) => [
     escapeHtml(r.id), escapeHtml(r.method), ...(manyModels ? [escapeHtml(r.model)] : []), escapeHtml(sampleLength(r)), `<span class="st-${escapeHtml(r.status)}">${escapeHtml(r.status)}</span>`,
@@ -123,12 +161,13 @@ table{border-collapse:collapse;font-size:13px;margin:8px 0;width:100%}
 th,td{border:1px solid #ddd;padding:4px 6px;vertical-align:top;text-align:left}
 th{background:#f4f4f4}table.num td{font-variant-numeric:tabular-nums}
 tr:nth-child(even) td{background:#fafafa}
-tr.bucket td{color:#555;font-style:italic}tr.bucket td:nth-child(4){padding-left:18px}
+tr.bucket td{color:#555;font-style:italic}.sub{padding-left:14px}
 figure{margin:16px 0}figure img{width:100%;max-width:1100px;border:1px solid #e3e3e3}
 figcaption{font-size:13px;color:#555}
 .models{font-size:15px}.ref{color:#b00;font-weight:bold}.note{color:#555;font-size:13px}
-.samples td{max-width:320px;overflow-wrap:anywhere}.q,.pred{white-space:pre-wrap}
-pre{white-space:pre-wrap;max-height:300px;overflow:auto;background:#f7f7f7;padding:6px;margin:4px 0}
+.samples td{max-width:320px;overflow-wrap:break-word}.q,.pred{white-space:pre-wrap;overflow-wrap:anywhere}
+.wrap{overflow-wrap:anywhere}details summary{cursor:pointer}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:300px;overflow:auto;background:#f7f7f7;padding:6px;margin:4px 0}
 .st-error,.err{color:#b00}.st-truncated{color:#a60}
 .warn{background:#fff6e0;border:1px solid #f0c36d;padding:6px 10px}
 `;

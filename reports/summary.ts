@@ -59,6 +59,8 @@ export interface SummaryRow {
   metrics: Record<string, number>;
   /** Predictions that normalise to nothing (scores.empty_norm === 1). */
   empty: number;
+  /** Samples whose context the method cut in the middle to fit the context limit (metadata.middle_truncated). */
+  middleTruncated: number;
   promptTokens: number;
   completionTokens: number;
   calls: number;
@@ -97,7 +99,7 @@ function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'leng
   return {
     row: {
       task: r.task, method: r.method, model: r.model, isReferenceReader: isReferenceReaderId(r.model), ...position, metric: '',
-      n: 0, ok: 0, errors: 0, truncated: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0,
+      n: 0, ok: 0, errors: 0, truncated: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0, middleTruncated: 0,
       promptTokens: 0, completionTokens: 0, calls: 0, meanBuiltTokens: 0,
     },
     metricNames: new Set(), scoreSum: 0, okScoreSum: 0, metricSums: new Map(), builtSum: 0, errorRecordsMissing: [],
@@ -125,6 +127,7 @@ function add(acc: Acc, r: SampleRecord): void {
   }
   if (isError) acc.errorRecordsMissing.push(r);
   if (scores.empty_norm === 1) row.empty++;
+  if (r.metadata?.middle_truncated === true) row.middleTruncated++;
   row.promptTokens += finite(r.usage?.promptTokens);
   row.completionTokens += finite(r.usage?.completionTokens);
   row.calls += finite(r.calls);
@@ -189,10 +192,10 @@ export function summaryCsv(rows: SummaryRow[]): string {
   const metrics = metricColumns(rows);
   const header = ['task', 'method', 'model', 'reference_reader', 'length_label', 'length_kind', 'length', 'metric',
     'score_x100', 'n', 'ok', 'errors', 'truncated', 'score_ok_only_x100', ...metrics.map((m) => `${m}_x100`),
-    'empty_predictions', 'prompt_tokens', 'completion_tokens', 'calls', 'mean_built_tokens'];
+    'empty_predictions', 'middle_truncated', 'prompt_tokens', 'completion_tokens', 'calls', 'mean_built_tokens'];
   const body = rows.map((r) => [r.task, r.method, r.model, r.isReferenceReader ? 'yes' : 'no', r.lengthLabel, r.lengthKind,
     r.length, r.metric, fmtPct(r.score), r.n, r.ok, r.errors, r.truncated, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
-    ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')), r.empty, r.promptTokens, r.completionTokens,
+    ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')), r.empty, r.middleTruncated, r.promptTokens, r.completionTokens,
     r.calls, Math.round(r.meanBuiltTokens)]);
   return stringify([header, ...body]);
 }
@@ -229,6 +232,8 @@ function table(header: string[], body: string[][], rightAlign: boolean[]): strin
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
+export const CUT_NOTE = 'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
+
 export const BUCKET_NOTE = '0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset\'s own length field (words; characters for Chinese)';
 
 /** Terminal table: one block per task × method × model, one line per length (native tasks: "all", then the buckets). */
@@ -245,11 +250,13 @@ export function formatSummaryTable(rows: SummaryRow[]): string {
     const model = modelLabel(first.model, first.isReferenceReader);
     const metric = [...new Set(group.map((r) => r.metric))].join('/') || 'score';
     const showEmpty = group.some((r) => r.empty > 0);
-    const header = ['length', 'n', `${metric} ×100`, 'errors', 'truncated', ...(showEmpty ? ['empty'] : [])];
+    const showCut = group.some((r) => r.middleTruncated > 0);
+    const header = ['length', 'n', `${metric} ×100`, 'errors', 'truncated', ...(showEmpty ? ['empty'] : []), ...(showCut ? ['context cut'] : [])];
     const body = group.map((r) => [r.lengthLabel, String(r.n), fmtPct(r.score), String(r.errors), String(r.truncated),
-      ...(showEmpty ? [String(r.empty)] : [])]);
+      ...(showEmpty ? [String(r.empty)] : []), ...(showCut ? [String(r.middleTruncated)] : [])]);
     blocks.push(`${first.task} · ${first.method} · ${model}\n${table(header, body, header.map((_, k) => k > 0))}`);
   }
+  if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
   if (rows.some((r) => r.lengthKind === 'bucket')) blocks.push(BUCKET_NOTE);
   return blocks.join('\n\n');
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { UserError, errorMessage } from '../errors.js';
 import type { RunConfig } from './parse.js';
 import { parseCli } from './parse.js';
@@ -35,6 +36,8 @@ async function dispatch(argv: string[]): Promise<number> {
     case 'run': {
       const { executeRun } = await import('../runner/runner.js');
       const controller = new AbortController();
+      // Every in-flight request listens on this one signal; hundreds in flight are expected, not a leak.
+      setMaxListeners(0, controller.signal);
       let interrupts = 0;
       const onSignal = () => {
         interrupts++;

@@ -3,7 +3,7 @@ import type { ChartConfiguration, ChartDataset, Scale } from 'chart.js';
 import type { PaperBaseline, PaperLength } from '../baselines.js';
 import { paperCurves } from '../baselines.js';
 import type { SummaryRow } from '../summary.js';
-import { colorAt, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
+import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { displayLength, shortModel } from './labels.js';
 import { modelLabel } from '../format.js';
 
@@ -35,6 +35,11 @@ export function xPosition(row: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengt
 
 function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boolean): string {
   const parts: string[] = [];
+  const cut = rows.filter((r) => r.middleTruncated > 0);
+  for (const method of [...new Set(cut.map((r) => r.method))]) {
+    const at = cut.filter((r) => r.method === method).map((r) => displayLength(r.lengthLabel));
+    parts.push(`${method}: context cut in the middle at ${at.join(', ')}`);
+  }
   if (rows.some((r) => r.lengthKind === 'docs')) parts.push("ours: N documents placed at the paper's label (50 docs = 7K … 25600 docs = 3.5M)");
   if (rows.some((r) => r.lengthKind === 'tokens')) parts.push('ours: target tokens (k = 1024)');
   if (overlaid) {
@@ -100,6 +105,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const f = input.size.font;
   const title = `${input.task}: accuracy vs context length`;
   const footPx = f * 0.62;
+  const footnote = mappingNote(rows, paper, paper.length > 0);
   const legendFont = f * 0.68;
   // chart.js caps a side legend at a quarter of the width; long labels go underneath instead.
   const longest = Math.max(0, ...datasets.map((d) => String(d.label).length));
@@ -108,7 +114,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
     type: 'line',
     data: { datasets: datasets as ChartDataset[] },
     options: {
-      layout: { padding: { left: 8, right: 24, top: 8, bottom: Math.round(footPx * 1.6) } },
+      layout: { padding: { left: 8, right: 24, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.15, weight: 'bold' }, padding: { bottom: 4 } },
         subtitle: { display: models.length > 0, text: oneModel ? `model: ${modelLabel(models[0], rows[0].isReferenceReader)}` : `models: ${models.length}`, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
@@ -130,7 +136,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
         },
       },
     },
-    plugins: [footnotePlugin(mappingNote(rows, paper, paper.length > 0), footPx)],
+    plugins: [footnotePlugin(footnote, footPx)],
   };
   return { config, title };
 }

@@ -60,19 +60,37 @@ const whiteBackground: Plugin = {
   },
 };
 
-/** Draws one small grey line of text at the bottom left (chart.js has a single subtitle, used at the top). */
+/** The footnote's lines: parts separated by "; " fill a line up to `width` px, then wrap. */
+export function footnoteLines(text: string, px: number, width: number): string[] {
+  if (!text) return [];
+  const lines: string[] = [];
+  for (const part of text.split('; ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && textWidth(`${lines[last]}; ${part}`, px) <= width) lines[last] = `${lines[last]}; ${part}`;
+    else lines.push(part);
+  }
+  return lines;
+}
+
+/** Bottom padding (px) that leaves room for the footnote's lines at chart width `chartWidth`. */
+export function footnotePadding(text: string, px: number, chartWidth: number): number {
+  return Math.round(Math.max(1, footnoteLines(text, px, chartWidth - 16).length) * px * 1.25 + px * 0.35);
+}
+
+/** Draws small grey text at the bottom left, wrapped at "; " (chart.js has a single subtitle, used at the top). */
 export function footnotePlugin(text: string, px: number): Plugin {
   return {
     id: 'footnote',
     afterDraw(chart) {
-      if (!text) return;
+      const lines = footnoteLines(text, px, chart.width - 16);
+      if (lines.length === 0) return;
       const ctx = chart.ctx;
       ctx.save();
       ctx.font = font(px);
       ctx.fillStyle = '#555555';
       ctx.textBaseline = 'bottom';
       ctx.textAlign = 'left';
-      ctx.fillText(text, 8, chart.height - 4, chart.width - 16);
+      lines.forEach((line, i) => ctx.fillText(line, 8, chart.height - 4 - (lines.length - 1 - i) * px * 1.25, chart.width - 16));
       ctx.restore();
     },
   };

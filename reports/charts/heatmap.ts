@@ -102,6 +102,13 @@ function text(ctx: SKRSContext2D, s: string, x: number, y: number, px: number, a
   ctx.restore();
 }
 
+/** Display labels of the lengths where some sample's context was middle-truncated (metadata.middle_truncated). */
+export function cutLengths(records: SampleRecord[]): string[] {
+  const cut = new Map<string, { kind: string; length: number; label: string }>();
+  for (const r of records) if (r.metadata?.middle_truncated === true) cut.set(`${r.lengthKind}:${r.length}`, { kind: r.lengthKind, length: r.length, label: r.lengthLabel });
+  return [...cut.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length)).map((l) => displayLength(l.label));
+}
+
 export function renderHeatmap(input: HeatmapInput): Buffer {
   const { size } = input;
   const f = size.font;
@@ -177,7 +184,9 @@ export function renderHeatmap(input: HeatmapInput): Buffer {
   const lo = Math.min(...counts);
   const hi = Math.max(...counts);
   const nNote = counts.length ? `samples per cell ${lo === hi ? lo : `${lo}–${hi}`}` : '';
+  const cut = cutLengths(input.records);
   const note = [nNote, grid.cells.flat().some((c) => c === null) ? 'grey = no sample at that depth' : '',
+    cut.length ? `context cut in the middle to fit the limit at ${cut.join(', ')}` : '',
     bin > 0 ? `depth = first needle, rounded to the nearest ${bin}%` : 'depth = first needle', 'score ×100']
     .filter(Boolean).join('; ');
   text(ctx, note, 8, H - 4, f * 0.6, 'left', 'bottom', { color: '#555555' });

@@ -91,7 +91,7 @@ function plan(p: ChartPlan): Job[] {
   }
   // One ROUGE chart per model, its methods side by side.
   for (const model of [...new Set(p.rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model))]) {
-    jobs.push({ kind: 'rouge', title: `Summarisation: ROUGE recall (${shortModel(model, refModels.has(model))})`, base: `rouge-recall-${slug(model)}`,
+    jobs.push({ kind: 'rouge', title: `Summarisation: ROUGE recall — ${shortModel(model, refModels.has(model))}`, base: `rouge-recall-${slug(model)}`,
       render: (size) => renderRougeChart({ model, isReferenceReader: refModels.has(model), rows: p.rows, size }) });
   }
   // Distinct file names even when slugs collide.

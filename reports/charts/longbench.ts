@@ -3,7 +3,7 @@ import type { ChartConfiguration } from 'chart.js';
 import { modelLabel } from '../format.js';
 import type { SummaryRow } from '../summary.js';
 import { barValuesPlugin, categoryTicks, groupedBarSizing } from './bars.js';
-import { colorAt, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
+import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { shortModel } from './labels.js';
 
 /** "longbench/hotpotqa" → "hotpotqa"; other names unchanged. */
@@ -19,7 +19,7 @@ export interface LongBenchChartInput {
 
 export interface LongBenchBars {
   tasks: string[];
-  /** One series per method × model, in row order. */
+  /** One series per method × model, sorted by method then model. */
   series: Array<{ method: string; model: string; isReferenceReader: boolean; values: Array<SummaryRow | null> }>;
 }
 
@@ -28,9 +28,10 @@ export function longbenchBars(rows: SummaryRow[]): LongBenchBars {
   const native = rows.filter((r) => r.lengthKind === 'native');
   // QA datasets together, then summaries: ordered by headline metric, then name.
   const metricOf = new Map(native.map((r) => [r.task, r.metric]));
-  const tasks = [...new Set(native.map((r) => r.task))]
-    .sort((a, b) => (metricOf.get(a) ?? '').localeCompare(metricOf.get(b) ?? '') || (a < b ? -1 : a > b ? 1 : 0));
-  const keys = [...new Set(native.map((r) => `${r.method}\u0000${r.model}`))];
+  const sortKey = (t: string) => `${metricOf.get(t) ?? ''}\u0000${t}`;
+  const tasks = [...new Set(native.map((r) => r.task))].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  // Series sorted by method then model, so colours match the other charts of the report whatever rows come first.
+  const keys = [...new Set(native.map((r) => `${r.method}\u0000${r.model}`))].sort();
   const series = keys.map((key) => {
     const group = native.filter((r) => `${r.method}\u0000${r.model}` === key);
     return { method: group[0].method, model: group[0].model, isReferenceReader: group[0].isReferenceReader,
@@ -69,11 +70,14 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
   const yMax = Math.min(100, Math.max(10, Math.ceil((top * 1.15) / 10) * 10));
   const title = 'LongBench: score per dataset';
   const subtitle = oneModel && series.length ? `model: ${modelLabel(series[0].model, series[0].isReferenceReader)}` : `models: ${models.length}`;
+  const footPx = f * 0.58;
+  const footnote = `documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F)${
+    sameN && nTexts.length ? `; n = ${nTexts[0]} per bar` : ''}; errors count as 0`;
   const config: ChartConfiguration = {
     type: 'bar',
     data: { labels, datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
     options: {
-      layout: { padding: { left: 8, right: 16, top: 8, bottom: Math.round(f * 1.1) } },
+      layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
         subtitle: { display: series.length > 0, text: subtitle, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
@@ -85,8 +89,7 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
       },
     },
     plugins: [barValuesPlugin(f * 0.55) as never,
-      footnotePlugin(`documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1; rouge_l_f: ROUGE-L F)${
-        sameN && nTexts.length ? `; n = ${nTexts[0]} per bar` : ''}; errors count as 0`, f * 0.58)],
+      footnotePlugin(footnote, footPx)],
   };
   return { config, title };
 }

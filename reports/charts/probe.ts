@@ -2,7 +2,7 @@
 import type { ChartConfiguration } from 'chart.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { modelLabel } from '../format.js';
-import { colorAt, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
+import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { errorBarsPlugin } from './bars.js';
 import { displayLength } from './labels.js';
 
@@ -79,6 +79,13 @@ export interface ProbeChartInput {
   size: ChartSize;
 }
 
+function nRange(cells: Map<string, ProbeCell>): string {
+  const ns = [...cells.values()].map((c) => c.n);
+  const lo = Math.min(...ns);
+  const hi = Math.max(...ns);
+  return ns.length === 0 ? '0' : lo === hi ? String(lo) : `${lo}–${hi}`;
+}
+
 export function probeChartConfig(input: ProbeChartInput): { config: ChartConfiguration; title: string } {
   const f = input.size.font;
   const t = probeTable(input.records);
@@ -92,11 +99,13 @@ export function probeChartConfig(input: ProbeChartInput): { config: ChartConfigu
     return { label: p, data: values.map((c) => (c ? c.mean * 100 : null)), backgroundColor: color, borderColor: color, borderWidth: 0, maxBarThickness: f * 4 };
   });
   const title = `${input.task}: accuracy by key-information placement`;
+  const footPx = f * 0.6;
+  const footnote = `placement = relative positions of the two supporting paragraphs; grey = random (ordinary shuffle); whiskers = 95% binomial interval; n = ${nRange(t.cells)} per bar`;
   const config: ChartConfiguration = {
     type: 'bar',
     data: { labels: t.lengths.map((l) => displayLength(l.label)), datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
     options: {
-      layout: { padding: { left: 8, right: 16, top: 8, bottom: Math.round(f * 1.1) } },
+      layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
         subtitle: { display: true, text: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
@@ -108,7 +117,7 @@ export function probeChartConfig(input: ProbeChartInput): { config: ChartConfigu
       },
     },
     plugins: [errorBarsPlugin(whiskers) as never,
-      footnotePlugin('placement = relative positions of the two supporting paragraphs; grey = random (ordinary shuffle); whiskers = 95% binomial interval', f * 0.6)],
+      footnotePlugin(footnote, footPx)],
   };
   return { config, title };
 }

@@ -2,7 +2,7 @@
 import type { ChartConfiguration } from 'chart.js';
 import { modelLabel } from '../format.js';
 import type { SummaryRow } from '../summary.js';
-import { footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
+import { footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { barValuesPlugin, categoryTicks, groupedBarSizing } from './bars.js';
 import { displayLength, shortModel } from './labels.js';
 import { datasetName } from './longbench.js';
@@ -71,11 +71,13 @@ export function rougeChartConfig(input: RougeChartInput): { config: ChartConfigu
   const subtitle = methods.length === 1 ? `${methods[0]} · ${modelText}` : modelText;
   const n = [...new Set(rows.map((r) => r.n))];
   const ticks = categoryTicks(groups.map((g) => g.label), input.size.width - f * 5, Math.round(f * 0.75), Math.round(f * 0.55));
+  const footPx = f * 0.6;
+  const footnote = `mean per-sample recall (pltrdy rouge rules, as LongBench); n = ${n.join('/')} per group`;
   const config: ChartConfiguration = {
     type: 'bar',
     data: { labels: groups.map((g) => g.label), datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
     options: {
-      layout: { padding: { left: 8, right: 16, top: 8, bottom: Math.round(f * 1.1) } },
+      layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
         subtitle: { display: rows.length > 0, text: subtitle, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
@@ -86,7 +88,7 @@ export function rougeChartConfig(input: RougeChartInput): { config: ChartConfigu
         y: { min: 0, max: yMax, title: { display: true, text: 'recall ×100', font: { size: f * 0.9 } }, ticks: { font: { size: f * 0.8 } }, grid: { color: '#e6e6e6' } },
       },
     },
-    plugins: [barValuesPlugin(f * 0.55) as never, footnotePlugin(`mean per-sample recall (pltrdy rouge rules, as LongBench); n = ${n.join('/')} per group`, f * 0.6)],
+    plugins: [barValuesPlugin(f * 0.55) as never, footnotePlugin(footnote, footPx)],
   };
   return { config, title };
 }

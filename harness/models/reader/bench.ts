@@ -1,6 +1,7 @@
 // Micro-benchmark: milliseconds of one core per memory-update call on ~20 KB sections (≈ 5,000 tokens).
-// Usage: node --import tsx harness/models/reader/bench.ts [path-to-text-file]
-// Without a file it builds a synthetic RULER-HQA-like text from repeated Wikipedia-style paragraphs.
+// Usage: node --import tsx harness/models/reader/bench.ts [--summary] [path-to-text-file]
+// Without a file it builds a synthetic RULER-HQA-like text from repeated Wikipedia-style paragraphs. With
+// --summary the problem is a summarisation instruction (the central-sentence memory of summary-memory.ts).
 
 import { readFileSync } from 'node:fs';
 import { referenceReply } from './index.js';
@@ -33,9 +34,13 @@ function syntheticText(chars: number): string {
   return parts.join('\n\n');
 }
 
-const file = process.argv[2];
+const args = process.argv.slice(2);
+const summary = args.includes('--summary');
+const file = args.find((a) => a !== '--summary');
 const text = file ? readFileSync(file, 'utf8') : syntheticText(4_000_000);
-const question = 'What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?';
+const question = summary
+  ? 'You are given a report by a government agency. Write a one-page summary of the report.'
+  : 'What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?';
 const windowChars = 20_000;
 const fill = (memory: string, chunk: string) => UPDATE.replace('{question}', question).replace('{memory}', () => memory).replace('{chunk}', () => chunk);
 
@@ -69,5 +74,5 @@ for (let rep = 0; rep < 3; rep++) {
   bestCpu = Math.min(bestCpu, r.cpuMs / r.calls);
 }
 console.log(
-  `${calls} update calls on ${windowChars}-char sections (best of 3): ${best.toFixed(3)} ms wall, ${bestCpu.toFixed(3)} ms CPU per call (${(windowChars / 1e3 / best).toFixed(1)} MB/s)`,
+  `${summary ? 'summary ' : ''}${calls} update calls on ${windowChars}-char sections (best of 3): ${best.toFixed(3)} ms wall, ${bestCpu.toFixed(3)} ms CPU per call (${(windowChars / 1e3 / best).toFixed(1)} MB/s)`,
 );

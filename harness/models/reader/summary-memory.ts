@@ -3,10 +3,10 @@
 // The memory uses the reader's usual format (memory.ts): `[Passage 2]` groups of `#idx sentence` lines, `- sentence`
 // lines for unlabelled text, and the `>>` line carrying the section's unfinished tail.
 
-import { makeCand, pickCentral, proseCost, scoreCands, sentenceFrequencies, type SumCand } from './central.js';
+import { Vocab, countSentences, makeCand, pickCentral, queryIdsOf, scoreCands, type SumCand } from './central.js';
 import { EMPTY_MEMORY, formatCarry, formatGroups, parseMemory, type MemoryLine } from './memory.js';
 import { budgetFor } from './select.js';
-import { joinSummary, summaryQueryKeys } from './summary.js';
+import { summaryQueryKeys, writeSummary } from './summary.js';
 import { splitSummary } from './summary-text.js';
 import { estimateTokens } from './text.js';
 
@@ -27,12 +27,42 @@ export function parseTopic(topic: string | undefined): Map<string, number> {
   return out;
 }
 
-/** Adds the section's counts to the carried ones and keeps the TOPIC_WORDS largest (ties: key order). */
-export function mergeTopic(old: ReadonlyMap<string, number>, section: ReadonlyMap<string, number>): Map<string, number> {
+/**
+ * Adds the section's sentence counts (by word id) to the carried ones and keeps the TOPIC_WORDS largest counts
+ * (ties: key order). Section words seen in one sentence only are not added unless already carried.
+ */
+export function mergeTopic(old: ReadonlyMap<string, number>, vocab: Vocab, section: Float64Array): Map<string, number> {
   const all = new Map(old);
-  for (const [k, v] of section) all.set(k, (all.get(k) ?? 0) + v);
-  const top = [...all].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, TOPIC_WORDS);
-  return new Map(top.filter(([, v]) => v > 1));
+  for (let id = 0; id < section.length; id++) {
+    const v = section[id];
+    if (v === 0) continue;
+    const k = vocab.keys[id];
+    const before = all.get(k);
+    if (before !== undefined) all.set(k, before + v);
+    else if (v > 1) all.set(k, v);
+  }
+  // Only words at or above the TOPIC_WORDS-th largest count can be kept: find that count before sorting.
+  let floor = 2;
+  if (all.size > TOPIC_WORDS) {
+    const hist = new Map<number, number>();
+    for (const v of all.values()) hist.set(v, (hist.get(v) ?? 0) + 1);
+    let n = 0;
+    for (const v of [...hist.keys()].sort((a, b) => b - a)) {
+      n += hist.get(v) ?? 0;
+      floor = Math.max(2, v);
+      if (n >= TOPIC_WORDS) break;
+    }
+  }
+  const top = [...all].filter(([, v]) => v >= floor).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return new Map(top.slice(0, TOPIC_WORDS));
+}
+
+/** Raises each word's count to its carried whole-text count where that is larger. */
+function applyTopic(df: Float64Array, vocab: Vocab, topic: ReadonlyMap<string, number>): void {
+  for (const [k, v] of topic) {
+    const id = vocab.find(k);
+    if (id >= 0 && v > df[id]) df[id] = v;
+  }
 }
 
 function formatTopic(topic: ReadonlyMap<string, number>): string {
@@ -60,43 +90,41 @@ function groupsOf(picked: readonly SumCand[]): { title: string | null; lines: Me
   return groups;
 }
 
-function memoryCands(lines: readonly MemoryLine[]): SumCand[] {
-  const out: SumCand[] = [];
-  const seen = new Set<string>();
+function memoryCands(vocab: Vocab, lines: readonly MemoryLine[], seen: Set<string>, out: SumCand[]): void {
   for (const l of lines) {
     if (seen.has(l.text)) continue;
     seen.add(l.text);
-    const c = makeCand(l.title, l.idx, l.text, out.length);
+    const c = makeCand(vocab, l.title, l.idx, l.text, out.length);
     if (c !== null) out.push(c);
   }
-  return out;
 }
 
 export function updateSummaryMemory(problem: string, memoryText: string, section: string, maxTokens: number): string {
   const mem = parseMemory(memoryText);
-  const cands = memoryCands(mem.lines);
-  const seen = new Set(cands.map((c) => c.text));
+  const vocab = new Vocab();
+  const seen = new Set<string>();
+  const cands: SumCand[] = [];
+  memoryCands(vocab, mem.lines, seen, cands);
+  const first = cands.length;
   const open = { title: mem.carry?.title ?? null, next: mem.carry?.next ?? 0 };
   const split = splitSummary((mem.carry?.fragment ?? '') + section, open, false);
-  const sents = [...split.sents];
+  const sents = split.sents;
   let carry = split.carry ?? { title: open.title, next: open.next, fragment: '' };
   if (carry.fragment.length > MAX_FRAGMENT) {
     sents.push({ title: carry.title, idx: carry.next, text: carry.fragment.replace(/\s+/g, ' ').trim() });
     carry = { title: carry.title, next: carry.next + 1, fragment: '' };
   }
-  const first = cands.length;
-  for (const s of sents) {
-    if (seen.has(s.text)) continue;
-    const c = makeCand(s.title, s.idx, s.text, cands.length);
-    if (c === null) continue;
-    seen.add(s.text);
-    cands.push(c);
-  }
-  const topic = mergeTopic(parseTopic(mem.carry?.topic), sentenceFrequencies(cands.slice(first)));
+  memoryCands(vocab, sents, seen, cands);
+  const df = new Float64Array(vocab.size);
+  countSentences(cands.slice(first), df);
+  const topic = mergeTopic(parseTopic(mem.carry?.topic), vocab, df);
+  countSentences(cands.slice(0, first), df);
+  applyTopic(df, vocab, topic);
+  const queryKeys = summaryQueryKeys(problem);
+  scoreCands(cands, df, queryIdsOf(vocab, queryKeys), queryKeys.length);
   const carryLine = formatCarry({ ...carry, topic: formatTopic(topic) });
   const budget = budgetFor(maxTokens);
-  scoreCands(cands, summaryQueryKeys(problem), topic);
-  const picked = pickCentral(cands, {
+  const picked = pickCentral(cands, vocab.size, {
     chars: budget.chars - carryLine.length - 1,
     tokens: budget.tokens - estimateTokens(carryLine) - 1,
     cost: lineCost,
@@ -111,12 +139,14 @@ export function summaryFromMemory(problem: string, memoryText: string, maxChars:
   const lines = [...mem.lines];
   const tail = mem.carry?.fragment.replace(/\s+/g, ' ').trim() ?? '';
   if (tail.length > 0) lines.push({ title: mem.carry?.title ?? null, idx: mem.carry?.next ?? -1, text: tail });
-  const cands = memoryCands(lines);
-  if (cands.length === 0) {
-    const any = lines.map((l) => l.text).join(' ');
-    return any.slice(0, maxChars);
-  }
-  scoreCands(cands, summaryQueryKeys(problem), parseTopic(mem.carry?.topic));
-  const picked = pickCentral(cands, { chars: Math.min(maxChars, SUMMARY_CHARS), tokens: Infinity, cost: proseCost });
-  return joinSummary(picked);
+  const vocab = new Vocab();
+  const cands: SumCand[] = [];
+  memoryCands(vocab, lines, new Set(), cands);
+  if (cands.length === 0) return lines.map((l) => l.text).join(' ').slice(0, maxChars);
+  const df = new Float64Array(vocab.size);
+  countSentences(cands, df);
+  applyTopic(df, vocab, parseTopic(mem.carry?.topic));
+  const queryKeys = summaryQueryKeys(problem);
+  scoreCands(cands, df, queryIdsOf(vocab, queryKeys), queryKeys.length);
+  return writeSummary(cands, vocab.size, Math.min(maxChars, SUMMARY_CHARS));
 }

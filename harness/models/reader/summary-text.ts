@@ -83,7 +83,8 @@ function isLetter(c: number): boolean {
 }
 
 function collapse(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+  const t = s.trim();
+  return t.includes('\n') || t.includes('  ') || t.includes('\t') || t.includes('\r') ? t.replace(/\s+/g, ' ') : t;
 }
 
 /**
@@ -133,5 +134,7 @@ export function splitSummary(raw: string, open: { title: string | null; next: nu
     pos = lineEnd + 1;
   }
   if (final) return { sents, carry: null };
-  return { sents, carry: { title, next: idx, fragment: text.slice(tailStart) } };
+  let tail = tailStart;
+  while (tail < text.length && isSpace(text.charCodeAt(tail))) tail++;
+  return { sents, carry: { title, next: idx, fragment: text.slice(tail) } };
 }

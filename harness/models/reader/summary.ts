@@ -2,7 +2,7 @@
 // optionally steered by a query (qmsum), written in their original order within a character budget. Used for
 // LongBench's own summary prompts and, through summary-memory.ts, for MemAgent on a summarisation problem.
 
-import { contentKeys, makeCand, pickCentral, proseCost, scoreCands, type SumCand } from './central.js';
+import { Vocab, contentKeys, countSentences, makeCand, pickCentral, proseCost, queryIdsOf, scoreCands, type SumCand } from './central.js';
 import { splitSummary } from './summary-text.js';
 
 /** "Write a one-page summary", "Summarize the discussion about ...", "summarise". */
@@ -32,11 +32,20 @@ export function summaryQueryKeys(query: string | null): string[] {
     .split(/[^\p{L}\p{N}'-]+/u)
     .filter((w) => w.length > 0 && !INSTRUCTION_WORDS.has(w.toLowerCase()))
     .join(' ');
-  return contentKeys(kept).keys;
+  return contentKeys(kept);
 }
 
-/** Joins picked sentences into one paragraph; drops the answer phrase MemAgent's extraction would cut at. */
-export function joinSummary(picked: readonly { text: string }[]): string {
+/**
+ * The scored candidates' summary within maxChars: the picked sentences joined into one paragraph, without any that
+ * holds the phrase MemAgent's answer extraction cuts at; the best sentence cut to size when none fits whole.
+ */
+export function writeSummary(cands: SumCand[], vocabSize: number, maxChars: number): string {
+  const picked = pickCentral(cands, vocabSize, { chars: maxChars, tokens: Infinity, cost: proseCost });
+  if (picked.length === 0) {
+    let best = cands[0];
+    for (const c of cands) if (c.score > best.score) best = c;
+    return best.text.slice(0, maxChars);
+  }
   return picked
     .map((p) => p.text)
     .filter((t) => !t.includes('the answer is'))
@@ -46,13 +55,16 @@ export function joinSummary(picked: readonly { text: string }[]): string {
 /** Summary of a whole text within maxChars (LongBench's summary prompts). */
 export function summarize(context: string, query: string | null, maxChars: number): string {
   const split = splitSummary(context, { title: null, next: 0 }, true);
+  const vocab = new Vocab();
   const cands: SumCand[] = [];
   for (const s of split.sents) {
-    const c = makeCand(s.title, s.idx, s.text, cands.length);
+    const c = makeCand(vocab, s.title, s.idx, s.text, cands.length);
     if (c !== null) cands.push(c);
   }
   if (cands.length === 0) return context.replace(/\s+/g, ' ').trim().slice(0, maxChars);
-  scoreCands(cands, summaryQueryKeys(query), null);
-  const picked = pickCentral(cands, { chars: maxChars, tokens: Infinity, cost: proseCost });
-  return joinSummary(picked);
+  const df = new Float64Array(vocab.size);
+  countSentences(cands, df);
+  const queryKeys = summaryQueryKeys(query);
+  scoreCands(cands, df, queryIdsOf(vocab, queryKeys), queryKeys.length);
+  return writeSummary(cands, vocab.size, maxChars);
 }
