@@ -39,6 +39,7 @@ bench run options:
   --trial N             trial index (part of the response-cache key)                   [0]
   --request-timeout S   base per-request timeout in seconds; grows with prompt and output size   [60]
   --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
+  --no-retry-429        do not wait out rate limits (daily quotas): a 429 ends the sample as an error
   --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
   --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)

@@ -37,6 +37,8 @@ export interface RunConfig {
   ragTopK?: number;
   cache: boolean;
   storePrompts: boolean;
+  /** Retry 429s (default) or end the sample as an error at once (daily quotas). */
+  retry429: boolean;
   /** Base per-request timeout in ms (grows with prompt and output size). */
   requestTimeoutMs?: number;
   /** First retry backoff ceiling in ms. */
@@ -88,6 +90,7 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   'rag-top-k': { type: 'string' },
   'no-cache': { type: 'boolean' },
   'store-prompts': { type: 'boolean' },
+  'no-retry-429': { type: 'boolean' },
   'request-timeout': { type: 'string' },
   'retry-base-ms': { type: 'string' },
   'cache-debug': { type: 'boolean' },
@@ -199,6 +202,7 @@ function parseRun(argv: string[]): RunConfig {
     ragTopK: values['rag-top-k'] === undefined ? undefined : parseInteger(values['rag-top-k'] as string, '--rag-top-k', 1),
     cache: !values['no-cache'],
     storePrompts: Boolean(values['store-prompts']),
+    retry429: !values['no-retry-429'],
     requestTimeoutMs: values['request-timeout'] === undefined ? undefined : Math.round(parseNumber(values['request-timeout'] as string, '--request-timeout', 0.1, 86400, 60) * 1000),
     retryBaseMs: values['retry-base-ms'] === undefined ? undefined : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),
     cacheDebug: Boolean(values['cache-debug']),

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { UserError, errorMessage } from '../errors.js';
 import { loadRecords } from '../../reports/records.js';
 import { evaluateGate, formatGate, junitXml, readBaseline, writeBaseline } from '../../reports/regression.js';
-import { summarize } from '../../reports/summary.js';
+import { isGateRow, summarize } from '../../reports/summary.js';
 import { readManifest } from '../../reports/manifest.js';
 
 export interface GateCommandOptions {
@@ -86,5 +86,5 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
     if (manifest.model?.id) source.model = manifest.model.id;
   }
   writeBaseline(rows, options.out, source);
-  return { file: options.out, entries: rows.length };
+  return { file: options.out, entries: rows.filter(isGateRow).length };
 }

@@ -20,7 +20,7 @@ export async function createEndpointModel(config: RunConfig, _tokenizer: Tokeniz
   for (const baseURL of config.model) {
     await probeEndpoint({ baseURL, modelName, apiKey });
     endpoints.push(createOpenAIModel({
-      baseURL, modelName, apiKey,
+      baseURL, modelName, apiKey, retryRateLimited: config.retry429,
       ...(config.requestTimeoutMs !== undefined ? { timeoutPolicy: { baseMs: config.requestTimeoutMs } } : {}),
       ...(config.retryBaseMs !== undefined ? { backoff: { baseMs: config.retryBaseMs } } : {}),
     }));

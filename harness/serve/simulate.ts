@@ -4,20 +4,24 @@
 //  (b) benchmarks: createGpuSimulator() → a pure discrete-event engine on simulated time (bench/schedule.ts).
 // The model and the presets' sources: docs/SIMULATION.md.
 import { UserError } from '../errors.js';
-import { GpuEngine } from './sim-engine.js';
+import { createGpuServer } from './sim-cluster.js';
+import type { GpuServer } from './sim-engine.js';
 import { createLiveSimulator, type LiveSimulator } from './sim-live.js';
 import { DEFAULT_PRESET, gpuParams, parseSimulateSpec, parseTimeScale, type GpuParams } from './sim-model.js';
 
-export { GpuEngine, type Completion, type EngineStats, type SimRequest } from './sim-engine.js';
+export { GpuEngine, type Completion, type EngineStats, type GpuServer, type SimRequest } from './sim-engine.js';
+export { GpuCluster, createGpuServer } from './sim-cluster.js';
 export { createLiveSimulator, type DelayFn, type LiveSimulator, type LiveSimulatorOptions } from './sim-live.js';
 export {
-  GPU_PRESETS, DEFAULT_PRESET, decodeTokensPerS, gpuParams, parseSimulateSpec, parseTimeScale, stepSeconds, validateGpuParams,
+  GPU_PRESETS, DEFAULT_PRESET, decodeTokensPerS, gpuParams, parseSimulateSpec, parseTimeScale, serverSlots, stepSeconds,
+  validateGpuParams,
   type GpuParams,
 } from './sim-model.js';
 
-/** A discrete-event engine for a preset name (default qwen2.5-7b-h100) or explicit parameters. */
-export function createGpuSimulator(params: GpuParams | string = DEFAULT_PRESET): GpuEngine {
-  return new GpuEngine(typeof params === 'string' ? gpuParams(params) : params);
+/** A discrete-event model of the server for a preset name (default qwen2.5-7b-h100) or explicit parameters:
+ *  one GpuEngine, or a GpuCluster when replicas > 1. */
+export function createGpuSimulator(params: GpuParams | string = DEFAULT_PRESET): GpuServer {
+  return createGpuServer(typeof params === 'string' ? gpuParams(params) : params);
 }
 
 /** Flags of `bench serve` that concern the simulation (values as typed). */

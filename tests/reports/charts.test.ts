@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SampleRecord } from '../../harness/types.js';
 import { renderAccuracyChart, xPosition } from '../../reports/charts/accuracy.js';
-import { CHART_SIZES } from '../../reports/charts/canvas.js';
+import { CHART_SIZES, footnoteLines } from '../../reports/charts/canvas.js';
+import { categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
 import { depthOf, heatColor, heatmapGrid, renderHeatmap } from '../../reports/charts/heatmap.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import { placementLabel, probeTable, renderProbeChart } from '../../reports/charts/probe.js';
@@ -124,4 +125,23 @@ test('the probe chart needs two placements; plain RULER-HQA (placement "random")
   const probe = ['0-100', '20-80', 'random'].flatMap((pl, i) => [0, 1].map((k) => record({ task: 'ctx-dist', index: i * 2 + k, metadata: { placement: pl } })));
   const files2 = writeCharts(out, { rows: summarize(probe), records: probe, paper: [], lengthTable: paper.lengths, sizes: [CHART_SIZES.paper] });
   assert.deepEqual(files2.map((f) => f.kind), ['probe']);
+});
+
+test('footnotes wrap at "; " to the chart width; crowded category labels shrink, then rotate', () => {
+  const text = 'first part of the note; second part of the note; third part';
+  assert.deepEqual(footnoteLines(text, 14, 10000), [text]);
+  assert.deepEqual(footnoteLines(text, 14, 10), ['first part of the note', 'second part of the note', 'third part']);
+  assert.deepEqual(footnoteLines('', 14, 100), []);
+  const roomy = categoryTicks([['hotpotqa', 'qa_f1']], 1000, 16, 12);
+  assert.deepEqual(roomy, { size: 16, maxRotation: 0 });
+  const crowded = categoryTicks(Array.from({ length: 30 }, () => ['multifieldqa_en', 'qa_f1']), 1000, 16, 12);
+  assert.deepEqual(crowded, { size: 12, maxRotation: 45 });
+});
+
+test('grouped bars touch within a group and never exceed the cap', () => {
+  const few = groupedBarSizing(2, 2, 1000, 70);
+  // slot = 500 px; two 70 px bars need 140/0.92 px of it.
+  assert.ok(Math.abs(few.categoryPercentage - (140 / 0.92) / 500) < 1e-9);
+  const many = groupedBarSizing(20, 4, 1000, 70);
+  assert.equal(many.categoryPercentage, 0.8);
 });

@@ -74,3 +74,26 @@ test('a missing run directory is a UserError', async () => {
   await assert.rejects(reportCommand({ runDirs: ['/no/such/run'], onWarning: () => {} }), (e: Error) => e.name === 'UserError' && /not found/.test(e.message));
   await assert.rejects(reportCommand({ runDirs: [] }), (e: Error) => e.name === 'UserError');
 });
+
+test('the paper table leaves out our lines that match no column and says which lengths', async () => {
+  const tokens = runDir([8192, 16384].map((len, k) => record({ lengthKind: 'tokens', length: len, lengthLabel: `${len / 1024}k`, index: k, id: `ruler-hqa/${len / 1024}k/${k}` })));
+  const out = mkdtempSync(join(tmpdir(), 'bench-report-out-'));
+  await reportCommand({ runDirs: [tokens], out, paper: true, onWarning: () => {} });
+  const md = readFileSync(join(out, 'summary.md'), 'utf8');
+  assert.doesNotMatch(md, /\| ours: /);
+  assert.match(md, /Our 8k, 16k results match no column/);
+  assert.match(md, /RL-MemAgent-14B \(memagent\) \| 83\.59/);
+});
+
+test('samples appear in summary order, not in the order they finished', async () => {
+  const dir = runDir([
+    record({ lengthKind: 'tokens', length: 16384, lengthLabel: '16k', index: 1, id: 'ruler-hqa/16k/1' }),
+    record({ lengthKind: 'tokens', length: 8192, lengthLabel: '8k', index: 1, id: 'ruler-hqa/8k/1' }),
+    record({ lengthKind: 'tokens', length: 8192, lengthLabel: '8k', index: 0, id: 'ruler-hqa/8k/0' }),
+  ]);
+  const out = mkdtempSync(join(tmpdir(), 'bench-report-out-'));
+  await reportCommand({ runDirs: [dir], out, onWarning: () => {} });
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  const ids = [...html.matchAll(/<td>(ruler-hqa\/\d+k\/\d)<\/td>/g)].map((m) => m[1]);
+  assert.deepEqual(ids, ['ruler-hqa/8k/0', 'ruler-hqa/8k/1', 'ruler-hqa/16k/1']);
+});

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { summarize, writeSummary, formatSummaryTable, loadRecords } from '../../reports/summary.js';
+import { summarize, summaryCsv, writeSummary, formatSummaryTable, loadRecords } from '../../reports/summary.js';
 import { fmt2, fmtPct } from '../../reports/format.js';
 import { record, runDir } from './fixtures.js';
 
@@ -102,4 +102,20 @@ test('loadRecords keeps the last copy of a sample written twice', async () => {
 
 test('loadRecords on a missing directory is a UserError', async () => {
   await assert.rejects(loadRecords('/nonexistent/run/dir'), (e: Error) => e.name === 'UserError');
+});
+
+test('middle-truncated contexts are counted, in the CSV and as a terminal column only when some were cut', () => {
+  const recs = [
+    record({ method: 'full-context', index: 0, metadata: { middle_truncated: true } }),
+    record({ method: 'full-context', index: 1, metadata: { middle_truncated: false } }),
+    record({ method: 'full-context', index: 2 }),
+  ];
+  const [row] = summarize(recs);
+  assert.equal(row.middleTruncated, 1);
+  const csv = summaryCsv([row]).trim().split('\n').map((l) => l.split(','));
+  assert.equal(csv[1][csv[0].indexOf('middle_truncated')], '1');
+  const text = formatSummaryTable([row]);
+  assert.match(text.split('\n')[1], /context cut$/);
+  assert.match(text, /context cut: samples whose context was cut/);
+  assert.doesNotMatch(formatSummaryTable(summarize([record()])), /context cut/);
 });
