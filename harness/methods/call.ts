@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ModelCallError, errorMessage } from '../errors.js';
-import type { MethodContext, ModelRequest, ModelResponse, Sample, SampleStatus, Usage } from '../types.js';
+import type { MethodContext, MethodOutput, ModelRequest, ModelResponse, Sample, SampleStatus, Usage } from '../types.js';
+import { takeAnswer } from './answer.js';
 
 export function promptHash(request: ModelRequest): string {
   const h = createHash('sha256');
@@ -33,4 +34,36 @@ export function addUsage(a: Usage, b: Usage): Usage {
 /** How a failed call ends a sample: a context-length rejection is 'truncated', anything else 'error'. */
 export function failureStatus(err: unknown): SampleStatus {
   return err instanceof ModelCallError && err.kind === 'context-length' ? 'truncated' : 'error';
+}
+
+/**
+ * The one answering call of a one-shot method (full-context, rag): sends the built prompt, takes the answer in the
+ * sample's format, and ends the sample as ok, truncated or error.
+ */
+export async function answerOnce(
+  ctx: MethodContext,
+  sample: Sample,
+  method: string,
+  built: { prompt: string; promptTokens: number },
+  settings: { maxNewTokens: number; temperature: number; topP: number; defaultFormat: 'phrase' | 'boxed' },
+  extra: Record<string, unknown>,
+): Promise<MethodOutput> {
+  try {
+    const res = await callModel(ctx, sample, method, 0, 'answer', {
+      messages: [{ role: 'user', content: built.prompt }],
+      params: { maxTokens: sample.prompt?.maxNewTokens ?? settings.maxNewTokens, temperature: settings.temperature, topP: settings.topP },
+      promptTokensHint: built.promptTokens,
+    });
+    const format = sample.prompt?.answerFormat ?? settings.defaultFormat;
+    return {
+      prediction: takeAnswer(format === 'raw' ? res.text : res.text.trim(), format),
+      rawOutput: res.text,
+      status: 'ok',
+      calls: 1,
+      usage: res.usage,
+      extra,
+    };
+  } catch (err) {
+    return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls: 1, usage: { promptTokens: 0, completionTokens: 0 }, extra };
+  }
 }

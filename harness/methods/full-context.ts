@@ -1,7 +1,5 @@
-import { errorMessage } from '../errors.js';
 import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
-import { takeAnswer } from './answer.js';
-import { callModel, failureStatus } from './call.js';
+import { answerOnce } from './call.js';
 import { fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
 
@@ -70,25 +68,8 @@ export function fullContextMethod(settings: FullContextSettings): Method {
     async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
       const template = sample.prompt?.fullContext ?? settings.templates.fullContext;
       const built = middleTruncatedPrompt(template, sample.question.trim(), sample.context, ctx.tokenizer, settings.maxContext);
-      const maxTokens = sample.prompt?.maxNewTokens ?? settings.maxNewTokens;
-      try {
-        const res = await callModel(ctx, sample, 'full-context', 0, 'answer', {
-          messages: [{ role: 'user', content: built.prompt }],
-          params: { maxTokens, temperature: settings.temperature, topP: settings.topP },
-          promptTokensHint: built.promptTokens,
-        });
-        const format = sample.prompt?.answerFormat ?? (settings.templates.fullContext.includes('\\boxed{}') ? 'boxed' : 'phrase');
-        return {
-          prediction: takeAnswer(format === 'raw' ? res.text : res.text.trim(), format),
-          rawOutput: res.text,
-          status: 'ok',
-          calls: 1,
-          usage: res.usage,
-          extra: { middle_truncated: built.truncated, prompt_tokens: built.promptTokens },
-        };
-      } catch (err) {
-        return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls: 1, usage: { promptTokens: 0, completionTokens: 0 }, extra: { middle_truncated: built.truncated } };
-      }
+      const defaultFormat = settings.templates.fullContext.includes('\\boxed{}') ? 'boxed' : 'phrase';
+      return answerOnce(ctx, sample, 'full-context', built, { ...settings, defaultFormat }, { middle_truncated: built.truncated, prompt_tokens: built.promptTokens });
     },
   };
 }

@@ -1,8 +1,6 @@
-import { errorMessage } from '../errors.js';
 import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
-import { takeAnswer } from './answer.js';
 import { Bm25Index, TopK } from './bm25.js';
-import { callModel, failureStatus } from './call.js';
+import { answerOnce } from './call.js';
 import { fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
 
@@ -99,25 +97,8 @@ export function ragMethod(settings: RagSettings): Method {
       const template = sample.prompt?.fullContext ?? settings.templates.fullContext;
       const sel = selectPassages(template, sample.question.trim(), sample.context, ctx.tokenizer, settings.maxContext, passageTokens, settings.topK);
       const extra = { passages_total: sel.total, passages_kept: sel.positions.length, kept_positions: sel.positions, prompt_tokens: sel.promptTokens };
-      const maxTokens = sample.prompt?.maxNewTokens ?? settings.maxNewTokens;
-      try {
-        const res = await callModel(ctx, sample, 'rag', 0, 'answer', {
-          messages: [{ role: 'user', content: sel.prompt }],
-          params: { maxTokens, temperature: settings.temperature, topP: settings.topP },
-          promptTokensHint: sel.promptTokens,
-        });
-        const format = sample.prompt?.answerFormat ?? (settings.templates.fullContext.includes('\\boxed{}') ? 'boxed' : 'phrase');
-        return {
-          prediction: takeAnswer(format === 'raw' ? res.text : res.text.trim(), format),
-          rawOutput: res.text,
-          status: 'ok',
-          calls: 1,
-          usage: res.usage,
-          extra,
-        };
-      } catch (err) {
-        return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls: 1, usage: { promptTokens: 0, completionTokens: 0 }, extra };
-      }
+      const defaultFormat = settings.templates.fullContext.includes('\\boxed{}') ? 'boxed' : 'phrase';
+      return answerOnce(ctx, sample, 'rag', sel, { ...settings, defaultFormat }, extra);
     },
   };
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../paths.js';
 
 export interface VocabData {
   /** Encoding name: 'qwen2.5', 'o200k_base' or 'cl100k_base'. */

@@ -1,24 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { BIN, startBenchServe } from '../helpers/bench-serve.js';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BIN = join(process.cwd(), 'bin', 'bench.js');
 
-function startServer(extra: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`bench serve exited ${code}: ${out}`)));
-  });
-}
 
 function lines(file: string): Array<Record<string, any>> {
   return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -29,8 +17,8 @@ function filesUnder(dir: string): string[] {
 }
 
 test('a run against a faulty server ends with the same scores as against a clean one', async () => {
-  const clean = await startServer([]);
-  const faulty = await startServer(['--fail-5xx', '0.1', '--fail-429', '0.05', '--retry-after', '1', '--fail-reset', '0.02', '--fail-malformed', '0.01', '--fail-hang', '0.01', '--seed', '3']);
+  const clean = await startBenchServe([]);
+  const faulty = await startBenchServe(['--fail-5xx', '0.1', '--fail-429', '0.05', '--retry-after', '1', '--fail-reset', '0.02', '--fail-malformed', '0.01', '--fail-hang', '0.01', '--seed', '3']);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'bench-faults-'));
     const run = (url: string, out: string, extra: string[] = []) =>
@@ -62,7 +50,7 @@ test('a run against a faulty server ends with the same scores as against a clean
 
 test('endpoint down, wrong model, bad key: one clear line, exit 2, and the key never reaches the run directory', async () => {
   const secret = 'sk-test-DO-NOT-LEAK-1234567890';
-  const server = await startServer(['--api-key-env', 'SERVE_KEY'], { ...process.env, SERVE_KEY: secret });
+  const server = await startBenchServe(['--api-key-env', 'SERVE_KEY'], { ...process.env, SERVE_KEY: secret });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'bench-bad-'));
     const base = ['run', 'ruler-hqa', '--lengths', '8k', '--samples', '2', '--no-progress', '--no-cache'];

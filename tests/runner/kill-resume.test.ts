@@ -1,32 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { BIN, startBenchServe } from '../helpers/bench-serve.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rngFor } from '../../generators/common/rng.js';
 
-const BIN = join(process.cwd(), 'bin', 'bench.js');
 
-function startServer(extra: string[]): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`bench serve exited ${code}: ${out}`)));
-  });
-}
 
 function lines(file: string): Array<Record<string, any>> {
   return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
 test('kill -9 at random moments, rerun 10 times: every sample once, same scores, at most one redone call per sample in flight', async () => {
-  const { url, child } = await startServer(['--latency-ms', '30']);
+  const { url, child } = await startBenchServe(['--latency-ms', '30']);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'bench-kill-'));
     const args = ['run', 'ruler-hqa', '--lengths', '16k,32k', '--samples', '6', '--model', url, '--model-name', 'reference-reader', '--concurrency', '2', '--no-progress', '--no-cache'];

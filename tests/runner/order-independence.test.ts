@@ -1,27 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { BIN, startBenchServe } from '../helpers/bench-serve.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BIN = join(process.cwd(), 'bin', 'bench.js');
 
-function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--latency-ms', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`bench serve exited ${code}: ${out}`)));
-  });
-}
 
 test('results do not depend on scheduling order, concurrency, worker threads or the HTTP path', async () => {
-  const server = await startServer();
+  const server = await startBenchServe(['--latency-ms', '3']);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'bench-order-'));
     const base = ['run', 'ruler-hqa,niah_single_2', '--lengths', '8k,16k', '--samples', '5', '--method', 'memagent,full-context', '--max-context', '12000', '--no-progress', '--no-cache'];

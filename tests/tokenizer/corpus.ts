@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { packageRoot } from '../../harness/tokenizer/package-root.js';
+import { packageRoot } from '../../harness/paths.js';
 
 export function essays(): string[] {
   const dir = join(packageRoot(), 'datasets', 'essays', 'paul_graham');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { UserError } from '../../harness/errors.js';
 import { DEFAULT_TOKENIZER, TOKENIZER_NAMES, loadTokenizer, tokenizerInfo } from '../../harness/tokenizer/index.js';
-import { packageRoot } from '../../harness/tokenizer/package-root.js';
+import { packageRoot } from '../../harness/paths.js';
 import { essays, everyKth, hotpotParagraphs } from './corpus.js';
 import { EDGE_CASES, fuzzSnippets } from './snippets.js';
 
