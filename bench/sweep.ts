@@ -1,4 +1,5 @@
-// Sweep benchmark: `npx tsx bench/sweep.ts [--lengths 32k..256k] [--samples 16] [--keep]` (needs `npm run build`).
+// Sweep benchmark: `npx tsx bench/sweep.ts [--lengths 32k..256k] [--samples 16] [--keep] [-- BENCH-RUN-ARGS]`
+// (needs `npm run build`).
 // Runs the README's main command, `bench run ruler-hqa --lengths ...`, end to end in a child process under node's
 // --cpu-prof (one profile per thread: the main thread and each worker), then splits the CPU time by what the
 // sampled code was doing. Each sample goes to the deepest frame on its stack that lies in a known part of the
@@ -97,7 +98,12 @@ if (isMainThread && process.env.SWEEP_STATS) {
 `;
 
 async function main(): Promise<void> {
+  // Arguments after `--` go to `bench run` as they are (e.g. `-- --model URL --model-name NAME --concurrency 128`).
+  const argv = process.argv.slice(2);
+  const sep = argv.indexOf('--');
+  const extra = sep < 0 ? [] : argv.slice(sep + 1);
   const { values } = parseArgs({
+    args: sep < 0 ? argv : argv.slice(0, sep),
     options: {
       lengths: { type: 'string', default: '32k..256k' },
       samples: { type: 'string', default: '16' },
@@ -119,6 +125,7 @@ async function main(): Promise<void> {
   writeFileSync(preload, PRELOAD);
   const args = ['run', 'ruler-hqa', '--lengths', values.lengths!, '--samples', values.samples!, '--no-progress', '--out', join(tmp, 'run')];
   if (values.workers) args.push('--workers', values.workers);
+  args.push(...extra);
   const command = `bench ${args.join(' ').replace(join(tmp, 'run'), '<tmp>')}`;
   console.log(`running: ${command}`);
   const t0 = performance.now();

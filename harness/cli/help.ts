@@ -11,6 +11,10 @@ Usage:
   bench merge <shard-dir>... --out DIR     join the shards of a run (--shard i/n)
   bench serve [options]                    the embedded model as an OpenAI-compatible server on 127.0.0.1
 
+bench serve options: --host --port --model-name --api-key-env --max-context --latency-ms --latency-per-token-ms
+  --fail-5xx --fail-429 --retry-after --fail-reset --fail-malformed --fail-hang --seed (fault rates: 0.1 or 10%)
+  --simulate PRESET[,k=v] --time-scale X   time like a continuous-batching GPU server (docs/SIMULATION.md)
+
 bench run options:
   --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
                         comma lists; docs:50..25600 = MemAgent's RULER-HQA document counts   [task default]
@@ -22,7 +26,9 @@ bench run options:
   --endpoint URL        another endpoint (repeatable); calls go to the least busy one
   --model-name NAME     model name the endpoint serves (required with a URL)
   --api-key-env VAR     name of the environment variable holding the API key (the key is never written anywhere)
-  --concurrency N       samples in flight                                               [16]
+  --concurrency N       samples in flight                                               [16; 256 with --server-batch]
+  --server-batch N      the server's batch (max_num_seqs × replicas): at most N calls out, longest remaining
+                        chain first, so many samples can be in flight without FIFO queueing at the server
   --requests-per-endpoint N  requests in flight per endpoint                            [64]
   --chunk-tokens N      MemAgent chunk size in tokens                                   [5000]
   --memory-tokens N     MemAgent memory / answer budget (max new tokens)                [1024]
@@ -39,6 +45,7 @@ bench run options:
   --trial N             trial index (part of the response-cache key)                   [0]
   --request-timeout S   base per-request timeout in seconds; grows with prompt and output size   [60]
   --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
+  --retry-errors        on resume, run again the samples that ended as errors (the new line supersedes the old)
   --no-retry-429        do not wait out rate limits (daily quotas): a 429 ends the sample as an error
   --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)

@@ -39,6 +39,10 @@ export interface RunConfig {
   storePrompts: boolean;
   /** Retry 429s (default) or end the sample as an error at once (daily quotas). */
   retry429: boolean;
+  /** Rerun samples that ended as errors in an earlier run of this directory. */
+  retryErrors: boolean;
+  /** The server's batch (max_num_seqs × replicas): calls beyond it wait here, longest remaining chain first. */
+  serverBatch?: number;
   /** Base per-request timeout in ms (grows with prompt and output size). */
   requestTimeoutMs?: number;
   /** First retry backoff ceiling in ms. */
@@ -91,6 +95,8 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   'no-cache': { type: 'boolean' },
   'store-prompts': { type: 'boolean' },
   'no-retry-429': { type: 'boolean' },
+  'retry-errors': { type: 'boolean' },
+  'server-batch': { type: 'string' },
   'request-timeout': { type: 'string' },
   'retry-base-ms': { type: 'string' },
   'cache-debug': { type: 'boolean' },
@@ -184,7 +190,7 @@ function parseRun(argv: string[]): RunConfig {
     model,
     modelName: values['model-name'] as string | undefined,
     apiKeyEnv: values['api-key-env'] as string | undefined,
-    concurrency: parseInteger(values.concurrency as string | undefined, '--concurrency', 1, 16),
+    concurrency: parseInteger(values.concurrency as string | undefined, '--concurrency', 1, values['server-batch'] === undefined ? 16 : 256),
     requestsPerEndpoint: parseInteger(values['requests-per-endpoint'] as string | undefined, '--requests-per-endpoint', 1, 64),
     chunkTokens: parseInteger(values['chunk-tokens'] as string | undefined, '--chunk-tokens', 16, 5000),
     memoryTokens: parseInteger(values['memory-tokens'] as string | undefined, '--memory-tokens', 16, 1024),
@@ -203,6 +209,8 @@ function parseRun(argv: string[]): RunConfig {
     cache: !values['no-cache'],
     storePrompts: Boolean(values['store-prompts']),
     retry429: !values['no-retry-429'],
+    retryErrors: Boolean(values['retry-errors']),
+    serverBatch: values['server-batch'] === undefined ? undefined : parseInteger(values['server-batch'] as string, '--server-batch', 1),
     requestTimeoutMs: values['request-timeout'] === undefined ? undefined : Math.round(parseNumber(values['request-timeout'] as string, '--request-timeout', 0.1, 86400, 60) * 1000),
     retryBaseMs: values['retry-base-ms'] === undefined ? undefined : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),
     cacheDebug: Boolean(values['cache-debug']),

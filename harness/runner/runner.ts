@@ -13,6 +13,7 @@ import { PromptStore } from './prompt-store.js';
 import { RunDir } from './run-dir.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
+import { CallGate, gatedModel } from './schedule-policy.js';
 import { approxTokens, scheduleUnits, unitKey, type WorkUnit } from './units.js';
 
 export interface RunHooks {
@@ -88,7 +89,17 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
         }
       }
     }
-    const todo = scheduleUnits(units.filter((u) => !runDir.finished.has(u.key)));
+    for (const u of units) {
+      const done = runDir.finished.get(u.key);
+      if (done && done.taskVersion !== u.task.version) {
+        throw new UserError(`${outDir} holds ${u.task.name} results of task version ${done.taskVersion}; this build generates version ${u.task.version}: use another --out`);
+      }
+    }
+    const isDone = (u: WorkUnit) => {
+      const done = runDir.finished.get(u.key);
+      return done !== undefined && !(config.retryErrors && done.status === 'error');
+    };
+    const todo = scheduleUnits(units.filter((u) => !isDone(u)));
     runDir.writeManifest({
       command: ['bench', 'run', ...process.argv.slice(3)].join(' '),
       tasks: tasks.map((t) => ({ name: t.name, version: t.version, metric: t.metric })),
@@ -113,9 +124,22 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
       model, tokenizer, checkpoints: runDir.checkpoints, checkpointEveryCall: !model.isReferenceReader, signal: hooks.signal,
       prompts: config.storePrompts ? new PromptStore(join(outDir, 'prompts')) : undefined,
     };
+    // With --server-batch, calls pass a gate sized to the server's batch, longest remaining chain first, so more
+    // samples than the batch can be in flight without the server's FIFO queue undoing the schedule.
+    const gate = config.serverBatch && !model.isReferenceReader ? new CallGate(config.serverBatch) : undefined;
+    const chainOf = new Map(todo.map((u) => [u.key, u.chain]));
+    const runInProcess: UnitRunner['run'] = async (spec, onCalls) => {
+      if (!gate) return executeUnit(env, spec, (c) => onCalls([c]));
+      let made = runDir.checkpoints.load(spec.key)?.step ?? 0;
+      const unitEnv = { ...env, model: gatedModel(env.model, gate, () => (chainOf.get(spec.key) ?? 1) - made) };
+      return executeUnit(unitEnv, spec, (c) => {
+        made++;
+        onCalls([c]);
+      });
+    };
     const runner: UnitRunner = workers > 1
       ? createWorkerPool(workers, config, outDir)
-      : { run: async (spec, onCalls) => executeUnit(env, spec, (c) => onCalls([c])), abort() {}, async close() {} };
+      : { run: runInProcess, abort() {}, async close() {} };
     const onAbort = () => runner.abort();
     hooks.signal?.addEventListener('abort', onAbort);
     const progress = createProgress(todo.reduce((n, u) => n + u.chain, 0), todo.length, config.progress);

@@ -134,7 +134,8 @@ export class CallGate {
   }
 }
 
-/** `model`, with every call passing through `gate` at priority `priority()` (e.g. the unit's remaining calls). */
+/** `model`, with every call passing through `gate` at priority `priority()` (e.g. the unit's remaining calls).
+ *  The wrapper does not own the model: it has no close(); close the wrapped model once, as now. */
 export function gatedModel(model: Model, gate: CallGate, priority: () => number): Model {
   return {
     id: model.id,
@@ -147,6 +148,5 @@ export function gatedModel(model: Model, gate: CallGate, priority: () => number)
         release();
       }
     },
-    close: model.close?.bind(model),
   };
 }

@@ -5,6 +5,7 @@ import { READER_ID, referenceReply } from '../models/reader/index.js';
 import { modelFromReply } from './reply-model.js';
 import { startServer, type RunningServer } from './server.js';
 import type { ServeOptions } from './options.js';
+import { createLiveSimulator, describeSimulation } from './simulate.js';
 
 export interface ServeCommandDeps {
   /** The local model to serve. The CLI should pass createLocalModel(tokenizer) for exact token counts; the default
@@ -37,6 +38,7 @@ export async function serveCommand(opts: ServeOptions, deps: ServeCommandDeps = 
   const print = deps.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const until = deps.until ?? nextSignal();
   let server: RunningServer;
+  const sim = opts.simulate ? createLiveSimulator(opts.simulate.params, { timeScale: opts.simulate.timeScale }) : undefined;
   try {
     server = await startServer({
       model: deps.model ?? modelFromReply(referenceReply, { id: `local:${READER_ID}`, isReferenceReader: true }),
@@ -47,8 +49,10 @@ export async function serveCommand(opts: ServeOptions, deps: ServeCommandDeps = 
       maxContext: opts.maxContext,
       faults: opts.faults,
       countPromptTokens: deps.countPromptTokens,
+      delay: sim?.delay,
     });
   } catch (err) {
+    sim?.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UserError(`port ${opts.port} on ${opts.host} is in use: pick another with --port (0 = any free port)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UserError(`cannot listen on --host ${opts.host}: not an address of this machine`);
@@ -57,7 +61,9 @@ export async function serveCommand(opts: ServeOptions, deps: ServeCommandDeps = 
   }
   deps.onListening?.(server);
   print(`bench serve: model ${opts.modelName} at ${server.url}${opts.apiKeyEnv ? ` (key from $${opts.apiKeyEnv})` : ''}`);
+  if (sim) print(describeSimulation(sim));
   await until;
+  sim?.close();
   await server.close();
   return 0;
 }

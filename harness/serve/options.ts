@@ -1,6 +1,7 @@
 // `bench serve` flags → validated ServeOptions (pure apart from reading the named env variable).
 import { UserError } from '../errors.js';
 import { parseFaultSpec, type FaultConfig } from './faults.js';
+import { parseSimulateSpec, parseTimeScale, type GpuParams } from './sim-model.js';
 
 export interface ServeOptions {
   host: string;
@@ -12,6 +13,8 @@ export interface ServeOptions {
   apiKey?: string;
   maxContext?: number;
   faults: FaultConfig;
+  /** Simulated continuous-batching GPU timing (docs/SIMULATION.md). */
+  simulate?: { params: GpuParams; timeScale: number };
 }
 
 /** Flag table for help text: [flag, value, description]. */
@@ -30,11 +33,13 @@ export const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--fail-malformed', 'RATE', 'share answered 200 with an invalid JSON body'],
   ['--fail-hang', 'RATE', 'share never answered until the client gives up'],
   ['--seed', 'S', 'seed of the fault draws (default 0)'],
+  ['--simulate', 'PRESET[,k=v]', 'take the time a continuous-batching GPU server would (qwen2.5-7b-h100, qwen2.5-14b-h100, qwen2.5-14b-8xh100; docs/SIMULATION.md)'],
+  ['--time-scale', 'X', 'with --simulate: simulated seconds per wall-clock second (default 1)'],
 ];
 
 export type ServeFlagName =
   | 'host' | 'port' | 'model-name' | 'api-key-env' | 'max-context' | 'latency-ms' | 'latency-per-token-ms'
-  | 'fail-5xx' | 'fail-429' | 'retry-after' | 'fail-reset' | 'fail-malformed' | 'fail-hang' | 'seed';
+  | 'fail-5xx' | 'fail-429' | 'retry-after' | 'fail-reset' | 'fail-malformed' | 'fail-hang' | 'seed' | 'simulate' | 'time-scale';
 
 /** Parsed flag values (e.g. node:util parseArgs `values`); keys other than ServeFlagName are ignored. */
 export type ServeFlags = Readonly<Partial<Record<ServeFlagName, string>> & Record<string, string | boolean | undefined>>;
@@ -73,6 +78,8 @@ export function serveOptionsFromFlags(raw: ServeFlags, env: NodeJS.ProcessEnv = 
   if (out.host === '') throw new UserError('--host must not be empty');
   if (out.modelName === '') throw new UserError('--model-name must not be empty');
   if (flags['max-context'] !== undefined) out.maxContext = intFlag('max-context', flags['max-context'], 1, 2 ** 31);
+  if (flags.simulate !== undefined) out.simulate = { params: parseSimulateSpec(flags.simulate), timeScale: parseTimeScale(flags['time-scale']) };
+  else if (flags['time-scale'] !== undefined) throw new UserError('--time-scale only applies with --simulate PRESET');
   const varName = flags['api-key-env'];
   if (varName !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(varName)) {

@@ -18,6 +18,7 @@ test('results do not depend on scheduling order, concurrency, worker threads or 
       workers: ['--workers', '2'],
       http1: ['--model', server.url, '--model-name', 'reference-reader', '--concurrency', '1'],
       http8: ['--model', server.url, '--model-name', 'reference-reader', '--concurrency', '8', '--requests-per-endpoint', '3'],
+      gated: ['--model', server.url, '--model-name', 'reference-reader', '--concurrency', '8', '--server-batch', '2'],
     };
     const results: Record<string, Record<string, unknown>> = {};
     for (const [name, extra] of Object.entries(variants)) {
