@@ -7,6 +7,10 @@ import type { CallRecord, SampleRecord } from '../types.js';
 import type { UnitSpec } from './execute.js';
 import type { FromWorker, ToWorker } from './unit-worker.js';
 
+/** A worker's old-generation heap cap: V8 otherwise lets garbage from millions of decoded chunks grow to GBs before
+ *  collecting. A unit's live data (cached pool ids, one window, one memory, one 120K-token prompt) is far smaller. */
+const WORKER_HEAP_MB = 384;
+
 export interface UnitRunner {
   run(spec: UnitSpec, onCalls: (calls: CallRecord[]) => void): Promise<SampleRecord | null>;
   abort(): void;
@@ -18,7 +22,7 @@ export function createWorkerPool(size: number, config: RunConfig, runDir: string
   const here = fileURLToPath(import.meta.url);
   const entry = new URL(`./unit-worker${extname(here)}`, import.meta.url);
   type Job = { spec: UnitSpec; onCalls: (c: CallRecord[]) => void; resolve: (r: SampleRecord | null) => void; reject: (e: Error) => void };
-  const workers = Array.from({ length: size }, () => new Worker(entry, { workerData: { config, runDir } }));
+  const workers = Array.from({ length: size }, () => new Worker(entry, { workerData: { config, runDir }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }));
   const current = new Map<Worker, Job>();
   const idle: Worker[] = [...workers];
   const waiting: Job[] = [];
