@@ -49,6 +49,7 @@ bench run options:
   --no-retry-429        do not wait out rate limits (daily quotas): a 429 ends the sample as an error
   --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
+  --dry-run             count samples, calls and tokens per length (cost estimate); calls no model
   --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)
   --no-progress         no progress bar
 

@@ -41,6 +41,8 @@ export interface RunConfig {
   retry429: boolean;
   /** Rerun samples that ended as errors in an earlier run of this directory. */
   retryErrors: boolean;
+  /** Count samples, calls and tokens without calling a model or writing a run directory. */
+  dryRun: boolean;
   /** The server's batch (max_num_seqs × replicas): calls beyond it wait here, longest remaining chain first. */
   serverBatch?: number;
   /** Base per-request timeout in ms (grows with prompt and output size). */
@@ -96,6 +98,7 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   'store-prompts': { type: 'boolean' },
   'no-retry-429': { type: 'boolean' },
   'retry-errors': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
   'server-batch': { type: 'string' },
   'request-timeout': { type: 'string' },
   'retry-base-ms': { type: 'string' },
@@ -210,6 +213,7 @@ function parseRun(argv: string[]): RunConfig {
     storePrompts: Boolean(values['store-prompts']),
     retry429: !values['no-retry-429'],
     retryErrors: Boolean(values['retry-errors']),
+    dryRun: Boolean(values['dry-run']),
     serverBatch: values['server-batch'] === undefined ? undefined : parseInteger(values['server-batch'] as string, '--server-batch', 1),
     requestTimeoutMs: values['request-timeout'] === undefined ? undefined : Math.round(parseNumber(values['request-timeout'] as string, '--request-timeout', 0.1, 86400, 60) * 1000),
     retryBaseMs: values['retry-base-ms'] === undefined ? undefined : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),

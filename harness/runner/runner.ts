@@ -10,6 +10,7 @@ import { formatSummaryTable, summarize, writeSummary } from '../../reports/summa
 import { environmentInfo } from './manifest.js';
 import { createProgress } from './progress.js';
 import { PromptStore } from './prompt-store.js';
+import { dryRunRows, formatDryRun } from './dry-run.js';
 import { RunDir } from './run-dir.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
@@ -65,6 +66,10 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
   const grids = tasks.map((t) => gridFor(t, config));
   for (let i = 0; i < tasks.length; i++) {
     hooks.log(`${tasks[i].name}: lengths ${grids[i].map((l) => l.label).join(', ')} (${grids[i].length} points)`);
+  }
+  if (config.dryRun) {
+    hooks.log(formatDryRun(dryRunRows(tasks, prepared, grids, config)));
+    return { exitCode: 0, runDir: '', records: [] };
   }
   const model = await hooks.createModel(config, tokenizer);
   const modelSlug = model.isReferenceReader ? 'local' : (config.modelName ?? 'model').replace(/[^A-Za-z0-9._-]+/g, '_');

@@ -65,6 +65,20 @@ test('bad input: one clear line and exit code 2', () => {
   }
 });
 
+test('--dry-run counts calls and tokens without a model or a run directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-dry-'));
+  const r = bench(['run', 'ruler-hqa', '--lengths', '8k,16k', '--samples', '3', '--method', 'memagent,full-context', '--dry-run',
+    '--model', 'http://127.0.0.1:9/v1', '--model-name', 'x', '--out', join(dir, 'never')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /dry run: no model was called/);
+  const memagent8k = r.stdout.split('\n').find((l) => /ruler-hqa\s+8k\s+memagent/.test(l))!;
+  const cols = memagent8k.trim().split(/\s{2,}/);
+  assert.equal(cols[3], '3');
+  // 8k contexts need ceil(tokens/5000) = 2 updates + 1 final call each.
+  assert.equal(cols[5], '9');
+  assert.ok(!existsSync(join(dir, 'never')));
+});
+
 test('bench tasks and --help', () => {
   const t = bench(['tasks']);
   assert.equal(t.code, 0);
