@@ -21,7 +21,7 @@ export async function callModel(ctx: MethodContext, sample: Sample, method: stri
   } catch (err) {
     ctx.onCall?.({
       sampleId: sample.id, method, step, kind, latencyMs: Math.round(performance.now() - started), usage: { promptTokens: 0, completionTokens: 0 },
-      status: 'error', retries: 0, cached: false, promptHash: hash, error: errorMessage(err),
+      status: 'error', retries: Math.max(0, ((err as { attempts?: number }).attempts ?? 1) - 1), cached: false, promptHash: hash, error: errorMessage(err),
     });
     throw err;
   }

@@ -19,6 +19,9 @@ export interface UnitSpec {
 }
 
 export interface ExecEnv {
+  /** The model as results name it: the embedded reader's id, or the served model name (not the endpoint URL, so a
+   *  run can resume against the same model served elsewhere). */
+  modelId: string;
   prepared: Map<string, PreparedTask>;
   methods: Map<string, Method>;
   model: Model;
@@ -74,7 +77,7 @@ export async function executeUnit(env: ExecEnv, spec: UnitSpec, onCall: (call: C
   if (env.signal?.aborted && output.status !== 'ok') return null;
   const { score, scores } = scoreOutput(sample, output);
   return {
-    id: sample.id, task: sample.task, taskVersion: sample.taskVersion, method: spec.method, model: env.model.id,
+    id: sample.id, task: sample.task, taskVersion: sample.taskVersion, method: spec.method, model: env.modelId,
     lengthLabel: sample.length.label, lengthKind: sample.length.kind, length: sample.length.value, index: sample.index,
     builtTokens: sample.context.tokenCount, question: sample.question, answers: sample.answers,
     prediction: output.prediction, rawOutput: output.rawOutput, metric: sample.metric, score, scores,

@@ -72,10 +72,11 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
     return { exitCode: 0, runDir: '', records: [] };
   }
   const model = await hooks.createModel(config, tokenizer);
-  const modelSlug = model.isReferenceReader ? 'local' : (config.modelName ?? 'model').replace(/[^A-Za-z0-9._-]+/g, '_');
+  const modelId = model.isReferenceReader ? model.id : config.modelName ?? model.id;
+  const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
   const outDir = config.out ?? defaultOutDir(config, modelSlug);
   const identity = {
-    seed: config.seed, tokenizer: tokenizer.id, model: model.id, chunk_tokens: config.chunkTokens, memory_tokens: config.memoryTokens,
+    seed: config.seed, tokenizer: tokenizer.id, model: modelId, chunk_tokens: config.chunkTokens, memory_tokens: config.memoryTokens,
     max_context: config.maxContext, temperature: config.temperature, top_p: config.topP, final_variant: config.finalVariant,
     templates: config.templates ?? null, trial: config.trial, options: config.options,
   };
@@ -113,7 +114,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
       samples: config.samples ?? null,
       seed: config.seed,
       tokenizer: tokenizer.id,
-      model: { id: model.id, name: config.modelName ?? null, isReferenceReader: model.isReferenceReader, endpoints: config.model === 'local' ? [] : config.model },
+      model: { id: modelId, client: model.id, name: config.modelName ?? null, isReferenceReader: model.isReferenceReader, endpoints: config.model === 'local' ? [] : config.model },
       settings: { chunk_tokens: config.chunkTokens, memory_tokens: config.memoryTokens, max_context: config.maxContext, temperature: config.temperature, top_p: config.topP, final_variant: config.finalVariant, concurrency: config.concurrency },
       shard: config.shard ?? null,
       identity,
@@ -124,6 +125,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<{ 
     if (todo.length < units.length) hooks.log(`resuming: ${units.length - todo.length} of ${units.length} samples already finished in ${outDir}`);
     const workers = model.isReferenceReader ? Math.min(config.workers ?? availableParallelism(), Math.max(1, todo.length)) : 1;
     const env: ExecEnv = {
+      modelId,
       prepared: new Map(tasks.map((t, i) => [t.name, prepared[i]])),
       methods: new Map(methods.map((m) => [m.name, m])),
       model, tokenizer, checkpoints: runDir.checkpoints, checkpointEveryCall: !model.isReferenceReader, signal: hooks.signal,

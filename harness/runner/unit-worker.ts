@@ -25,10 +25,12 @@ async function setup(): Promise<ExecEnv> {
   const tokenizer = loadTokenizer(config.tokenizer);
   const prepared = new Map();
   for (const name of config.tasks) prepared.set(name, await getTask(name).prepare({ tokenizer, seed: config.seed, options: config.options }));
+  const model = createLocalModel(tokenizer);
   return {
+    modelId: model.id,
     prepared,
     methods: new Map(buildMethods(config).map((m) => [m.name, m])),
-    model: createLocalModel(tokenizer),
+    model,
     tokenizer,
     checkpoints: new CheckpointStore(runDir),
     prompts: config.storePrompts ? new PromptStore(join(runDir, 'prompts')) : undefined,

@@ -75,3 +75,32 @@ test('endpoint down, wrong model, bad key: one clear line, exit 2, and the key n
     server.child.kill('SIGTERM');
   }
 });
+
+test('samples that ended as errors are kept as errors, and --retry-errors reruns them against a working endpoint', async () => {
+  const broken = await startBenchServe(['--fail-5xx', '1']);
+  const clean = await startBenchServe([]);
+  try {
+    const dir = join(mkdtempSync(join(tmpdir(), 'bench-retry-')), 'run');
+    const base = ['run', 'ruler-hqa', '--lengths', '8k', '--samples', '3', '--model-name', 'reference-reader', '--no-progress', '--no-cache', '--retry-base-ms', '1', '--out', dir];
+    const first = spawnSync(process.execPath, [BIN, ...base, '--model', broken.url], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(first.status, 0, first.stderr);
+    const errored = lines(join(dir, 'samples.jsonl'));
+    assert.deepEqual(errored.map((r) => r.status), ['error', 'error', 'error']);
+    assert.ok(errored.every((r) => r.score === 0 && /HTTP 5\d\d/.test(r.error)));
+    assert.match(first.stdout, /errors/);
+    // Without the flag a rerun keeps them; with it they run again and the new lines supersede the old.
+    const kept = spawnSync(process.execPath, [BIN, ...base, '--model', clean.url], { encoding: 'utf8', timeout: 120_000 });
+    assert.match(kept.stdout, /resuming: 3 of 3/);
+    const again = spawnSync(process.execPath, [BIN, ...base, '--model', clean.url, '--retry-errors'], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(again.status, 0, again.stderr);
+    const all = lines(join(dir, 'samples.jsonl'));
+    assert.equal(all.length, 6);
+    assert.deepEqual(all.slice(3).map((r) => r.status), ['ok', 'ok', 'ok']);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    assert.equal(summary.rows[0].errors, 0);
+    assert.equal(summary.rows[0].n, 3);
+  } finally {
+    broken.child.kill('SIGTERM');
+    clean.child.kill('SIGTERM');
+  }
+});
