@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const BIN = join(process.cwd(), 'bin', 'bench.js');
@@ -77,6 +77,17 @@ test('--dry-run counts calls and tokens without a model or a run directory', () 
   // 8k contexts need ceil(tokens/5000) = 2 updates + 1 final call each.
   assert.equal(cols[5], '9');
   assert.ok(!existsSync(join(dir, 'never')));
+});
+
+test('a run directory in use by a live run is refused with one line, and left as it was', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-lock-'));
+  // This test process stands in for the other, still running, bench run.
+  writeFileSync(join(dir, 'run.lock'), `${hostname()} ${process.pid}`);
+  const r = bench(['run', 'ruler-hqa', '--lengths', '8k', '--samples', '1', '--no-progress', '--out', dir]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /in use by another bench run/);
+  assert.ok(!existsSync(join(dir, 'samples.jsonl')));
+  assert.equal(readFileSync(join(dir, 'run.lock'), 'utf8'), `${hostname()} ${process.pid}`);
 });
 
 test('bench tasks and --help', () => {
