@@ -1,10 +1,10 @@
 // Micro-benchmark: milliseconds of one core per memory-update call on ~20 KB sections (≈ 5,000 tokens).
-// Usage: node --import tsx harness/models/reader/bench.ts [--summary] [path-to-text-file]
+// Usage: npm run bench:reader -- [--summary] [path-to-text-file]
 // Without a file it builds a synthetic RULER-HQA-like text from repeated Wikipedia-style paragraphs. With
 // --summary the problem is a summarisation instruction (the central-sentence memory of summary-memory.ts).
 
 import { readFileSync } from 'node:fs';
-import { referenceReply } from './index.js';
+import { referenceReply } from '../harness/models/reader/index.js';
 
 const UPDATE =
   'You are presented with a problem, a section of an article that may contain the answer to the problem, and a previous memory. Please read the provided section carefully and update the memory with the new information that helps to answer the problem. Be sure to retain all relevant details from the previous memory while adding any new, useful information.\n\n<problem> \n{question}\n</problem>\n\n<memory>\n{memory}\n</memory>\n\n<section>\n{chunk}\n</section>\n\nUpdated memory:\n';
