@@ -2,7 +2,7 @@ import type { RunConfig } from '../cli/parse.js';
 import { UserError } from '../errors.js';
 import type { Model, Tokenizer } from '../types.js';
 import { createOpenAIModel, probeEndpoint } from './openai/index.js';
-import { createPool } from './pool.js';
+import { createPool, type PoolModel } from './pool.js';
 import { withDriftCheck } from './drift.js';
 import { withResponseCache } from './response-cache.js';
 import { join } from 'node:path';
@@ -17,18 +17,21 @@ export async function createEndpointModel(config: RunConfig, _tokenizer: Tokeniz
     if (!apiKey) throw new UserError(`--api-key-env ${config.apiKeyEnv}: that environment variable is not set`);
   }
   const endpoints: Model[] = [];
-  for (const baseURL of config.model) {
+  // Each endpoint reports its 429s to the pool, which halves that endpoint's concurrency (AIMD).
+  let pool: PoolModel | undefined;
+  for (const [index, baseURL] of config.model.entries()) {
     await probeEndpoint({ baseURL, modelName, apiKey });
     endpoints.push(createOpenAIModel({
       baseURL, modelName, apiKey, retryRateLimited: config.retry429,
+      onRetry: (event) => {
+        if (event.kind === 'rate-limited') pool?.rateLimited(index);
+      },
       ...(config.requestTimeoutMs !== undefined ? { timeoutPolicy: { baseMs: config.requestTimeoutMs } } : {}),
       ...(config.retryBaseMs !== undefined ? { backoff: { baseMs: config.retryBaseMs } } : {}),
     }));
   }
-  const pooled = endpoints.length === 1 && config.requestsPerEndpoint >= config.concurrency
-    ? endpoints[0]
-    : createPool(endpoints, { maxInFlightPerEndpoint: config.requestsPerEndpoint });
-  const checked = withDriftCheck(pooled, warn);
+  pool = createPool(endpoints, { maxInFlightPerEndpoint: config.requestsPerEndpoint, id: endpoints.map((m) => m.id).join(',') });
+  const checked = withDriftCheck(pool, warn);
   if (!config.cache) return checked;
   // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
   return withResponseCache(checked, {

@@ -1,5 +1,6 @@
 // A Model that spreads calls over several endpoint Models: least requests in flight first (ties: lowest index),
-// at most `maxInFlightPerEndpoint` each, FIFO queue when all are full.
+// at most `maxInFlightPerEndpoint` each, FIFO queue when all are full. Each endpoint's limit adapts AIMD-style:
+// halved when the endpoint rate-limits (at most once a second), grown by 1/limit per success back to the maximum.
 import type { Model, ModelRequest, ModelResponse } from '../types.js';
 
 export interface PoolOptions {
@@ -11,6 +12,10 @@ export interface PoolOptions {
 
 export interface PoolModel extends Model {
   readonly endpoints: readonly Model[];
+  /** Tell the pool that endpoint `index` answered 429 (the client reports each one through its onRetry hook). */
+  rateLimited(index: number): void;
+  /** The current adaptive limit per endpoint. */
+  limits(): number[];
   /** Requests in flight per endpoint, in endpoint order. */
   inFlight(): number[];
   /** Calls waiting for a free slot. */
@@ -27,12 +32,14 @@ export function createPool(endpoints: Model[], options: PoolOptions = {}): PoolM
   const limit = options.maxInFlightPerEndpoint ?? 8;
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`maxInFlightPerEndpoint must be a positive integer, got ${limit}`);
   const inFlight = endpoints.map(() => 0);
+  const limits = endpoints.map(() => limit);
+  const lastCut = endpoints.map(() => -Infinity);
   const queue: Waiter[] = [];
 
   function pick(): number {
     let best = -1;
     for (let i = 0; i < inFlight.length; i++) {
-      if (inFlight[i] < limit && (best < 0 || inFlight[i] < inFlight[best])) best = i;
+      if (inFlight[i] < Math.max(1, Math.floor(limits[i])) && (best < 0 || inFlight[i] < inFlight[best])) best = i;
     }
     return best;
   }
@@ -77,11 +84,20 @@ export function createPool(endpoints: Model[], options: PoolOptions = {}): PoolM
     isReferenceReader: endpoints.every((m) => m.isReferenceReader),
     endpoints,
     inFlight: () => [...inFlight],
+    limits: () => [...limits],
+    rateLimited(index: number) {
+      const now = performance.now();
+      if (now - lastCut[index] < 1000) return;
+      lastCut[index] = now;
+      limits[index] = Math.max(1, limits[index] / 2);
+    },
     queued: () => queue.length,
     async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
       const index = await acquire(signal);
       try {
-        return await endpoints[index].generate(request, signal);
+        const res = await endpoints[index].generate(request, signal);
+        limits[index] = Math.min(limit, limits[index] + 1 / limits[index]);
+        return res;
       } finally {
         release(index);
       }
