@@ -6,6 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { datasetPath } from '../../harness/paths.js';
 import { MEMAGENT_FINAL_PHRASE, MEMAGENT_UPDATE, NO_MEMORY, fillTemplate } from '../../harness/methods/templates.js';
 import { referenceReply } from '../../harness/models/reader/index.js';
+import { mulberry32 } from '../../harness/prng.js';
 
 export interface HotpotRecord {
   _id: string;
@@ -25,16 +26,7 @@ export function loadHotpot(): HotpotRecord[] {
 }
 
 /** Seeded PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 const paragraphText = ([title, sents]: [string, string[]]): string => `${title}\n${sents.join('')}`;
 

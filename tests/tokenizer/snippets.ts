@@ -1,16 +1,8 @@
 // Deterministic test snippets for the tokenizer: hand-picked edge cases and seeded random mixes of hard characters.
+import { mulberry32 } from '../../harness/prng.js';
 
-/** mulberry32: a small seeded PRNG (tests must be deterministic). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG (mulberry32). */
+export const rng = mulberry32;
 
 export const EDGE_CASES: string[] = [
   '',

@@ -1,4 +1,5 @@
 // Retry and timeout policy for HTTP model calls: pure functions, documented defaults.
+import { mulberry32 } from '../../prng.js';
 
 /**
  * Per-attempt timeout = baseMs + perPromptCharMs × prompt characters + perMaxTokenMs × max_tokens, capped at maxMs.
@@ -42,17 +43,8 @@ export function retryDelayMs(policy: BackoffPolicy, retryIndex: number, random: 
   return retryAfterMs === undefined ? jittered : Math.max(Math.ceil(retryAfterMs), jittered);
 }
 
-/** Small seeded PRNG (mulberry32) for jitter; timing only, never results. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small seeded PRNG for jitter; timing only, never results. */
+export const seededRandom = mulberry32;
 
 /** setTimeout as a promise that rejects with the signal's reason when aborted. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
