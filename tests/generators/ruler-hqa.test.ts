@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { parseLengths } from '../../harness/cli/lengths.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
 import { rulerHqaTask, ctxDistTask } from '../../generators/ruler-hqa/index.js';
-import type { PreparedTask, Sample } from '../../harness/types.js';
+import type { PreparedTask } from '../../harness/types.js';
+import { concatIds } from '../helpers/context.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 const [L32k] = parseLengths('32k');
@@ -13,16 +14,6 @@ function task(seed: number, placement?: string): Promise<PreparedTask> {
   if (!prepared.has(key)) prepared.set(key, rulerHqaTask.prepare({ tokenizer, seed, options: placement ? { placement } : {} }));
   return prepared.get(key)!;
 }
-function concat(sample: Sample): Uint32Array {
-  const parts = [...sample.context.pieces()];
-  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 test('cached paragraph ids concatenate to exactly the encoding of the joined context', async () => {
   const t = await task(42);
@@ -30,7 +21,7 @@ test('cached paragraph ids concatenate to exactly the encoding of the joined con
     const s = t.build(L32k, index);
     const text = s.context.text();
     const direct = tokenizer.encode(text);
-    assert.deepEqual(concat(s), direct, `sample ${index}`);
+    assert.deepEqual(concatIds(s), direct, `sample ${index}`);
     assert.equal(s.context.tokenCount, direct.length);
     assert.ok(text.startsWith('Document 1:\n'));
     assert.equal(text, text.trim());

@@ -17,16 +17,7 @@ export function needlesOf(s: Sample): NeedleMeta[] {
   return s.metadata.needles as NeedleMeta[];
 }
 
-export function concatIds(s: Sample): Uint32Array {
-  const parts = [...s.context.pieces()];
-  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export { concatIds } from '../helpers/context.js';
 
 export function sameIds(a: Uint32Array, b: Uint32Array): boolean {
   if (a.length !== b.length) return false;

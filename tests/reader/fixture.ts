@@ -7,6 +7,8 @@ import { datasetPath } from '../../harness/paths.js';
 import { MEMAGENT_FINAL_PHRASE, MEMAGENT_UPDATE, NO_MEMORY, fillTemplate } from '../../harness/methods/templates.js';
 import { referenceReply } from '../../harness/models/reader/index.js';
 import { mulberry32 } from '../../harness/prng.js';
+import { extractPhraseAnswer } from '../../harness/scorers/extract.js';
+import { normalizeAnswer, subEm as scorerSubEm } from '../../harness/scorers/qa.js';
 
 export interface HotpotRecord {
   _id: string;
@@ -98,36 +100,14 @@ export function memAgentLoop(question: string, context: string, windowChars = 20
   return { memory, memories, raw, prediction: extractPhrase(raw), calls: calls + 1 };
 }
 
-/** MemAgent's answer extraction (PROTOCOLS a.6). */
-export function extractPhrase(response: string): string | null {
-  let text = response.trim();
-  const think = text.lastIndexOf('</think>');
-  if (think >= 0) text = text.slice(think + '</think>'.length);
-  text = text.replace(/\*/g, '');
-  const at = text.lastIndexOf('the answer is');
-  if (at < 0) return null;
-  return text
-    .slice(at + 'the answer is'.length)
-    .trim()
-    .replace(/^\.+|\.+$/g, '')
-    .trim();
-}
+/** MemAgent's answer extraction (PROTOCOLS a.6), as the scorers implement it. */
+export const extractPhrase = extractPhraseAnswer;
 
-export function normalize(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '')
-    .replace(/\b(a|an|the)\b/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+export const normalize = normalizeAnswer;
 
-/** MemAgent sub-EM: normalised containment either way; null or empty prediction scores 0. */
+/** MemAgent sub-EM against one gold answer, as the scorers implement it. */
 export function subEm(prediction: string | null, gold: string): number {
-  if (prediction === null || prediction.length === 0) return 0;
-  const p = normalize(prediction);
-  const g = normalize(gold);
-  return p.includes(g) || g.includes(p) ? 1 : 0;
+  return scorerSubEm(prediction, [gold]);
 }
 
 /** Whether the memory holds a gold sentence (its first 60 characters, whitespace-normalised). */
