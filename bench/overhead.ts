@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { get_encoding } from 'tiktoken';
-import { startServer } from '../harness/serve/server.js';
-import { modelFromReply } from '../harness/serve/reply-model.js';
+import { startServer } from '../reference/serve/server.js';
+import { modelFromReply } from '../reference/serve/reply-model.js';
 import { createOpenAIModel } from '../harness/models/openai/index.js';
 import type { ModelRequest } from '../harness/types.js';
 

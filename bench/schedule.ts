@@ -1,13 +1,13 @@
 // Scheduling benchmark: `npx tsx bench/schedule.ts [--preset P] [--samples N] [--concurrency C] [--seed S]`.
 // The full RULER-HQA docs:50..25600 × 128 MemAgent sweep against the simulated continuous-batching server
-// (harness/serve/simulate.ts), as a discrete-event simulation: no sleeping, all times are simulated seconds.
+// (reference/simulator/index.ts), as a discrete-event simulation: no sleeping, all times are simulated seconds.
 // Prints the makespan of each schedule against the lower bound, then the same for other server scenarios, and
 // writes bench-out/schedule.json. Model and assumptions: docs/SIMULATION.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_WORKLOAD, memagentSweep, type SimChain } from '../harness/serve/sim-workload.js';
-import { simulateSweep, sweepLowerBound, type LowerBound, type SweepResult, type SweepSchedule } from '../harness/serve/sim-sweep.js';
-import { gpuParams, serverSlots, type GpuParams } from '../harness/serve/sim-model.js';
+import { DEFAULT_WORKLOAD, memagentSweep, type SimChain } from '../reference/simulator/workload.js';
+import { simulateSweep, sweepLowerBound, type LowerBound, type SweepResult, type SweepSchedule } from '../reference/simulator/sweep.js';
+import { gpuParams, serverSlots, type GpuParams } from '../reference/simulator/gpu-params.js';
 import { longestChainFirst } from '../harness/runner/schedule-policy.js';
 
 const { values } = parseArgs({

@@ -6,7 +6,8 @@ import type { Command } from './parse.js';
 export async function runOtherCommand(cmd: Command, out: (l: string) => void, err: (l: string) => void): Promise<number> {
   switch (cmd.command) {
     case 'serve': {
-      const { serveCommand, serveOptionsFromFlags } = await import('../serve/index.js');
+      const { serveCommand } = await import('../commands/serve.js');
+      const { serveOptionsFromFlags } = await import('../../reference/serve/index.js');
       const { loadTokenizer } = await import('../tokenizer/index.js');
       const { createLocalModel } = await import('../models/local-model.js');
       const tokenizer = loadTokenizer(typeof cmd.options.tokenizer === 'string' ? cmd.options.tokenizer : 'qwen2.5');
@@ -41,7 +42,7 @@ export async function runOtherCommand(cmd: Command, out: (l: string) => void, er
       const { generateCommand } = await import('../commands/generate.js');
       const { getTask } = await import('../tasks.js');
       const { loadTokenizer } = await import('../tokenizer/index.js');
-      const { parseLengths } = await import('./lengths.js');
+      const { parseLengths } = await import('../config/lengths.js');
       const task = getTask(cmd.task);
       const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
       const result = await generateCommand({

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UserError } from '../errors.js';
 import type { LengthTarget } from '../types.js';
-import { parseLengths } from './lengths.js';
+import { parseLengths } from '../config/lengths.js';
 
 export const METHODS = ['memagent', 'full-context', 'rag'] as const;
 export type MethodName = (typeof METHODS)[number];

@@ -1,7 +1,7 @@
 import { ModelCallError } from '../errors.js';
 import type { Model, ModelRequest, ModelResponse, Tokenizer } from '../types.js';
 import { LineCountCache } from '../tokenizer/line-count.js';
-import { READER_ID, referenceReply } from './reader/index.js';
+import { READER_ID, referenceReply } from '../../reference/reader/index.js';
 
 /**
  * The embedded default model: the deterministic lexical reference reader (not an LLM), behind the same Model

@@ -4,7 +4,7 @@ import { DatasetMissingError, UserError, errorMessage } from '../errors.js';
 import { availableParallelism } from 'node:os';
 import { expandTaskNames, getTask } from '../tasks.js';
 import { loadTokenizer } from '../tokenizer/index.js';
-import { parseLengths } from '../cli/lengths.js';
+import { parseLengths } from '../config/lengths.js';
 import type { CallRecord, LengthTarget, Model, SampleRecord, TaskDefinition, Tokenizer } from '../types.js';
 import { formatSummaryTable, summarize, writeSummary } from '../../reports/summary.js';
 import { environmentInfo } from './manifest.js';

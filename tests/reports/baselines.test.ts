@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { loadPaperBaseline, paperCurves, paperBaselinesFor, loadPaperBaselines } from '../../reports/baselines.js';
 import { fmtPct } from '../../reports/format.js';

@@ -1,5 +1,5 @@
 // Native-length tasks (LongBench): LongBench-E bucket rows, the gate ignoring them, and the LongBench charts.
-import { test } from 'node:test';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

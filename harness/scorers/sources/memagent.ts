@@ -3,7 +3,7 @@
 // item minus its context, plus response (stripped model output), pred (extracted answer), answer and judge_* scores.
 // We re-extract from `response`, re-score, and compare with the mean of the stored judge_sub_em.
 import { basename, dirname } from 'node:path';
-import { tokenLabel } from '../../cli/lengths.js';
+import { tokenLabel } from '../../config/lengths.js';
 import { Group, type ScoreRow } from '../aggregate.js';
 import { extractBoxedAnswer, extractPhraseAnswer } from '../extract.js';
 import { scoreAll } from '../index.js';

@@ -2,7 +2,7 @@
 // index, pred, input, outputs, others, truncation, length) as scripts/eval/evaluate.py does: post-process, then
 // string_match_part for qa tasks and string_match_all for the rest (niah_*, vt, cwe, fwe).
 import { basename, dirname, resolve, sep } from 'node:path';
-import { tokenLabel } from '../../cli/lengths.js';
+import { tokenLabel } from '../../config/lengths.js';
 import { Group, type ScoreRow } from '../aggregate.js';
 import { getMetric } from '../index.js';
 import { postprocessRulerPred } from '../ruler.js';

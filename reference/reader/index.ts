@@ -1,0 +1,120 @@
+// The reference reader: a deterministic, CPU-only lexical reader that stands in for an LLM when no model server
+// is available. It is NOT a language model: it scores sentences by weighted overlap with the question, keeps the
+// best in a MemAgent-style memory, and answers with a short typed span. Its output depends only on the messages.
+
+import type { ChatMessage } from '../../harness/types.js';
+import { answerFromCands } from './answer.js';
+import { needleValues } from './niah.js';
+import { parsePrompt, type ParsedPrompt } from './prompt.js';
+import { questionInfo, type QuestionInfo } from './question.js';
+import { isSummaryProblem, summarize } from './summary.js';
+import { SUMMARY_CHARS, summaryFromMemory, updateSummaryMemory } from './summary-memory.js';
+import { classifyByExample, countUniqueParagraphs, lastCodeLine, retrieveParagraph } from './tasks.js';
+import { memoryLines, readWhole, updateMemory } from './update.js';
+import { parseVariables, trackVariables } from './vt.js';
+
+export const READER_ID = 'reference-reader-v1';
+export const READER_LABEL = 'reference reader (lexical, deterministic; not an LLM)';
+
+/** Internal reading budget (tokens) for one-pass reading of a whole text. */
+const WHOLE_TEXT_BUDGET = 1024;
+const FALLBACK = 'unknown';
+
+function promptText(messages: ChatMessage[]): string {
+  const users = messages.filter((m) => m.role === 'user');
+  if (users.length === 0) return messages.map((m) => m.content).join('\n\n');
+  return users[users.length - 1].content;
+}
+
+function phrase(answer: string, boxed: boolean): string {
+  const a = answer.trim().replace(/\.+$/, '');
+  return boxed ? `The answer is \\boxed{${a}}.` : `Therefore, the answer is ${a}.`;
+}
+
+/** A summary as the answer: braces would end a \boxed{} group early, so they become parentheses there. */
+function summaryPhrase(summary: string, boxed: boolean): string {
+  return phrase(boxed ? summary.replace(/\{/g, '(').replace(/\}/g, ')') : summary, boxed);
+}
+
+/** Characters left for the answer after the phrase around it, of a reply limited to maxChars. */
+function answerRoom(maxChars: number): number {
+  return Math.max(16, maxChars - 40);
+}
+
+function answerFromText(q: QuestionInfo, context: string): string {
+  if (q.niahKeys.length > 0) {
+    const values = needleValues(q.niahKeys, [context]);
+    if (values.length > 0) return values.join(', ');
+  }
+  if (q.vtValue !== null) {
+    const vars = trackVariables([], context, q.vtValue);
+    if (vars.length > 0) return vars.join(' ');
+  }
+  return answerFromCands(q, readWhole(q, context, WHOLE_TEXT_BUDGET));
+}
+
+function answerFromMemory(q: QuestionInfo, memory: string): string {
+  if (q.niahKeys.length > 0) {
+    const values = needleValues(q.niahKeys, [memory]);
+    if (values.length > 0) return values.join(', ');
+  }
+  if (q.vtValue !== null) {
+    const vars = parseVariables(memory, q.vtValue);
+    if (vars.length > 0) return vars.join(' ');
+  }
+  return answerFromCands(q, memoryLines(q, memory));
+}
+
+function lastQuestionLine(text: string): string | null {
+  const lines = text.split('\n').map((l) => l.trim());
+  for (let i = lines.length - 1; i >= 0; i--) if (lines[i].endsWith('?')) return lines[i];
+  return null;
+}
+
+function reply(p: ParsedPrompt, maxTokens: number): string {
+  const maxChars = Math.max(16, Math.floor(maxTokens * 3.5));
+  switch (p.kind) {
+    case 'update':
+      if (isSummaryProblem(p.question)) return updateSummaryMemory(p.question, p.memory, p.section, maxTokens);
+      return updateMemory(questionInfo(p.question), p.memory, p.section, maxTokens);
+    case 'final':
+      if (isSummaryProblem(p.question)) return summaryPhrase(summaryFromMemory(p.question, p.memory, answerRoom(Math.floor(maxChars * 0.9))), p.boxed);
+      return phrase(answerFromMemory(questionInfo(p.question), p.memory), p.boxed);
+    case 'fullContext':
+      if (isSummaryProblem(p.question)) return summaryPhrase(summarize(p.context, p.question, Math.min(SUMMARY_CHARS, answerRoom(Math.floor(maxChars * 0.9)))), p.boxed);
+      return phrase(answerFromText(questionInfo(p.question), p.context), p.boxed);
+    case 'niah':
+      return answerFromText(questionInfo(p.question), p.context);
+    case 'qa':
+      return answerFromText(questionInfo(p.question), p.context);
+    case 'summary':
+      return summarize(p.context, p.query, Math.floor(maxChars * 0.9));
+    case 'retrieval':
+      return retrieveParagraph(p.context, p.abstract);
+    case 'count':
+      return countUniqueParagraphs(p.context);
+    case 'classify':
+      return classifyByExample(p.context, p.question);
+    case 'code':
+      return lastCodeLine(p.context);
+    default: {
+      const question = lastQuestionLine(p.text);
+      return question === null ? FALLBACK : answerFromText(questionInfo(question), p.text);
+    }
+  }
+}
+
+/**
+ * The reader's reply to a chat request: a pure function of the messages (and the length limit). Never throws;
+ * an unexpected failure yields a short fallback answer. Keeps within about maxTokens * 3.5 characters.
+ */
+export function referenceReply(messages: ChatMessage[], maxTokens: number): string {
+  const limit = Math.max(1, Math.floor(Math.max(1, maxTokens) * 3.5));
+  let out: string;
+  try {
+    out = reply(parsePrompt(promptText(messages)), Math.max(1, maxTokens));
+  } catch {
+    out = FALLBACK;
+  }
+  return out.length > limit ? out.slice(0, limit) : out;
+}

@@ -1,0 +1,101 @@
+import { test } from 'vitest';
+import assert from 'node:assert/strict';
+import { textContext } from '../../../harness/context.js';
+import { middleTruncatedPrompt } from '../../../harness/methods/full-context.js';
+import { fillTemplate } from '../../../harness/methods/templates.js';
+import { loadTokenizer } from '../../../harness/tokenizer/index.js';
+import { longbenchTasks } from '../../../generators/longbench/index.js';
+import {
+  fullContextTemplate,
+  instructionOf,
+  LONGBENCH_DATASETS,
+  maxNewTokens,
+  UPSTREAM_PROMPTS,
+} from '../../../generators/longbench/prompts.js';
+import { jsonl, row, tempDir } from './helpers.js';
+
+const tokenizer = loadTokenizer('qwen2.5');
+
+// PROTOCOLS.md e.1: max new tokens per dataset.
+const EXPECTED_MAXLEN: Record<string, number> = {
+  narrativeqa: 128, qasper: 128, multifieldqa_en: 64, hotpotqa: 32, '2wikimqa': 32, musique: 32, gov_report: 512, qmsum: 512, multi_news: 512,
+};
+// Context headers and final cues of PROTOCOLS.md e.6.
+const EXPECTED_SHAPE: Record<string, [header: string, cue: string]> = {
+  narrativeqa: ['Story: {context}', '\n\nQuestion: {question}\n\nAnswer:'],
+  qasper: ['Article: {context}', '\n\nQuestion: {question}\n\nAnswer:'],
+  multifieldqa_en: ['briefly.\n\n{context}', '\n\nQuestion: {question}\nAnswer:'],
+  hotpotqa: ['The following are given passages.\n{context}', '\n\nQuestion: {question}\nAnswer:'],
+  '2wikimqa': ['The following are given passages.\n{context}', '\n\nQuestion: {question}\nAnswer:'],
+  musique: ['The following are given passages.\n{context}', '\n\nQuestion: {question}\nAnswer:'],
+  gov_report: ['Report:\n{context}', 'report.\n\nSummary:'],
+  qmsum: ['Transcript:\n{context}', '\n\nQuery: {question}\nAnswer:'],
+  multi_news: ['News:\n{context}', 'news.\n\nSummary:'],
+};
+
+const count = (s: string, sub: string) => s.split(sub).length - 1;
+
+test('every dataset has its own LongBench template shape and max length; the three multi-hop sets share one', () => {
+  for (const d of LONGBENCH_DATASETS) {
+    const t = fullContextTemplate(d);
+    const [header, cue] = EXPECTED_SHAPE[d];
+    assert.ok(t.includes(header), `${d}: lacks header ${JSON.stringify(header)}`);
+    assert.ok(t.endsWith(cue), `${d}: does not end with ${JSON.stringify(cue)}`);
+    assert.equal(count(t, '{context}'), 1, d);
+    assert.equal(count(t, '{input}'), 0, d);
+    assert.equal(count(t, '{question}'), d === 'gov_report' || d === 'multi_news' ? 0 : 1, d);
+    assert.equal(t.replace('{question}', '{input}'), UPSTREAM_PROMPTS[d], `${d}: only the placeholder name changes`);
+    assert.equal(maxNewTokens(d), EXPECTED_MAXLEN[d], d);
+  }
+  const distinct = new Set(LONGBENCH_DATASETS.map((d) => fullContextTemplate(d)));
+  assert.equal(distinct.size, LONGBENCH_DATASETS.length - 2);
+  assert.equal(fullContextTemplate('hotpotqa'), fullContextTemplate('musique'));
+  assert.equal(count(fullContextTemplate('narrativeqa'), 'asconcisely'), 2, 'upstream typo kept');
+  assert.ok(fullContextTemplate('qasper').includes('\n\n Answer the question based on the above article'), 'upstream leading space kept');
+  assert.ok(fullContextTemplate('multi_news').includes('summary of all news. \n\nNews:'), 'upstream trailing space kept');
+  assert.throws(() => fullContextTemplate('lcc'), /no LongBench prompt/);
+});
+
+test('summaries without a question get the template instruction as problem statement', () => {
+  assert.equal(instructionOf('gov_report'), 'You are given a report by a government agency. Write a one-page summary of the report.');
+  assert.equal(instructionOf('multi_news'), 'You are given several news passages. Write a one-page summary of all news.');
+});
+
+test('context with $& or {question} is inserted verbatim; the question is not substituted inside it', () => {
+  const context = 'Passage 1:\nCosts $& more $1 than {question} and {context} and $$.';
+  const question = 'What costs $& more? {context}';
+  const filled = fillTemplate(fullContextTemplate('hotpotqa'), { context, question });
+  const [before, after] = UPSTREAM_PROMPTS.hotpotqa.split('{context}');
+  assert.equal(filled, before + context + after.split('{input}').join(question));
+});
+
+test('each task\'s samples carry their dataset\'s template and limit, and the full-context prompt equals LongBench\'s', async () => {
+  const files: Record<string, string> = {};
+  for (const d of LONGBENCH_DATASETS) files[`${d}.jsonl`] = jsonl([row(d, 0, d === 'gov_report' || d === 'multi_news' ? { input: '' } : { context: 'Notes: it costs $& and {question}.' })]);
+  const dir = tempDir(files);
+  for (const task of longbenchTasks) {
+    const d = task.name.slice('longbench/'.length);
+    const prepared = await task.prepare({ tokenizer, seed: 42, options: { data: dir } });
+    const s = prepared.build({ kind: 'native', value: 0, label: 'all' }, 0);
+    assert.equal(s.prompt?.fullContext, fullContextTemplate(d));
+    assert.equal(s.prompt?.maxNewTokens, EXPECTED_MAXLEN[d]);
+    assert.equal(s.prompt?.answerFormat, 'raw');
+    const r = row(d, 0);
+    assert.equal(s.question, d === 'gov_report' || d === 'multi_news' ? instructionOf(d) : r.input);
+    const built = middleTruncatedPrompt(s.prompt!.fullContext!, s.question, s.context, tokenizer, 120000);
+    const [before, after] = UPSTREAM_PROMPTS[d as keyof typeof UPSTREAM_PROMPTS].split('{context}');
+    const input = d === 'gov_report' || d === 'multi_news' ? '' : r.input;
+    assert.equal(built.prompt, before + s.context.text() + after.split('{input}').join(input), d);
+    assert.equal(built.truncated, false);
+  }
+});
+
+test('a long context is middle-truncated inside the dataset template (head instruction and tail question survive)', () => {
+  const context = textContext(Array.from({ length: 3000 }, (_, i) => `Passage ${i + 1}:\nTitle ${i}\nSentence number ${i} of the haystack.`).join('\n'), tokenizer);
+  const template = fullContextTemplate('hotpotqa');
+  const built = middleTruncatedPrompt(template, 'Which sentence is last?', context, tokenizer, 2000);
+  assert.equal(built.truncated, true);
+  assert.ok(built.prompt.startsWith('Answer the question based on the given passages.'));
+  assert.ok(built.prompt.endsWith('\n\nQuestion: Which sentence is last?\nAnswer:'));
+  assert.ok(tokenizer.count(built.prompt) <= 2000 + 4);
+});

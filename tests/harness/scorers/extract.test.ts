@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'vitest';
+import { DEEPSEEK_TOKENS, extractBoxedAnswer, extractPhraseAnswer } from '../../../harness/scorers/extract.js';
+
+describe('extractPhraseAnswer (MemAgent a.6)', () => {
+  it('takes what follows the phrase, stripping whitespace and dots', () => {
+    assert.equal(extractPhraseAnswer('Reasoning first. Therefore, the answer is Paris.'), 'Paris');
+    assert.equal(extractPhraseAnswer('  the answer is   ..Paris..  \n'), 'Paris');
+  });
+
+  it('is case-sensitive: "The answer is" does not match', () => {
+    assert.equal(extractPhraseAnswer('The answer is Paris.'), null);
+    assert.equal(extractPhraseAnswer('THE ANSWER IS Paris'), null);
+    assert.equal(extractPhraseAnswer('no phrase at all'), null);
+  });
+
+  it('keeps newlines (and everything else) after the phrase', () => {
+    assert.equal(extractPhraseAnswer('the answer is Paris\nLondon is wrong.'), 'Paris\nLondon is wrong');
+    assert.equal(extractPhraseAnswer('the answer is: Paris'), ': Paris');
+  });
+
+  it('uses the last occurrence', () => {
+    assert.equal(extractPhraseAnswer('First the answer is A. On reflection, the answer is B.'), 'B');
+  });
+
+  it('removes every asterisk before searching', () => {
+    assert.equal(extractPhraseAnswer('So **the answer is** **Paris**.'), 'Paris');
+    assert.equal(extractPhraseAnswer('the ans*wer is 42'), '42');
+  });
+
+  it('reads after the last </think>, falling back to the whole response when nothing follows it', () => {
+    assert.equal(extractPhraseAnswer('<think>the answer is X</think>\nSo the answer is Y.'), 'Y');
+    assert.equal(extractPhraseAnswer('<think>the answer is X</think> The answer is Y.'), null);
+    assert.equal(extractPhraseAnswer('<think>a</think><think>the answer is X</think>the answer is Z'), 'Z');
+    // Upstream quirk: an empty tail makes it search the whole response, think block included.
+    assert.equal(extractPhraseAnswer('<think>the answer is X</think>'), 'X</think>');
+  });
+
+  it('deletes the DeepSeek <｜Assistant｜> and <｜end▁of▁sentence｜> tokens, then strips dots', () => {
+    assert.equal(extractPhraseAnswer(`the answer is Paris.${DEEPSEEK_TOKENS[1]}`), 'Paris');
+    assert.equal(extractPhraseAnswer(`the answer is ${DEEPSEEK_TOKENS[0]}Paris`), 'Paris');
+    assert.equal(DEEPSEEK_TOKENS[1], '<｜end▁of▁sentence｜>');
+    // Not in upstream's list, so it stays.
+    assert.equal(extractPhraseAnswer('the answer is <｜begin▁of▁sentence｜>Paris'), '<｜begin▁of▁sentence｜>Paris');
+  });
+
+  it('can return an empty answer, which scorers treat as no answer', () => {
+    assert.equal(extractPhraseAnswer('the answer is ...'), '');
+    assert.equal(extractPhraseAnswer('   '), null);
+  });
+});
+
+describe('extractBoxedAnswer', () => {
+  it('returns the content of the last \\boxed{} with balanced braces', () => {
+    assert.equal(extractBoxedAnswer('x \\boxed{1} then \\boxed{a{b}c} end'), 'a{b}c');
+    assert.equal(extractBoxedAnswer('\\boxed{\\frac{1}{2}}'), '\\frac{1}{2}');
+  });
+
+  it('returns null when there is no complete group', () => {
+    assert.equal(extractBoxedAnswer('no box here'), null);
+    assert.equal(extractBoxedAnswer('\\boxed{unclosed'), null);
+    assert.equal(extractBoxedAnswer('\\fbox{3}'), null);
+  });
+
+  it('handles upstream\'s "\\boxed " (space) form', () => {
+    assert.equal(extractBoxedAnswer('so $\\boxed 5$ done'), '5');
+  });
+});
