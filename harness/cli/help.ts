@@ -1,4 +1,6 @@
-export const HELP = `bench — long-context benchmark harness (MemAgent vs long-context baselines)
+import { methods as registry } from '../methods/index.js';
+
+const BASE = `bench — long-context benchmark harness (MemAgent vs long-context baselines)
 
 Usage:
   bench run <task[,task...]> [options]     run a benchmark and print per-length scores
@@ -21,7 +23,6 @@ bench run options:
   --samples N           samples per length                                              [task default, 128]
   --seed S              data seed                                                       [42]
   --out DIR             run directory; rerunning the same command resumes it           [runs/<task>__<method>__<model>__seed<S>]
-  --method LIST         memagent, full-context, rag (comma-separated, run side by side) [memagent]
   --model local|URL     'local' = embedded reference reader (not an LLM); or an OpenAI-compatible base URL  [local]
   --endpoint URL        another endpoint (repeatable); calls go to the least busy one
   --model-name NAME     model name the endpoint serves (required with a URL)
@@ -30,18 +31,11 @@ bench run options:
   --server-batch N      the server's batch (max_num_seqs × replicas): at most N calls out, longest remaining
                         chain first, so many samples can be in flight without FIFO queueing at the server
   --requests-per-endpoint N  requests in flight per endpoint                            [64]
-  --chunk-tokens N      MemAgent chunk size in tokens                                   [5000]
-  --memory-tokens N     MemAgent memory / answer budget (max new tokens)                [1024]
-  --max-context N       full-context window; longer prompts are middle-truncated        [120000]
-  --final phrase|boxed  MemAgent final-answer variant                                   [phrase]
-  --templates FILE      JSON overriding prompt templates {update, final, fullContext}
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
-  --temperature T --top-p P                                                             [0.7, 0.95]
   --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
   --data PATH           your own data (HotpotQA dev file; LongBench data directory)
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
   --workers N           worker threads for the embedded model                           [CPU cores]
-  --rag-top-k N         rag: keep at most N passages (default: as many as fit the window)
   --trial N             trial index (part of the response-cache key)                   [0]
   --request-timeout S   base per-request timeout in seconds; grows with prompt and output size   [60]
   --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
@@ -52,6 +46,29 @@ bench run options:
   --dry-run             count samples, calls and tokens per length (cost estimate); calls no model
   --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)
   --no-progress         no progress bar
+  --method LIST         methods run side by side over the same samples (comma-separated) [memagent]
+{methods}
 
 Exit codes: 0 ok, 1 harness error, 2 usage or input error, 130 interrupted (rerun to resume).
 `;
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? `${s} ` : s.padEnd(n);
+}
+
+/** The methods and their options, from the registry, so a new method documents itself. */
+function methodsHelp(): string {
+  const lines: string[] = [];
+  for (const name of registry.names()) lines.push(`    ${pad(name, 18)}${registry.get(name).description}`);
+  lines.push('', 'method options (each applies to the methods named after it):');
+  for (const o of registry.options()) {
+    const arg = o.type === 'choice' ? o.choices!.join('|') : o.type === 'path' ? 'FILE' : 'N';
+    const dflt = o.default === undefined ? '' : `  [${o.default}]`;
+    lines.push(`  ${pad(`--${o.flag} ${arg}`, 22)}${o.help}${dflt}  (${registry.usersOf(o.flag).join(', ')})`);
+  }
+  return lines.join('\n');
+}
+
+export function helpText(_topic?: string): string {
+  return BASE.replace('{methods}', methodsHelp());
+}

@@ -1,81 +1,56 @@
-import { setMaxListeners } from 'node:events';
+// The CLI: parse, dispatch to the command's home in harness/commands/, print help. Usage errors print one line,
+// never a stack trace.
+import type { Command, CommandIO } from '../config/commands.js';
 import { UserError, errorMessage } from '../errors.js';
-import type { RunConfig } from './parse.js';
+import { helpText } from './help.js';
 import { parseCli } from './parse.js';
-import { HELP } from './help.js';
-import type { Model, Tokenizer } from '../types.js';
 
-const out = (line: string) => process.stdout.write(line + '\n');
-const err = (line: string) => process.stderr.write(line + '\n');
+const io: CommandIO = {
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+};
 
-async function createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model> {
-  if (config.model === 'local') {
-    const { createLocalModel } = await import('../models/local-model.js');
-    return createLocalModel(tokenizer);
-  }
-  const { createEndpointModel } = await import('../models/factory.js');
-  return createEndpointModel(config, tokenizer);
-}
+type Handler = (cmd: never, io: CommandIO) => Promise<number>;
+
+/** Each command's module is loaded only when it runs (the run path must not pay for charts or the server). */
+const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Promise<Handler>> = {
+  run: async () => (await import('../commands/run.js')).runCli,
+  tasks: async () => (await import('../commands/tasks.js')).tasksCli,
+  generate: async () => (await import('../commands/generate.js')).generateCli,
+  score: async () => (await import('../commands/score.js')).scoreCli,
+  report: async () => (await import('../commands/report.js')).reportCli,
+  gate: async () => (await import('../commands/gate.js')).gateCli,
+  baseline: async () => (await import('../commands/gate.js')).baselineCli,
+  merge: async () => (await import('../commands/merge.js')).mergeCli,
+  serve: async () => (await import('../commands/serve.js')).serveCli,
+};
 
 async function dispatch(argv: string[]): Promise<number> {
   const cmd = parseCli(argv);
-  switch (cmd.command) {
-    case 'help':
-      out(HELP);
-      return 0;
-    case 'version': {
-      const { packageVersion } = await import('../paths.js');
-      out(packageVersion());
-      return 0;
-    }
-    case 'tasks': {
-      const { allTasks } = await import('../tasks.js');
-      for (const t of allTasks()) out(`${t.name.padEnd(18)} ${t.description}  [lengths ${t.defaultLengths}, ${t.defaultSamples} samples, ${t.metric}]`);
-      return 0;
-    }
-    case 'run': {
-      const { executeRun } = await import('../runner/runner.js');
-      const controller = new AbortController();
-      // Every in-flight request listens on this one signal; hundreds in flight are expected, not a leak.
-      setMaxListeners(0, controller.signal);
-      let interrupts = 0;
-      const onSignal = () => {
-        interrupts++;
-        if (interrupts > 1) process.exit(130);
-        err('\ninterrupt: finishing the samples in flight is skipped; finished samples are saved. Press Ctrl-C again to quit now.');
-        controller.abort();
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-      try {
-        const result = await executeRun(cmd.config, { log: out, createModel, signal: controller.signal });
-        return result.exitCode;
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
-    }
-    default:
-      return dispatchOther(cmd);
+  if (cmd.command === 'help') {
+    io.out(helpText(cmd.topic));
+    return 0;
   }
+  if (cmd.command === 'version') {
+    const { packageVersion } = await import('../paths.js');
+    io.out(packageVersion());
+    return 0;
+  }
+  const handler = await COMMANDS[cmd.command]();
+  return handler(cmd as never, io);
 }
 
-async function dispatchOther(cmd: ReturnType<typeof parseCli>): Promise<number> {
-  const { runOtherCommand } = await import('./commands.js');
-  return runOtherCommand(cmd, out, err);
-}
-
-/** The CLI: returns the exit code. Usage errors print one line, never a stack trace. */
+/** Returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
     return await dispatch(argv);
   } catch (e) {
     if (e instanceof UserError) {
-      err(`bench: ${e.message}`);
+      io.err(`bench: ${e.message}`);
       return e.exitCode;
     }
-    err(`bench: error: ${errorMessage(e)}`);
-    if (process.env.BENCH_DEBUG) err(String((e as Error).stack));
+    io.err(`bench: error: ${errorMessage(e)}`);
+    if (process.env.BENCH_DEBUG) io.err(String((e as Error).stack));
     return 1;
   }
 }

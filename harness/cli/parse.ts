@@ -1,73 +1,14 @@
 import { parseArgs } from 'node:util';
 import { UserError } from '../errors.js';
-import type { LengthTarget } from '../types.js';
+import type { Command } from '../config/commands.js';
+import type { RunConfig } from '../config/run-config.js';
+import { methods as methodRegistry, type MethodOption, type MethodSettings } from '../methods/index.js';
 import { parseLengths } from '../config/lengths.js';
-
-export const METHODS = ['memagent', 'full-context', 'rag'] as const;
-export type MethodName = (typeof METHODS)[number];
-
-export interface RunConfig {
-  tasks: string[];
-  /** Undefined: each task's default grid. */
-  lengths?: LengthTarget[];
-  lengthSpec?: string;
-  samples?: number;
-  seed: number;
-  out?: string;
-  methods: MethodName[];
-  /** 'local' or the endpoint URLs. */
-  model: 'local' | string[];
-  modelName?: string;
-  apiKeyEnv?: string;
-  concurrency: number;
-  requestsPerEndpoint: number;
-  chunkTokens: number;
-  memoryTokens: number;
-  maxContext: number;
-  tokenizer: string;
-  finalVariant: 'phrase' | 'boxed';
-  templates?: string;
-  temperature: number;
-  topP: number;
-  options: Record<string, string>;
-  shard?: { index: number; count: number };
-  workers?: number;
-  progress: boolean;
-  trial: number;
-  ragTopK?: number;
-  cache: boolean;
-  storePrompts: boolean;
-  /** Retry 429s (default) or end the sample as an error at once (daily quotas). */
-  retry429: boolean;
-  /** Rerun samples that ended as errors in an earlier run of this directory. */
-  retryErrors: boolean;
-  /** Count samples, calls and tokens without calling a model or writing a run directory. */
-  dryRun: boolean;
-  /** The server's batch (max_num_seqs × replicas): calls beyond it wait here, longest remaining chain first. */
-  serverBatch?: number;
-  /** Base per-request timeout in ms (grows with prompt and output size). */
-  requestTimeoutMs?: number;
-  /** First retry backoff ceiling in ms. */
-  retryBaseMs?: number;
-  cacheDebug: boolean;
-}
-
-export type Command =
-  | { command: 'help'; topic?: string }
-  | { command: 'version' }
-  | { command: 'tasks' }
-  | { command: 'run'; config: RunConfig }
-  | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
-  | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean }
-  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
-  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean }
-  | { command: 'baseline'; runDir: string; out: string }
-  | { command: 'merge'; shardDirs: string[]; out: string }
-  | { command: 'serve'; options: Record<string, string | boolean | undefined> };
 
 type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
-const RUN_OPTIONS: Record<string, OptionSpec> = {
+/** Run options that belong to no method; each method's own options come from the registry. */
+const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   lengths: { type: 'string' },
   samples: { type: 'string' },
   seed: { type: 'string' },
@@ -79,21 +20,13 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   'api-key-env': { type: 'string' },
   concurrency: { type: 'string' },
   'requests-per-endpoint': { type: 'string' },
-  'chunk-tokens': { type: 'string' },
-  'memory-tokens': { type: 'string' },
-  'max-context': { type: 'string' },
   tokenizer: { type: 'string' },
-  final: { type: 'string' },
-  templates: { type: 'string' },
-  temperature: { type: 'string' },
-  'top-p': { type: 'string' },
   placement: { type: 'string' },
   data: { type: 'string' },
   shard: { type: 'string' },
   workers: { type: 'string' },
   'no-progress': { type: 'boolean' },
   trial: { type: 'string' },
-  'rag-top-k': { type: 'string' },
   'no-cache': { type: 'boolean' },
   'store-prompts': { type: 'boolean' },
   'no-retry-429': { type: 'boolean' },
@@ -105,6 +38,12 @@ const RUN_OPTIONS: Record<string, OptionSpec> = {
   'cache-debug': { type: 'boolean' },
 };
 
+function runOptions(): Record<string, OptionSpec> {
+  const out: Record<string, OptionSpec> = { ...BASE_RUN_OPTIONS };
+  for (const o of methodRegistry.options()) out[o.flag] = { type: 'string' };
+  return out;
+}
+
 function parse(argv: string[], options: Record<string, OptionSpec>, command: string) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -114,7 +53,7 @@ function parse(argv: string[], options: Record<string, OptionSpec>, command: str
   }
 }
 
-export function parseInteger(raw: string | undefined, flag: string, min: number, fallback?: number): number {
+export function parseInteger(raw: string | undefined, flag: string, min: number, fallback?: number, max?: number): number {
   if (raw === undefined) {
     if (fallback === undefined) throw new UserError(`${flag} is required`);
     return fallback;
@@ -122,6 +61,7 @@ export function parseInteger(raw: string | undefined, flag: string, min: number,
   if (!/^-?\d+$/.test(raw.trim())) throw new UserError(`${flag} must be a whole number, got '${raw}'`);
   const n = Number(raw);
   if (n < min) throw new UserError(`${flag} must be at least ${min}, got ${n}`);
+  if (max !== undefined && n > max) throw new UserError(`${flag} must be at most ${max}, got ${n}`);
   return n;
 }
 
@@ -142,13 +82,42 @@ export function parseShard(raw: string | undefined): { index: number; count: num
   return { index, count };
 }
 
-function parseMethods(raw: string | undefined): MethodName[] {
-  const names = (raw ?? 'memagent').split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new UserError(`--method is empty: use one or more of ${METHODS.join(', ')}`);
-  for (const n of names) {
-    if (!(METHODS as readonly string[]).includes(n)) throw new UserError(`unknown method '${n}': use one or more of ${METHODS.join(', ')} (comma-separated)`);
+function parseMethods(raw: string | undefined): string[] {
+  const names = (raw ?? 'memagent').split(',').map((x) => x.trim()).filter(Boolean);
+  if (names.length === 0) throw new UserError(`--method is empty: use one or more of ${methodRegistry.names().join(', ')}`);
+  for (const n of names) methodRegistry.get(n);
+  return [...new Set(names)];
+}
+
+function parseMethodOption(o: MethodOption, raw: string | undefined): number | string | undefined {
+  const flag = `--${o.flag}`;
+  if (raw === undefined) return o.default;
+  switch (o.type) {
+    case 'integer':
+      return parseInteger(raw, flag, o.min ?? Number.MIN_SAFE_INTEGER, undefined, o.max);
+    case 'number':
+      return parseNumber(raw, flag, o.min ?? -Infinity, o.max ?? Infinity, 0);
+    case 'choice':
+      if (!o.choices!.includes(raw)) throw new UserError(`${flag} must be ${o.choices!.map((c) => `'${c}'`).join(' or ')}, got '${raw}'`);
+      return raw;
+    case 'path':
+      if (raw.trim() === '') throw new UserError(`${flag} needs a file path`);
+      return raw;
   }
-  return [...new Set(names)] as MethodName[];
+}
+
+/** Every method option's value (defaults filled in); an option given for methods that are not run is refused. */
+function parseMethodSettings(values: Record<string, unknown>, chosen: string[]): MethodSettings {
+  const settings: Record<string, number | string | undefined> = {};
+  for (const o of methodRegistry.options()) {
+    const raw = values[o.flag] as string | undefined;
+    if (raw !== undefined) {
+      const users = methodRegistry.usersOf(o.flag);
+      if (!users.some((u) => chosen.includes(u))) throw new UserError(`--${o.flag} applies to ${users.join(', ')}, which this run does not use (--method ${chosen.join(',')})`);
+    }
+    settings[o.flag] = parseMethodOption(o, raw);
+  }
+  return settings;
 }
 
 function parseModel(model: string | undefined, endpoints: string[] | undefined): 'local' | string[] {
@@ -170,18 +139,17 @@ function parseModel(model: string | undefined, endpoints: string[] | undefined):
 }
 
 function parseRun(argv: string[]): RunConfig {
-  const { values, positionals } = parse(argv, RUN_OPTIONS, 'run');
+  const { values, positionals } = parse(argv, runOptions(), 'run');
   if (positionals.length === 0) throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
   if (positionals.length > 1) throw new UserError(`bench run takes one task argument (comma-separate several), got: ${positionals.join(' ')}`);
   const tasks = positionals[0].split(',').map((s) => s.trim()).filter(Boolean);
-  const final = values.final ?? 'phrase';
-  if (final !== 'phrase' && final !== 'boxed') throw new UserError(`--final must be 'phrase' or 'boxed', got '${final}'`);
   const model = parseModel(values.model as string | undefined, values.endpoint as string[] | undefined);
   if (model !== 'local' && !values['model-name']) throw new UserError('--model-name is required with an endpoint (the model name the server serves, e.g. BytedTsinghua-SIA/RL-MemoryAgent-14B)');
   const options: Record<string, string> = {};
   if (values.placement !== undefined) options.placement = values.placement as string;
   if (values.data !== undefined) options.data = values.data as string;
   const lengthSpec = values.lengths as string | undefined;
+  const methods = parseMethods(values.method as string | undefined);
   return {
     tasks,
     lengthSpec,
@@ -189,26 +157,19 @@ function parseRun(argv: string[]): RunConfig {
     samples: values.samples === undefined ? undefined : parseInteger(values.samples as string, '--samples', 1),
     seed: parseInteger(values.seed as string | undefined, '--seed', 0, 42),
     out: values.out as string | undefined,
-    methods: parseMethods(values.method as string | undefined),
+    methods,
+    methodSettings: parseMethodSettings(values, methods),
     model,
     modelName: values['model-name'] as string | undefined,
     apiKeyEnv: values['api-key-env'] as string | undefined,
     concurrency: parseInteger(values.concurrency as string | undefined, '--concurrency', 1, values['server-batch'] === undefined ? 16 : 256),
     requestsPerEndpoint: parseInteger(values['requests-per-endpoint'] as string | undefined, '--requests-per-endpoint', 1, 64),
-    chunkTokens: parseInteger(values['chunk-tokens'] as string | undefined, '--chunk-tokens', 16, 5000),
-    memoryTokens: parseInteger(values['memory-tokens'] as string | undefined, '--memory-tokens', 16, 1024),
-    maxContext: parseInteger(values['max-context'] as string | undefined, '--max-context', 256, 120000),
     tokenizer: (values.tokenizer as string | undefined) ?? 'qwen2.5',
-    finalVariant: final,
-    templates: values.templates as string | undefined,
-    temperature: parseNumber(values.temperature as string | undefined, '--temperature', 0, 2, 0.7),
-    topP: parseNumber(values['top-p'] as string | undefined, '--top-p', 0, 1, 0.95),
     options,
     shard: parseShard(values.shard as string | undefined),
     workers: values.workers === undefined ? undefined : parseInteger(values.workers as string, '--workers', 1),
     progress: !values['no-progress'],
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
-    ragTopK: values['rag-top-k'] === undefined ? undefined : parseInteger(values['rag-top-k'] as string, '--rag-top-k', 1),
     cache: !values['no-cache'],
     storePrompts: Boolean(values['store-prompts']),
     retry429: !values['no-retry-429'],

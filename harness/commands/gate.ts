@@ -8,6 +8,7 @@ import { loadRecords } from '../../reports/records.js';
 import { evaluateGate, formatGate, junitXml, readBaseline, writeBaseline } from '../../reports/regression.js';
 import { isGateRow, summarize } from '../../reports/summary.js';
 import { readManifest } from '../../reports/manifest.js';
+import type { CommandIO, CommandOf } from '../config/commands.js';
 
 export interface GateCommandOptions {
   runDir: string;
@@ -87,4 +88,14 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
   }
   writeBaseline(rows, options.out, source);
   return { file: options.out, entries: rows.filter(isGateRow).length };
+}
+
+export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
+  return gateCommand({ runDir: cmd.runDir, baseline: cmd.baseline, maxDrop: cmd.maxDrop, maxErrors: cmd.maxErrors, z: cmd.z, exact: cmd.exact, junit: cmd.junit });
+}
+
+export async function baselineCli(cmd: CommandOf<'baseline'>, io: CommandIO): Promise<number> {
+  const r = await baselineCommand({ runDir: cmd.runDir, out: cmd.out });
+  io.out(`wrote ${r.entries} baseline entries to ${r.file}`);
+  return 0;
 }

@@ -11,6 +11,11 @@ import { UserError } from '../errors.js';
 import { fillTemplate, FULL_CONTEXT_PHRASE } from '../methods/templates.js';
 import type { ContextSource, LengthTarget, PreparedTask, PromptSpec, Sample, TaskDefinition, Tokenizer } from '../types.js';
 import { copyLines, DatasetCache, type DatasetKey, tempPathFor, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
+import type { CommandIO, CommandOf } from '../config/commands.js';
+import { parseLengths } from '../config/lengths.js';
+import { getTask } from '../tasks.js';
+import { loadTokenizer } from '../tokenizer/index.js';
+import { join } from 'node:path';
 
 export type GenerateFormat = 'ruler' | 'memagent' | 'native';
 export const GENERATE_FORMATS: readonly GenerateFormat[] = ['ruler', 'memagent', 'native'];
@@ -208,4 +213,16 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
     throw err;
   }
   return { out, rows: total, cacheHit: results.every((r) => r.cacheHit), lengths: results };
+}
+
+export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO): Promise<number> {
+  const task = getTask(cmd.task);
+  const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
+  const result = await generateCommand({
+    task, lengths, samples: cmd.samples ?? task.defaultSamples, seed: cmd.seed, tokenizer: loadTokenizer(cmd.tokenizer),
+    format: cmd.format, out: cmd.out, cacheDir: join('.bench-cache', 'datasets'), options: cmd.options,
+  });
+  for (const l of result.lengths) io.out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})`);
+  io.out(`wrote ${result.rows} rows to ${result.out}`);
+  return 0;
 }

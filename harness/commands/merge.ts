@@ -7,6 +7,9 @@ import { UserError } from '../errors.js';
 import { readJsonl } from '../runner/jsonl.js';
 import { lockRunDir } from '../runner/lock.js';
 import type { SampleRecord } from '../types.js';
+import type { CommandIO, CommandOf } from '../config/commands.js';
+import { formatSummaryTable, loadRecords, summarize, writeSummary } from '../../reports/summary.js';
+import { identityDifferences, type RunIdentity } from '../runner/identity.js';
 
 export interface MergeOptions {
   shardDirs: string[];
@@ -85,6 +88,8 @@ export function manifestDifference(a: Record<string, unknown>, b: Record<string,
 function checkShards(shards: Shard[]): void {
   const first = shards[0];
   for (const s of shards.slice(1)) {
+    const settings = identityDifferences(first.manifest.identity, s.manifest.identity as RunIdentity);
+    if (settings.length > 0) throw new UserError(`shards ${first.dir} and ${s.dir} were run with other settings: ${settings.join('; ')}; merge only shards of one run`);
     const d = manifestDifference(first.manifest, s.manifest);
     if (d) throw new UserError(`shards differ in ${d.field}: ${first.dir} has ${show(d.a)}, ${s.dir} has ${show(d.b)}; merge only shards of one run`);
     if (s.count !== first.count) {
@@ -214,4 +219,13 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
     for (const u of unlocks.reverse()) u();
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO): Promise<number> {
+  const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out });
+  const rows = summarize(await loadRecords(cmd.out));
+  writeSummary(cmd.out, rows);
+  io.out(formatSummaryTable(rows));
+  io.out(`merged ${r.samples} samples into ${cmd.out}`);
+  return 0;
 }

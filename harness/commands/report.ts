@@ -11,6 +11,7 @@ import { readManifest } from '../../reports/manifest.js';
 import { reportMarkdown } from '../../reports/markdown.js';
 import { loadRecords } from '../../reports/records.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
+import type { CommandIO, CommandOf } from '../config/commands.js';
 
 export interface ReportOptions {
   runDirs: string[];
@@ -88,4 +89,10 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   writeAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings }));
   files.push(htmlFile);
   return { files, rows, warnings };
+}
+
+export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO): Promise<number> {
+  const result = await reportCommand({ runDirs: cmd.runDirs, out: cmd.out, paper: cmd.paper, onWarning: (m) => io.err(`warning: ${m}`) });
+  for (const f of result.files) io.out(f);
+  return 0;
 }

@@ -12,6 +12,7 @@ import { scoreLongBench } from '../scorers/sources/longbench.js';
 import { scoreMemAgent } from '../scorers/sources/memagent.js';
 import { scoreRuler } from '../scorers/sources/ruler.js';
 import { scoreRun } from '../scorers/sources/run.js';
+import type { CommandIO, CommandOf } from '../config/commands.js';
 
 export type { ScoreRow, ScoreTable } from '../scorers/aggregate.js';
 
@@ -129,4 +130,9 @@ export function formatScoreTable(table: ScoreTable, json: boolean): string {
   if (labels.length > 0) lines.push(`ref: ${labels.join('; ')}${differs > 0 ? `; * marks ${differs} group(s) that differ from our score` : '; all groups match'}.`);
   for (const w of table.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
+}
+
+export async function scoreCli(cmd: CommandOf<'score'>, io: CommandIO): Promise<number> {
+  io.out(formatScoreTable(await scoreTarget(cmd.target, { format: cmd.format }), cmd.json));
+  return 0;
 }

@@ -6,6 +6,10 @@ import { modelFromReply } from '../../reference/serve/reply-model.js';
 import { startServer, type RunningServer } from '../../reference/serve/server.js';
 import type { ServeOptions } from '../../reference/serve/options.js';
 import { createLiveSimulator, describeSimulation } from '../../reference/simulator/index.js';
+import type { CommandIO, CommandOf } from '../config/commands.js';
+import { createLocalModel } from '../models/local-model.js';
+import { loadTokenizer } from '../tokenizer/index.js';
+import { serveOptionsFromFlags } from '../../reference/serve/options.js';
 
 export interface ServeCommandDeps {
   /** The local model to serve. The CLI should pass createLocalModel(tokenizer) for exact token counts; the default
@@ -66,4 +70,14 @@ export async function serveCommand(opts: ServeOptions, deps: ServeCommandDeps = 
   sim?.close();
   await server.close();
   return 0;
+}
+
+/** `bench serve` from the command line: the embedded model with exact token counts in the chosen tokenizer. */
+export async function serveCli(cmd: CommandOf<'serve'>, io: CommandIO): Promise<number> {
+  const tokenizer = loadTokenizer(typeof cmd.options.tokenizer === 'string' ? cmd.options.tokenizer : 'qwen2.5');
+  return serveCommand(serveOptionsFromFlags(cmd.options), {
+    model: createLocalModel(tokenizer),
+    countPromptTokens: (messages) => messages.reduce((n, m) => n + tokenizer.count(m.content), 0),
+    print: io.out,
+  });
 }

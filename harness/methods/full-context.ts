@@ -1,5 +1,7 @@
 import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
 import { answerOnce } from './call.js';
+import { GENERATION_OPTIONS, MAX_CONTEXT, ONE_SHOT_ANSWER_TOKENS, samplingOf, templatesIdentity, templatesOf } from './options.js';
+import { intSetting, PLAN_OVERHEAD_TOKENS, type MethodDefinition, type MethodSettings, type PlannedCall, type PlanInput } from './registry.js';
 import { fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
 
@@ -73,3 +75,24 @@ export function fullContextMethod(settings: FullContextSettings): Method {
     },
   };
 }
+
+/** One answering call whose prompt holds at most the window (full-context and rag). */
+export function oneShotPlan(sample: PlanInput, settings: MethodSettings): PlannedCall[] {
+  const window = intSetting(settings, 'max-context');
+  return [{
+    kind: 'answer',
+    contextTokens: Math.min(sample.contextTokens, window),
+    promptTokensMax: Math.min(sample.contextTokens + PLAN_OVERHEAD_TOKENS, window),
+    maxNewTokens: sample.maxNewTokens ?? ONE_SHOT_ANSWER_TOKENS,
+  }];
+}
+
+export const fullContext: MethodDefinition = {
+  name: 'full-context',
+  description: 'the whole context in one prompt, middle-truncated to --max-context tokens',
+  options: [MAX_CONTEXT, ...GENERATION_OPTIONS],
+  create: (settings) =>
+    fullContextMethod({ maxContext: intSetting(settings, 'max-context'), maxNewTokens: ONE_SHOT_ANSWER_TOKENS, ...samplingOf(settings), templates: templatesOf(settings) }),
+  plan: oneShotPlan,
+  identityExtras: templatesIdentity,
+};

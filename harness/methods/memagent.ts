@@ -2,6 +2,8 @@ import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usa
 import { errorMessage } from '../errors.js';
 import { afterThink, takeAnswer } from './answer.js';
 import { addUsage, callModel, failureStatus } from './call.js';
+import { GENERATION_OPTIONS, samplingOf, templatesIdentity, templatesOf } from './options.js';
+import { intSetting, PLAN_OVERHEAD_TOKENS, type MethodDefinition, type MethodSettings, type PlannedCall, type PlanInput } from './registry.js';
 import { fillTemplate, NO_MEMORY, type TemplateSet } from './templates.js';
 import { skipWindows } from './windows.js';
 
@@ -70,3 +72,31 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
     },
   };
 }
+
+/** The calls of one sample: ceil(tokens / chunk) updates (the last window is the remainder), then the final answer. */
+export function memAgentPlan(sample: PlanInput, settings: MethodSettings): PlannedCall[] {
+  const chunk = intSetting(settings, 'chunk-tokens');
+  const memory = intSetting(settings, 'memory-tokens');
+  const updates = Math.ceil(sample.contextTokens / chunk);
+  const calls: PlannedCall[] = [];
+  for (let i = 0; i < updates; i++) {
+    const window = i < updates - 1 ? chunk : sample.contextTokens - chunk * (updates - 1);
+    calls.push({ kind: 'update', contextTokens: window, promptTokensMax: window + PLAN_OVERHEAD_TOKENS + memory, maxNewTokens: memory });
+  }
+  calls.push({ kind: 'final', contextTokens: 0, promptTokensMax: PLAN_OVERHEAD_TOKENS + memory, maxNewTokens: memory });
+  return calls;
+}
+
+export const memAgent: MethodDefinition = {
+  name: 'memagent',
+  description: 'reads the context in windows, overwriting a fixed memory after each, then answers from memory alone',
+  options: [
+    { flag: 'chunk-tokens', type: 'integer', min: 16, default: 5000, help: 'context tokens per memory-update call' },
+    { flag: 'memory-tokens', type: 'integer', min: 16, default: 1024, help: 'memory and final-answer budget (max new tokens of every call)' },
+    ...GENERATION_OPTIONS,
+  ],
+  create: (settings) =>
+    memAgentMethod({ chunkTokens: intSetting(settings, 'chunk-tokens'), memoryTokens: intSetting(settings, 'memory-tokens'), ...samplingOf(settings), templates: templatesOf(settings) }),
+  plan: memAgentPlan,
+  identityExtras: templatesIdentity,
+};

@@ -1,6 +1,9 @@
 import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
 import { Bm25Index, TopK } from './bm25.js';
 import { answerOnce } from './call.js';
+import { oneShotPlan } from './full-context.js';
+import { GENERATION_OPTIONS, MAX_CONTEXT, ONE_SHOT_ANSWER_TOKENS, samplingOf, templatesIdentity, templatesOf } from './options.js';
+import { intSetting, optionalIntSetting, type MethodDefinition } from './registry.js';
 import { fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
 
@@ -102,3 +105,18 @@ export function ragMethod(settings: RagSettings): Method {
     },
   };
 }
+
+export const rag: MethodDefinition = {
+  name: 'rag',
+  description: 'BM25 over 500-token passages; the best that fit --max-context, in document order, in the full-context prompt',
+  options: [MAX_CONTEXT, { flag: 'rag-top-k', type: 'integer', min: 1, help: 'keep at most N passages (default: as many as fit the window)' }, ...GENERATION_OPTIONS],
+  create: (settings) => {
+    const topK = optionalIntSetting(settings, 'rag-top-k');
+    return ragMethod({
+      maxContext: intSetting(settings, 'max-context'), maxNewTokens: ONE_SHOT_ANSWER_TOKENS, ...samplingOf(settings), templates: templatesOf(settings),
+      ...(topK ? { topK } : {}),
+    });
+  },
+  plan: oneShotPlan,
+  identityExtras: templatesIdentity,
+};

@@ -1,4 +1,4 @@
-import type { RunConfig } from '../cli/parse.js';
+import type { RunConfig } from '../config/run-config.js';
 import { UserError } from '../errors.js';
 import type { Model, Tokenizer } from '../types.js';
 import { createOpenAIModel, probeEndpoint } from './openai/index.js';
@@ -6,6 +6,15 @@ import { createPool, type PoolModel } from './pool.js';
 import { withDriftCheck } from './drift.js';
 import { withResponseCache } from './response-cache.js';
 import { join } from 'node:path';
+
+/** The run's model: the embedded reference reader, or the endpoints behind a pool. */
+export async function createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model> {
+  if (config.model === 'local') {
+    const { createLocalModel } = await import('./local-model.js');
+    return createLocalModel(tokenizer);
+  }
+  return createEndpointModel(config, tokenizer);
+}
 
 /** Endpoint models for a run: each URL probed once (down, bad key, wrong model → one clear line), then pooled. */
 export async function createEndpointModel(config: RunConfig, _tokenizer: Tokenizer, warn: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<Model> {

@@ -1,5 +1,7 @@
-import type { RunConfig } from '../cli/parse.js';
+import type { RunConfig } from '../config/run-config.js';
+import { methods as registry, planTotals } from '../methods/index.js';
 import type { LengthTarget, PreparedTask, TaskDefinition } from '../types.js';
+import { sampleIndices } from './plan.js';
 
 /** Per (task, length, method): what a run would send, without calling any model. */
 export interface DryRunRow {
@@ -15,37 +17,26 @@ export interface DryRunRow {
   completionTokensMax: number;
 }
 
-/** Template and question overhead allowed per call in the estimate (MemAgent's update template is ~120 tokens). */
-const OVERHEAD = 256;
-
+/** Builds every sample (cheap: contexts are cached token ids) and sums each method's planned calls over them. */
 export function dryRunRows(tasks: TaskDefinition[], prepared: PreparedTask[], grids: LengthTarget[][], config: RunConfig): DryRunRow[] {
   const rows: DryRunRow[] = [];
   for (let t = 0; t < tasks.length; t++) {
     for (const length of grids[t]) {
-      const n = Math.min(config.samples ?? tasks[t].defaultSamples, prepared[t].maxSamples(length));
-      const indices = [...Array(n).keys()].filter((i) => !config.shard || i % config.shard.count === config.shard.index);
-      const sizes = indices.map((i) => {
+      const sizes = sampleIndices(tasks[t], prepared[t], length, config).map((i) => {
         const s = prepared[t].build(length, i);
-        return { tokens: s.context.tokenCount, maxNew: s.prompt?.maxNewTokens };
+        return { contextTokens: s.context.tokenCount, maxNewTokens: s.prompt?.maxNewTokens };
       });
-      const contextTokens = sizes.reduce((a, s) => a + s.tokens, 0);
+      const contextTokens = sizes.reduce((a, s) => a + s.contextTokens, 0);
       for (const method of config.methods) {
-        let calls = 0;
-        let prompt = 0;
-        let completion = 0;
+        const def = registry.get(method);
+        const row: DryRunRow = { task: tasks[t].name, length: length.label, method, samples: sizes.length, contextTokens, calls: 0, promptTokensMax: 0, completionTokensMax: 0 };
         for (const s of sizes) {
-          if (method === 'memagent') {
-            const updates = Math.ceil(s.tokens / config.chunkTokens);
-            calls += updates + 1;
-            prompt += s.tokens + (updates + 1) * (OVERHEAD + config.memoryTokens);
-            completion += (updates + 1) * config.memoryTokens;
-          } else {
-            calls += 1;
-            prompt += Math.min(s.tokens + OVERHEAD, config.maxContext);
-            completion += s.maxNew ?? 10000;
-          }
+          const totals = planTotals(def.plan(s, config.methodSettings));
+          row.calls += totals.calls;
+          row.promptTokensMax += totals.promptTokensMax;
+          row.completionTokensMax += totals.completionTokensMax;
         }
-        rows.push({ task: tasks[t].name, length: length.label, method, samples: sizes.length, contextTokens, calls, promptTokensMax: prompt, completionTokensMax: completion });
+        rows.push(row);
       }
     }
   }

@@ -1,9 +1,5 @@
-import type { RunConfig } from '../cli/parse.js';
-import { UserError } from '../errors.js';
-import { fullContextMethod } from '../methods/full-context.js';
-import { memAgentMethod } from '../methods/memagent.js';
-import { ragMethod } from '../methods/rag.js';
-import { loadTemplates } from '../methods/templates.js';
+import type { RunConfig } from '../config/run-config.js';
+import { methods as methodRegistry } from '../methods/index.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from './checkpoints.js';
 import type { PromptStore } from './prompt-store.js';
@@ -34,20 +30,9 @@ export interface ExecEnv {
   signal?: AbortSignal;
 }
 
+/** The run's methods, created from the registry with the run's settings. */
 export function buildMethods(config: RunConfig): Method[] {
-  const templates = loadTemplates(config.templates, config.finalVariant);
-  return config.methods.map((name) => {
-    switch (name) {
-      case 'memagent':
-        return memAgentMethod({ chunkTokens: config.chunkTokens, memoryTokens: config.memoryTokens, temperature: config.temperature, topP: config.topP, templates });
-      case 'full-context':
-        return fullContextMethod({ maxContext: config.maxContext, maxNewTokens: 10000, temperature: config.temperature, topP: config.topP, templates });
-      case 'rag':
-        return ragMethod({ maxContext: config.maxContext, maxNewTokens: 10000, temperature: config.temperature, topP: config.topP, templates, ...(config.ragTopK ? { topK: config.ragTopK } : {}) });
-      default:
-        throw new UserError(`unknown method '${name}': use memagent, full-context or rag`);
-    }
-  });
+  return config.methods.map((name) => methodRegistry.get(name).create(config.methodSettings));
 }
 
 /** Builds the sample, runs the method, scores the output. Returns null when interrupted before the sample ended. */

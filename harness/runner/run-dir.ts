@@ -5,6 +5,7 @@ import type { CallRecord, SampleRecord } from '../types.js';
 import { CheckpointStore } from './checkpoints.js';
 import { JsonlAppender, readJsonl } from './jsonl.js';
 import { lockRunDir } from './lock.js';
+import { identityDifferences, type RunIdentity } from './identity.js';
 
 export function writeJsonAtomic(file: string, value: unknown): void {
   writeFileSync(file + '.tmp', JSON.stringify(value, null, 2) + '\n');
@@ -28,7 +29,7 @@ export class RunDir {
   }
 
   /** Opens (creating or resuming) a run directory. Refuses one that holds a run with another identity. */
-  static open(dir: string, identity: Record<string, unknown>): RunDir {
+  static open(dir: string, identity: RunIdentity): RunDir {
     mkdirSync(dir, { recursive: true });
     const unlock = lockRunDir(dir);
     try {
@@ -40,12 +41,8 @@ export class RunDir {
         } catch {
           throw new UserError(`${manifestFile} is not valid JSON; move the directory away or use another --out`);
         }
-        const before = JSON.stringify(previous.identity ?? null);
-        const now = JSON.stringify(identity);
-        if (before !== now) {
-          const diff = Object.keys(identity).filter((k) => JSON.stringify((previous.identity as Record<string, unknown> | undefined)?.[k]) !== JSON.stringify(identity[k]));
-          throw new UserError(`${dir} holds a run with different settings (${diff.join(', ') || 'identity'}); use another --out to keep both`);
-        }
+        const diff = identityDifferences(previous.identity, identity);
+        if (diff.length > 0) throw new UserError(`${dir} holds a run made with other settings: ${diff.join('; ')}. Use another --out to keep both, or the same settings to resume`);
       }
       const { rows } = readJsonl<SampleRecord & { key?: string }>(join(dir, 'samples.jsonl'));
       const finished = new Map<string, SampleRecord>();

@@ -1,6 +1,6 @@
 // Worker thread for the embedded model: runs whole units (build → method → score) off the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { RunConfig } from '../cli/parse.js';
+import type { RunConfig } from '../config/run-config.js';
 import { UserError, errorMessage } from '../errors.js';
 import { createLocalModel } from '../models/local-model.js';
 import { getTask } from '../tasks.js';

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RunConfig } from '../cli/parse.js';
+import type { RunConfig } from '../config/run-config.js';
 import { UserError } from '../errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import type { UnitSpec } from './execute.js';

@@ -1,6 +1,7 @@
 // Synthetic MemAgent sweep for the simulated server: per sample, the sequence of (prompt, output) token counts of its
 // calls. Seeded per sample, so every schedule replays the same calls. Assumptions are documented in docs/SIMULATION.md.
 import { rngFor, type Rng } from '../../generators/common/rng.js';
+import { memAgentPlan } from '../../harness/methods/memagent.js';
 
 export interface SimCall {
   prompt: number;
@@ -87,20 +88,22 @@ function draw(rng: Rng, d: LengthDist): number {
   return Math.min(d.max, Math.max(d.min, Math.round(d.median * Math.exp(d.sigma * z))));
 }
 
-/** The calls of one sample: ⌈tokens / chunk⌉ updates (the last chunk is the remainder), then the final answer. */
+/** The calls of one sample, shaped by MemAgent's own plan (harness/methods/memagent.ts): a window per update (the last
+ *  one is the remainder), then the final answer; outputs drawn from the workload's distributions. */
 export function memagentChain(w: MemAgentWorkload, length: SweepLength, index: number): SimChain {
   const rng = rngFor('sim-workload', w.seed, length.docs, index);
   const contextTokens = Math.round(length.minTokens + (length.maxTokens - length.minTokens) * rng.float());
-  const updates = Math.ceil(contextTokens / w.chunkTokens);
   const calls: SimCall[] = [];
   let memory = w.initialMemory;
-  for (let i = 0; i < updates; i++) {
-    const chunk = i < updates - 1 ? w.chunkTokens : contextTokens - w.chunkTokens * (updates - 1);
-    const output = draw(rng, w.updateOutput);
-    calls.push({ prompt: w.updateOverhead + memory + chunk, output });
-    memory = output;
+  for (const step of memAgentPlan({ contextTokens }, { 'chunk-tokens': w.chunkTokens, 'memory-tokens': w.updateOutput.max })) {
+    if (step.kind === 'update') {
+      const output = draw(rng, w.updateOutput);
+      calls.push({ prompt: w.updateOverhead + memory + step.contextTokens, output });
+      memory = output;
+    } else {
+      calls.push({ prompt: w.finalOverhead + memory, output: draw(rng, w.finalOutput) });
+    }
   }
-  calls.push({ prompt: w.finalOverhead + memory, output: draw(rng, w.finalOutput) });
   const group = `docs:${length.docs}`;
   return { key: `${group}/${index}`, group, index, contextTokens, calls };
 }

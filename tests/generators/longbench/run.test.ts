@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseCli } from '../../../harness/cli/parse.js';
 import { createLocalModel } from '../../../harness/models/local-model.js';
 import { executeRun } from '../../../harness/runner/runner.js';
+import { describeEvent, describeOutcome } from '../../../harness/commands/run.js';
 import { registerTasks } from '../../../harness/tasks.js';
 import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
 
@@ -19,8 +20,9 @@ test('bench run longbench-qa,longbench-sum with memagent and full-context on the
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') return;
   const log: string[] = [];
-  const result = await executeRun(cmd.config, { log: (l) => log.push(l), createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
-  assert.equal(result.exitCode, 0);
+  const result = await executeRun(cmd.config, { onEvent: (e) => log.push(describeEvent(e)), createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+  assert.equal(result.kind, 'finished');
+  assert.equal(describeOutcome(result).exitCode, 0);
   const skipped = log.filter((l) => l.startsWith('skipping '));
   assert.deepEqual(skipped.map((l) => l.split(':')[0]).sort(), ['2wikimqa', 'gov_report', 'musique', 'narrativeqa', 'qasper', 'multifieldqa_en', 'qmsum'].map((d) => `skipping longbench/${d}`).sort());
   for (const l of skipped) assert.match(l, /pass --data DIR with LongBench's \S+\.jsonl/);

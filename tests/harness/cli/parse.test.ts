@@ -14,11 +14,11 @@ test('bench run with defaults', () => {
   assert.equal(c.seed, 42);
   assert.equal(c.model, 'local');
   assert.deepEqual(c.methods, ['memagent']);
-  assert.equal(c.chunkTokens, 5000);
-  assert.equal(c.memoryTokens, 1024);
-  assert.equal(c.temperature, 0.7);
-  assert.equal(c.topP, 0.95);
-  assert.equal(c.finalVariant, 'phrase');
+  assert.equal(c.methodSettings['chunk-tokens'], 5000);
+  assert.equal(c.methodSettings['memory-tokens'], 1024);
+  assert.equal(c.methodSettings.temperature, 0.7);
+  assert.equal(c.methodSettings['top-p'], 0.95);
+  assert.equal(c.methodSettings.final, 'phrase');
 });
 
 test('bench run with every option', () => {
@@ -37,7 +37,10 @@ test('bench run with every option', () => {
   assert.deepEqual(c.shard, { index: 1, count: 4 });
   assert.equal(c.options.placement, '20-80');
   assert.equal(c.progress, false);
-  assert.equal(c.finalVariant, 'boxed');
+  assert.equal(c.methodSettings.final, 'boxed');
+  assert.equal(c.methodSettings['chunk-tokens'], 1000);
+  assert.equal(c.methodSettings['memory-tokens'], 256);
+  assert.equal(c.methodSettings['max-context'], 4096);
   assert.equal(c.samples, 4);
 });
 

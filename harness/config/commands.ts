@@ -1,0 +1,26 @@
+// The parsed forms of every bench command, produced by harness/cli/parse.ts and consumed by harness/commands/.
+import type { LengthTarget } from '../types.js';
+import type { RunConfig } from './run-config.js';
+
+/** A parsed command line: what each command in harness/commands/ receives. */
+export type Command =
+  | { command: 'help'; topic?: string }
+  | { command: 'version' }
+  | { command: 'tasks' }
+  | { command: 'run'; config: RunConfig }
+  | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
+  | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean }
+  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
+  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean }
+  | { command: 'baseline'; runDir: string; out: string }
+  | { command: 'merge'; shardDirs: string[]; out: string }
+  | { command: 'serve'; options: Record<string, string | boolean | undefined> };
+
+
+export type CommandOf<K extends Command['command']> = Extract<Command, { command: K }>;
+
+/** Where a command writes: its results to out, warnings and notes to err. */
+export interface CommandIO {
+  out(line: string): void;
+  err(line: string): void;
+}

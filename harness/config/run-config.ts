@@ -1,0 +1,46 @@
+// What `bench run` was asked to do, after parsing and validation. Shared by the runner, the model factory, the
+// worker threads and --dry-run; the CLI only produces it.
+import type { MethodSettings } from '../methods/registry.js';
+import type { LengthTarget } from '../types.js';
+
+export interface RunConfig {
+  tasks: string[];
+  /** Undefined: each task's default grid. */
+  lengths?: LengthTarget[];
+  lengthSpec?: string;
+  samples?: number;
+  seed: number;
+  out?: string;
+  /** Registered method names (harness/methods/index.ts), run side by side over the same samples. */
+  methods: string[];
+  /** Every method option by flag (defaults filled in); each method reads its own. */
+  methodSettings: MethodSettings;
+  /** 'local' or the endpoint URLs. */
+  model: 'local' | string[];
+  modelName?: string;
+  apiKeyEnv?: string;
+  concurrency: number;
+  requestsPerEndpoint: number;
+  tokenizer: string;
+  /** Task options (--placement, --data). */
+  options: Record<string, string>;
+  shard?: { index: number; count: number };
+  workers?: number;
+  progress: boolean;
+  trial: number;
+  cache: boolean;
+  storePrompts: boolean;
+  /** Retry 429s (default) or end the sample as an error at once (daily quotas). */
+  retry429: boolean;
+  /** Rerun samples that ended as errors in an earlier run of this directory. */
+  retryErrors: boolean;
+  /** Count samples, calls and tokens without calling a model or writing a run directory. */
+  dryRun: boolean;
+  /** The server's batch (max_num_seqs × replicas): calls beyond it wait here, longest remaining chain first. */
+  serverBatch?: number;
+  /** Base per-request timeout in ms (grows with prompt and output size). */
+  requestTimeoutMs?: number;
+  /** First retry backoff ceiling in ms. */
+  retryBaseMs?: number;
+  cacheDebug: boolean;
+}

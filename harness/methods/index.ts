@@ -1,0 +1,13 @@
+// The registry of methods. Adding a method: one file exporting a MethodDefinition, one line in this list.
+import { fullContext } from './full-context.js';
+import { memAgent } from './memagent.js';
+import { rag } from './rag.js';
+import { MethodRegistry } from './registry.js';
+
+export const methods = new MethodRegistry([
+  memAgent,
+  fullContext,
+  rag,
+]);
+
+export { methodIdentity, planTotals, type MethodDefinition, type MethodOption, type MethodSettings, type PlannedCall } from './registry.js';

@@ -1,0 +1,59 @@
+// A run directory's identity: every setting that changes results. Resuming into a directory made with other
+// settings is refused with a line that names each differing setting, so one summary row never mixes two settings.
+import type { RunConfig } from '../config/run-config.js';
+import { methods as registry, methodIdentity } from '../methods/index.js';
+
+export interface RunIdentity {
+  seed: number;
+  tokenizer: string;
+  model: string;
+  trial: number;
+  /** Task options (--placement, --data). */
+  options: Record<string, string>;
+  /** Per method: its result-changing settings by flag. */
+  methods: Record<string, Record<string, unknown>>;
+}
+
+export function runIdentity(config: RunConfig, tokenizerId: string, modelId: string): RunIdentity {
+  return {
+    seed: config.seed,
+    tokenizer: tokenizerId,
+    model: modelId,
+    trial: config.trial,
+    options: config.options,
+    methods: Object.fromEntries(config.methods.map((name) => [name, methodIdentity(registry.get(name), config.methodSettings)])),
+  };
+}
+
+const FLAG_OF: Record<string, string> = { seed: '--seed', tokenizer: '--tokenizer', model: '--model/--model-name', trial: '--trial' };
+
+const show = (v: unknown) => (v === undefined || v === null ? 'unset' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/**
+ * What differs between the identity stored in a run directory and this invocation's, one phrase per setting, e.g.
+ * "--rag-top-k of rag (was 17, now 1)". Methods only one side has are not differences (a run may add a method).
+ * An identity from an older layout (no per-method part) is reported as such.
+ */
+export function identityDifferences(stored: unknown, now: RunIdentity): string[] {
+  if (!stored || typeof stored !== 'object' || !('methods' in stored)) return ['settings recorded by an older bench version'];
+  const before = stored as RunIdentity;
+  const out: string[] = [];
+  for (const key of Object.keys(FLAG_OF) as Array<keyof typeof FLAG_OF & keyof RunIdentity>) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(now[key])) out.push(`${FLAG_OF[key]} (was ${show(before[key])}, now ${show(now[key])})`);
+  }
+  const optionKeys = new Set([...Object.keys(before.options ?? {}), ...Object.keys(now.options)]);
+  for (const k of optionKeys) {
+    if (before.options?.[k] !== now.options[k]) out.push(`--${k} (was ${show(before.options?.[k])}, now ${show(now.options[k])})`);
+  }
+  for (const [method, settings] of Object.entries(now.methods)) {
+    const old = before.methods?.[method];
+    if (!old) continue;
+    for (const flag of new Set([...Object.keys(old), ...Object.keys(settings)])) {
+      if (JSON.stringify(old[flag]) !== JSON.stringify(settings[flag])) {
+        const name = flag === 'templates' ? '--templates/--final (prompt templates)' : `--${flag}`;
+        out.push(`${name} of ${method} (was ${show(old[flag])}, now ${show(settings[flag])})`);
+      }
+    }
+  }
+  return out;
+}

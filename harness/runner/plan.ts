@@ -1,0 +1,71 @@
+// Plan a run: which tasks can be prepared, each task's length grid, and every (task, length, sample, method) unit
+// with its chain length. Pure apart from preparing the tasks; nothing here calls a model or writes a file.
+import type { RunConfig } from '../config/run-config.js';
+import { parseLengths } from '../config/lengths.js';
+import { DatasetMissingError, UserError } from '../errors.js';
+import { methods as registry } from '../methods/index.js';
+import { expandTaskNames, getTask } from '../tasks.js';
+import type { LengthTarget, PreparedTask, TaskDefinition, Tokenizer } from '../types.js';
+import { approxTokens, unitKey, type WorkUnit } from './units.js';
+
+export const NATIVE_LENGTH: LengthTarget = { kind: 'native', value: 0, label: 'all' };
+
+export interface RunPlan {
+  tasks: TaskDefinition[];
+  prepared: PreparedTask[];
+  /** Per task (same order): its lengths. */
+  grids: LengthTarget[][];
+  /** Every unit of the run in canonical order (task, length, sample, method). */
+  units: WorkUnit[];
+  /** Tasks skipped because their data is missing, with the reason. */
+  skipped: { task: string; reason: string }[];
+}
+
+function gridFor(task: TaskDefinition, config: RunConfig): LengthTarget[] {
+  if (task.nativeLengths) {
+    if (config.lengths) throw new UserError(`task ${task.name} uses its documents' own lengths; drop --lengths`);
+    return [NATIVE_LENGTH];
+  }
+  const grid = config.lengths ?? parseLengths(task.defaultLengths);
+  if (!task.acceptsDocCounts && grid.some((l) => l.kind === 'docs')) throw new UserError(`task ${task.name} takes token lengths, not docs: counts`);
+  return grid;
+}
+
+/** The sample indices of a task at a length that this run (or this shard of it) covers. */
+export function sampleIndices(task: TaskDefinition, prepared: PreparedTask, length: LengthTarget, config: RunConfig): number[] {
+  const n = Math.min(config.samples ?? task.defaultSamples, prepared.maxSamples(length));
+  return [...Array(n).keys()].filter((i) => !config.shard || i % config.shard.count === config.shard.index);
+}
+
+/** Prepares each task; a missing dataset skips its task (all missing: a usage error). */
+export async function planRun(config: RunConfig, tokenizer: Tokenizer): Promise<RunPlan> {
+  const tasks: TaskDefinition[] = [];
+  const prepared: PreparedTask[] = [];
+  const skipped: RunPlan['skipped'] = [];
+  const names = expandTaskNames(config.tasks);
+  for (const name of names) {
+    const task = getTask(name);
+    try {
+      prepared.push(await task.prepare({ tokenizer, seed: config.seed, options: config.options }));
+      tasks.push(task);
+    } catch (err) {
+      if (!(err instanceof DatasetMissingError)) throw err;
+      skipped.push({ task: name, reason: err.message });
+    }
+  }
+  if (tasks.length === 0) throw new UserError(`none of the tasks could be prepared (${names.join(', ')}): ${skipped.map((s) => s.reason).join('; ')}`);
+  const grids = tasks.map((t) => gridFor(t, config));
+  const units: WorkUnit[] = [];
+  for (let t = 0; t < tasks.length; t++) {
+    for (const length of grids[t]) {
+      for (const index of sampleIndices(tasks[t], prepared[t], length, config)) {
+        for (const method of config.methods) {
+          // The chain is estimated from the length target, before any sample is built.
+          const chain = registry.get(method).plan({ contextTokens: approxTokens(length) }, config.methodSettings).length;
+          units.push({ task: tasks[t], prepared: prepared[t], length, index, method, key: unitKey(tasks[t].name, length, index, method), chain });
+        }
+      }
+    }
+  }
+  return { tasks, prepared, grids, units, skipped };
+}
