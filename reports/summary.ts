@@ -11,7 +11,7 @@ export { readRecords, loadRecords } from './records.js';
 
 export type SummaryLengthKind = SampleRecord['lengthKind'] | 'bucket';
 
-/** LongBench-E buckets over the rows' own `length` field (PROTOCOLS.md e.6), in display order with lower bounds. */
+/** LongBench-E buckets over the rows' own `length` field (docs/PROTOCOLS.md §e.6), in display order with lower bounds. */
 export const LONGBENCH_E_BUCKETS: ReadonlyArray<{ label: string; from: number }> = [
   { label: '0-4k', from: 0 },
   { label: '4-8k', from: 4000 },

@@ -1,5 +1,5 @@
 // LongBench-style hotpotqa rows built from the bundled HotpotQA dev subset (CC BY-SA 4.0), so the LongBench tasks
-// run with no download. Passages use LongBench's layout (PROTOCOLS.md e.6): `Passage {i}:\n{title}\n{text}`,
+// run with no download. Passages use LongBench's layout (docs/PROTOCOLS.md §e.6): `Passage {i}:\n{title}\n{text}`,
 // consecutive passages separated by a single newline. Deterministic: no seed option, fixed streams.
 import type { HotpotData, HotpotRecord } from '../../datasets/hotpotqa/load.js';
 import { pySplit } from '../../harness/scorers/pytext.js';

@@ -16,7 +16,7 @@ export const LONGBENCH_VERSION = '1';
 
 export type LongBenchEBucket = '0-4k' | '4-8k' | '8k+';
 
-/** LongBench-E's length buckets over the row's own `length` (PROTOCOLS.md e.6). */
+/** LongBench-E's length buckets over the row's own `length` (docs/PROTOCOLS.md §e.6). */
 export function longbenchEBucket(length: number): LongBenchEBucket {
   return length < 4000 ? '0-4k' : length < 8000 ? '4-8k' : '8k+';
 }

@@ -5,7 +5,7 @@ import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import { datasetPath } from '../../harness/paths.js';
 import { baseDataset } from '../../harness/scorers/longbench.js';
 
-/** One line of a LongBench v1 data file (PROTOCOLS.md e.6). */
+/** One line of a LongBench v1 data file (docs/PROTOCOLS.md §e.6). */
 export interface LongBenchRow {
   /** The question; empty for pure summarisation. */
   input: string;

@@ -1,4 +1,4 @@
-// Protocol data (PROTOCOLS.md e.1, e.6): LongBench v1's per-dataset prompts and generation limits, from
+// Protocol data (docs/PROTOCOLS.md §e.1, §e.6): LongBench v1's per-dataset prompts and generation limits, from
 // THUDM/LongBench@2e00731 LongBench/config/dataset2prompt.json and dataset2maxlen.json, in upstream form
 // ({context}, {input}). The upstream typo "asconcisely" in narrativeqa is kept on purpose.
 import { UserError } from '../../harness/errors.js';

@@ -126,7 +126,7 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
     taskVersion,
     length,
     index,
-    // MemAgent's `input`: the preamble and the question without the context (PROTOCOLS c.8).
+    // MemAgent's `input`: the preamble and the question without the context (docs/PROTOCOLS.md §c.8).
     question: `${text.preamble}\n${text.question}`,
     answers: draw.answers,
     context: plan.context,

@@ -1,4 +1,4 @@
-// The eight RULER NIAH tasks (PROTOCOLS.md c.1–c.5, MemAgent's variant c.8).
+// The eight RULER NIAH tasks (docs/PROTOCOLS.md §c.1–c.5, MemAgent's variant §c.8).
 import type { PreparedTask, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { rngFor } from '../common/rng.js';
 import { buildNiahSample, NIAH_GENERATOR_VERSION, NIAH_METRIC, type NiahResources } from './build.js';
@@ -41,7 +41,7 @@ function task(spec: NiahSpec): TaskDefinition {
     description: DESCRIPTIONS[spec.name],
     metric: NIAH_METRIC,
     defaultSamples: 128,
-    // MemAgent's RULER grid (PROTOCOLS c.8).
+    // MemAgent's RULER grid (docs/PROTOCOLS.md §c.8).
     defaultLengths: '8k..512k',
     acceptsDocCounts: false,
     async prepare(env) {

@@ -1,6 +1,6 @@
 import { UserError } from '../../harness/errors.js';
 
-/** Context-distribution probe: relative positions of the two supporting paragraphs (PROTOCOLS.md (d), our design). */
+/** Context-distribution probe: relative positions of the two supporting paragraphs (docs/PROTOCOLS.md §d, our design). */
 export const PLACEMENTS = ['0-100', '20-80', '40-60', '0-20', '80-100', 'random'] as const;
 export type Placement = (typeof PLACEMENTS)[number];
 

@@ -63,7 +63,7 @@ export function middleTruncatedPrompt(template: string, question: string, contex
   return { prompt: tokenizer.decode(headIds) + tokenizer.decode(tailIds), truncated: true, promptTokens: maxContext };
 }
 
-/** The whole context in one prompt, middle-truncated to maxContext tokens (MemAgent a.9, LongBench e.6). */
+/** The whole context in one prompt, middle-truncated to maxContext tokens (docs/PROTOCOLS.md §a.9, §e.6). */
 export function fullContextMethod(settings: FullContextSettings): Method {
   return {
     name: 'full-context',

@@ -16,7 +16,7 @@ export interface MemAgentSettings {
 }
 
 /**
- * MemAgent (PROTOCOLS.md a): the context's token ids are cut into windows of chunkTokens, each decoded back to
+ * MemAgent (docs/PROTOCOLS.md §a): the context's token ids are cut into windows of chunkTokens, each decoded back to
  * text; after each window the model rewrites the memory (max memoryTokens new tokens), which replaces the old one
  * verbatim; a final call answers from the memory alone. Calls = ceil(tokens / chunkTokens) + 1.
  */

@@ -1,4 +1,4 @@
-// MemAgent's answer extraction (PROTOCOLS a.6), reproduced from BytedTsinghua-SIA/MemAgent
+// MemAgent's answer extraction (docs/PROTOCOLS.md §a.6), reproduced from BytedTsinghua-SIA/MemAgent
 // taskutils/memory_eval/{ruler_hqa.py, utils/__init__.py}: the driver strips the response, keeps the text after the
 // last </think> (extract_solution), then takes what follows the last lowercase "the answer is" (extract_answer).
 import { pyStrip } from './pytext.js';

@@ -1,4 +1,4 @@
-// LongBench v1 per-sample metrics against one gold (THUDM/LongBench LongBench/metrics.py; PROTOCOLS e.2, e.5).
+// LongBench v1 per-sample metrics against one gold (THUDM/LongBench LongBench/metrics.py; docs/PROTOCOLS.md §e.2, §e.5).
 // The caller takes the max over golds and applies the first-line rule (see longbenchPrediction).
 import { sequenceMatcherRatio } from './difflib.js';
 import { pyRound, pySplit } from './pytext.js';

@@ -1,4 +1,4 @@
-// SQuAD/HotpotQA-style answer normalisation and MemAgent's QA metrics (PROTOCOLS a.7, a.8). Faithful variants
+// SQuAD/HotpotQA-style answer normalisation and MemAgent's QA metrics (docs/PROTOCOLS.md §a.7, §a.8). Faithful variants
 // reproduce the upstream quirks; sub_em_strict is our stricter reading, offered beside them.
 import { pySplit } from './pytext.js';
 

@@ -4,7 +4,7 @@ import type { Tokenizer } from '../types.js';
  * Exact token counts of texts made of recurring lines (MemAgent memories), from cached per-line counts.
  * Qwen's and tiktoken's pre-tokenizers never put a newline and a following non-space character in one piece, so
  * the text splits there into independently tokenized segments: the count of the whole equals the sum of the
- * segments' counts (tests/tokenizer/line-count.test.ts proves it on real and adversarial text).
+ * segments' counts (tests/harness/tokenizer/line-count.test.ts proves it on real and adversarial text).
  */
 export class LineCountCache {
   private cache = new Map<string, number>();

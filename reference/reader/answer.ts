@@ -61,7 +61,11 @@ function mentions(text: string, title: string | null): boolean {
   return spacedWords(text).includes(spacedWords(core));
 }
 
-/** Re-ranks sentences for answering (READER point 5). Returns them sorted best first. */
+/**
+ * Re-ranks sentences for answering: the best match to the question usually names the bridge entity and the answer
+ * sits in a linked document, so terms it already covers count less elsewhere and linked documents count more
+ * (README.md, "Why it reads this way"). Returns them sorted best first.
+ */
 export function rankForAnswer(q: QuestionInfo, sents: AnalyzedSentence[]): AnalyzedSentence[] {
   if (sents.length === 0) return sents;
   const byFinal = [...sents].sort((a, b) => b.cand.final - a.cand.final || a.cand.order - b.cand.order);

@@ -1,5 +1,6 @@
-// Comparison and yes/no questions (READER point 7): find each option's own sentences and compare years,
-// numbers or descriptors found there. Default "yes" when the evidence is missing.
+// Comparison and yes/no questions: the answer is one of the options (or yes/no), not a span a scorer can pick, so
+// find each option's own sentences and compare years, numbers or descriptors found there. Default "yes" when the
+// evidence is missing. Why: reference/reader/README.md, "Why it reads this way".
 
 import type { QuestionInfo } from './question.js';
 import type { AnalyzedSentence } from './answer.js';

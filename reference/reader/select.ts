@@ -96,9 +96,10 @@ function needleSentences(q: QuestionInfo, scan: ScanResult): Set<number> {
 
 /**
  * The candidate pool: memory lines plus the section's sentences that score above zero or belong to a linked
- * document. Second-hop linking (READER points 3): a document whose title is named by a top document's best
- * sentences, and a document that names a top document's title (when that title is not in the question), get a
- * share of the top document's score. Only pooled sentences are materialised as strings.
+ * document. Second-hop linking: a document whose title is named by a top document's best sentences, and a document
+ * that names a top document's title (when that title is not in the question), get a share of the top document's
+ * score, because a bridge question's second paragraph often shares few words with the question (README.md, "Why it
+ * reads this way"). Only pooled sentences are materialised as strings.
  */
 export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResult | null): Cand[] {
   const pool: Cand[] = [];

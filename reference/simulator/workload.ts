@@ -30,7 +30,7 @@ export interface SweepLength {
 
 /**
  * MemAgent's RULER-HQA grid, docs:50..25600. Up to 6400 documents: context tokens measured upstream (Qwen2.5 tokenizer;
- * MemAgent token_count.ipynb, quoted in PROTOCOLS.md b); 12800 and 25600 were not measured there: 2× and 4× the 6400 mean, ±1.5%.
+ * MemAgent token_count.ipynb, quoted in docs/PROTOCOLS.md §b); 12800 and 25600 were not measured there: 2× and 4× the 6400 mean, ±1.5%.
  */
 export const RULER_HQA_LENGTHS: readonly SweepLength[] = [
   { docs: 50, meanTokens: 6_999.6, minTokens: 5_821, maxTokens: 8_420 },

@@ -6,7 +6,7 @@ import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize
 import { errorBarsPlugin } from './bars.js';
 import { displayLength } from './labels.js';
 
-/** Order of the probe's placements (PROTOCOLS.md (d)); others follow sorted, random last. */
+/** Order of the probe's placements (docs/PROTOCOLS.md §d); others follow sorted, random last. */
 const KNOWN_ORDER = ['(0%, 100%)', '(20%, 80%)', '(40%, 60%)', '(0%, 20%)', '(80%, 100%)'];
 
 function pctText(v: number): string {

@@ -16,11 +16,11 @@ import { jsonl, row, tempDir } from './helpers.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 
-// PROTOCOLS.md e.1: max new tokens per dataset.
+// docs/PROTOCOLS.md §e.1: max new tokens per dataset.
 const EXPECTED_MAXLEN: Record<string, number> = {
   narrativeqa: 128, qasper: 128, multifieldqa_en: 64, hotpotqa: 32, '2wikimqa': 32, musique: 32, gov_report: 512, qmsum: 512, multi_news: 512,
 };
-// Context headers and final cues of PROTOCOLS.md e.6.
+// Context headers and final cues of docs/PROTOCOLS.md §e.6.
 const EXPECTED_SHAPE: Record<string, [header: string, cue: string]> = {
   narrativeqa: ['Story: {context}', '\n\nQuestion: {question}\n\nAnswer:'],
   qasper: ['Article: {context}', '\n\nQuestion: {question}\n\nAnswer:'],

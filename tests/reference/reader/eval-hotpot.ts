@@ -1,6 +1,6 @@
 // Accuracy report for the reference reader on RULER-HQA-style contexts (not a test; prints numbers).
-// Usage: node --import tsx tests/reader/eval-hotpot.ts [--from 0] [--n 128] [--chars 131072] [--seed 1] [--full]
-//        [--window 524288]  (full context: middle-truncate the prompt to this many characters, as in PROTOCOLS a.9)
+// Usage: node --import tsx tests/reference/reader/eval-hotpot.ts [--from 0] [--n 128] [--chars 131072] [--seed 1] [--full]
+//        [--window 524288]  (full context: middle-truncate the prompt to this many characters, as in docs/PROTOCOLS.md §a.9)
 
 import { FULL_CONTEXT_PHRASE, fillTemplate } from '../../../harness/methods/templates.js';
 import { referenceReply } from '../../../reference/reader/index.js';

@@ -100,7 +100,7 @@ export function memAgentLoop(question: string, context: string, windowChars = 20
   return { memory, memories, raw, prediction: extractPhrase(raw), calls: calls + 1 };
 }
 
-/** MemAgent's answer extraction (PROTOCOLS a.6), as the scorers implement it. */
+/** MemAgent's answer extraction (docs/PROTOCOLS.md §a.6), as the scorers implement it. */
 export const extractPhrase = extractPhraseAnswer;
 
 export const normalize = normalizeAnswer;
