@@ -1,6 +1,6 @@
 import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
 import { errorMessage } from '../errors.js';
-import { afterThink, takeAnswer } from './answer.js';
+import { afterLastThink, takeAnswer } from '../protocol/answer.js';
 import { addUsage, callModel, failureStatus } from './call.js';
 import { fillTemplate, NO_MEMORY, type TemplateSet } from './templates.js';
 import { skipWindows } from './windows.js';
@@ -15,8 +15,8 @@ export interface MemAgentSettings {
 
 /**
  * MemAgent (PROTOCOLS.md a): the context's token ids are cut into windows of chunkTokens, each decoded back to
- * text; after each window the model rewrites the memory (max memoryTokens new tokens), which replaces the old one
- * verbatim; a final call answers from the memory alone. Calls = ceil(tokens / chunkTokens) + 1.
+ * text; after each window the model rewrites the memory (max memoryTokens new tokens): the reply after its last
+ * </think>, stripped, replaces the old memory; a final call answers from the memory alone. Calls = ceil(tokens / chunkTokens) + 1.
  */
 export function memAgentMethod(settings: MemAgentSettings): Method {
   const params: GenerationParams = { maxTokens: settings.memoryTokens, temperature: settings.temperature, topP: settings.topP };
@@ -38,7 +38,8 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
             params,
             promptTokensHint: updateOverhead + memoryTokens + window.length,
           });
-          memory = afterThink(res.text);
+          // The reply after its last </think>, stripped, replaces the memory (as upstream's driver keeps it).
+          memory = afterLastThink(res.text);
           memoryTokens = res.usage.completionTokens;
           usage = addUsage(usage, res.usage);
           step++;
