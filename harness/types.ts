@@ -89,6 +89,14 @@ export interface PromptSpec {
   answerPrefix?: string;
 }
 
+/** Per-sample inputs of a metric beyond prediction and answers (harness/scorers); set by the generator. */
+export interface MetricOptions {
+  /** LongBench classification labels (the row's all_classes). */
+  allClasses?: string[] | null;
+  /** LongBench dataset name (with or without `_e`): turns on the first-line rule for trec/triviaqa/samsum/lsht. */
+  dataset?: string;
+}
+
 export interface Sample {
   /** Stable id: `${task}/${length.label}/${index}`. Used for resume; never derived from content. */
   id: string;
@@ -102,6 +110,8 @@ export interface Sample {
   context: ContextSource;
   /** Metric that scores this sample (see harness/scorers). */
   metric: string;
+  /** What the metric needs besides prediction and answers (LongBench: dataset, all_classes). Never shown to any model. */
+  scoring?: MetricOptions;
   /** Optional per-task prompt settings for the methods (LongBench templates, NIAH answer prefix, ...). */
   prompt?: PromptSpec;
   /** Generator facts (gold positions, reuse factor, ...). Never shown to any model. */
@@ -212,6 +222,9 @@ export interface SampleRecord {
   rawOutput: string;
   /** Name of the headline metric (harness/scorers). */
   metric: string;
+  /** The sample's metric options (Sample.scoring), so a rescore needs no guess. Absent in records written before it
+   *  existed: rescoring then reads metadata.dataset / metadata.all_classes. */
+  scoring?: MetricOptions;
   /** Headline score, 0..1. */
   score: number;
   /** All metrics computed for this sample, 0..1 (e.g. sub_em, em, f1). */
@@ -221,5 +234,9 @@ export interface SampleRecord {
   calls: number;
   usage: Usage;
   elapsedMs: number;
+  /** Generator facts (Sample.metadata). In records written before `extra` existed it also holds the method's extras. */
   metadata: Record<string, unknown>;
+  /** The method's output extras (MethodOutput.extra: windows, final_memory, middle_truncated, prompt_tokens, ...).
+   *  Absent in old records; read through methodExtra() (reports/records.ts), which falls back to metadata. */
+  extra?: Record<string, unknown>;
 }

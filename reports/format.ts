@@ -1,5 +1,6 @@
 // Display-edge formatting: scores are 0..1 everywhere inside; shown as ×100 with 2 decimals, rounded half-to-even on
 // the exact binary value, as Python's round(x, 2) does (the MemAgent paper's 40.625 → 40.62, 46.875 → 46.88).
+import { pyRound, toPercent } from '../harness/protocol/round.js';
 
 /** ×100, rounded to 2 decimals (half-to-even on the exact value), as a fixed 2-decimal string. */
 export function fmtPct(fraction: number): string {
@@ -8,25 +9,13 @@ export function fmtPct(fraction: number): string {
 
 /** ×100, rounded to 2 decimals, as a number (for JSON/CSV at the display edge). */
 export function pct(fraction: number): number {
-  return Number(fmtPct(fraction));
+  return toPercent(fraction);
 }
 
-/** Rounds to 2 decimals half-to-even on the exact decimal expansion of the double. */
+/** Python's round(value, 2) (half-to-even on the exact decimal expansion of the double) as a fixed 2-decimal string. */
 export function fmt2(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  const negative = value < 0;
-  // toFixed(60) is the exact expansion for doubles of magnitude ≥ 2^-8 and ample precision for smaller ones.
-  const [intPart, frac] = Math.abs(value).toFixed(60).split('.');
-  let scaled = BigInt(intPart + frac.slice(0, 2));
-  const rest = frac.slice(2);
-  const first = rest.charCodeAt(0) - 48;
-  const tail = rest.slice(1);
-  const roundUp = first > 5 || (first === 5 && (/[1-9]/.test(tail) || scaled % 2n === 1n));
-  if (roundUp) scaled += 1n;
-  const whole = scaled / 100n;
-  const cents = (scaled % 100n).toString().padStart(2, '0');
-  const sign = negative && scaled !== 0n ? '-' : '';
-  return `${sign}${whole}.${cents}`;
+  // toFixed(2) of the rounded double prints its 2 decimals exactly; -0 prints as "0.00".
+  return Number.isFinite(value) ? pyRound(value, 2).toFixed(2) : String(value);
 }
 
 /** True for the embedded lexical reader, whose ids start with "local:". */

@@ -22,6 +22,14 @@ export function samplesPath(runDir: string): string {
   return file;
 }
 
+/**
+ * The method's output extras of a record (windows, final_memory, middle_truncated, prompt_tokens, ...): `extra`, or
+ * for records written before that field existed, `metadata`, which then held generator facts and extras together.
+ */
+export function methodExtra(record: Pick<SampleRecord, 'extra' | 'metadata'>): Record<string, unknown> {
+  return record.extra ?? record.metadata ?? {};
+}
+
 function isRecord(value: unknown): value is SampleRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Record<string, unknown>;

@@ -4,19 +4,14 @@
 import { renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { LONGBENCH_E_BUCKETS } from '../harness/protocol/longbench.js';
 import type { SampleRecord } from '../harness/types.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
+import { methodExtra } from './records.js';
 
 export { readRecords, loadRecords } from './records.js';
 
 export type SummaryLengthKind = SampleRecord['lengthKind'] | 'bucket';
-
-/** LongBench-E buckets over the rows' own `length` field (docs/PROTOCOLS.md §e.6), in display order with lower bounds. */
-export const LONGBENCH_E_BUCKETS: ReadonlyArray<{ label: string; from: number }> = [
-  { label: '0-4k', from: 0 },
-  { label: '4-8k', from: 4000 },
-  { label: '8k+', from: 8000 },
-];
 
 /** The record's LongBench-E bucket label (metadata.longbench_e_bucket), or null when it has none. */
 export function bucketOf(record: Pick<SampleRecord, 'metadata'>): string | null {
@@ -59,7 +54,7 @@ export interface SummaryRow {
   metrics: Record<string, number>;
   /** Predictions that normalise to nothing (scores.empty_norm === 1). */
   empty: number;
-  /** Samples whose context the method cut in the middle to fit the context limit (metadata.middle_truncated). */
+  /** Samples whose context the method cut in the middle to fit the context limit (the method's extra middle_truncated). */
   middleTruncated: number;
   promptTokens: number;
   completionTokens: number;
@@ -127,7 +122,7 @@ function add(acc: Acc, r: SampleRecord): void {
   }
   if (isError) acc.errorRecordsMissing.push(r);
   if (scores.empty_norm === 1) row.empty++;
-  if (r.metadata?.middle_truncated === true) row.middleTruncated++;
+  if (methodExtra(r).middle_truncated === true) row.middleTruncated++;
   row.promptTokens += finite(r.usage?.promptTokens);
   row.completionTokens += finite(r.usage?.completionTokens);
   row.calls += finite(r.calls);

@@ -2,7 +2,7 @@
 // run with no download. Passages use LongBench's layout (docs/PROTOCOLS.md §e.6): `Passage {i}:\n{title}\n{text}`,
 // consecutive passages separated by a single newline. Deterministic: no seed option, fixed streams.
 import type { HotpotData, HotpotRecord } from '../../datasets/hotpotqa/load.js';
-import { pySplit } from '../../harness/scorers/pytext.js';
+import { pySplit } from '../../harness/protocol/pytext.js';
 import { rngFor } from '../common/rng.js';
 import type { LongBenchRow } from './load.js';
 

@@ -1,6 +1,6 @@
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
-import { longbenchMetricFor } from '../../harness/scorers/index.js';
+import { longbenchEBucket, longbenchMetric, longbenchMetricProblem } from '../../harness/protocol/longbench.js';
 import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { loadLongBench, type LongBenchRow } from './load.js';
 import {
@@ -14,11 +14,11 @@ import {
 
 export const LONGBENCH_VERSION = '1';
 
-export type LongBenchEBucket = '0-4k' | '4-8k' | '8k+';
-
-/** LongBench-E's length buckets over the row's own `length` (docs/PROTOCOLS.md §e.6). */
-export function longbenchEBucket(length: number): LongBenchEBucket {
-  return length < 4000 ? '0-4k' : length < 8000 ? '4-8k' : '8k+';
+/** The metric LongBench v1 scores `dataset` with (harness/protocol/longbench.ts). */
+function metricOf(dataset: LongBenchDataset): string {
+  const metric = longbenchMetric(dataset);
+  if (metric === null) throw new UserError(longbenchMetricProblem(dataset));
+  return metric;
 }
 
 /** The problem statement the methods see: the row's question, or the dataset's instruction when it has none. */
@@ -28,7 +28,7 @@ export function questionOf(row: LongBenchRow, dataset: LongBenchDataset): string
 
 function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): PreparedTask {
   const data = loadLongBench(dataset, env.options.data);
-  const metric = longbenchMetricFor(dataset);
+  const metric = metricOf(dataset);
   const fullContext = fullContextTemplate(dataset);
   const maxTokens = maxNewTokens(dataset);
   return {
@@ -46,6 +46,7 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
         answers: row.answers,
         context: textContext(row.context, env.tokenizer),
         metric,
+        scoring: { dataset: row.dataset, allClasses: row.all_classes },
         prompt: { fullContext, maxNewTokens: maxTokens, answerFormat: 'raw' },
         metadata: {
           dataset: row.dataset,
@@ -67,8 +68,8 @@ function task(dataset: LongBenchDataset, kind: 'QA' | 'summarisation'): TaskDefi
   return {
     name,
     version: LONGBENCH_VERSION,
-    description: `LongBench v1 ${dataset} (${kind}), documents at their own lengths, scored ${longbenchMetricFor(dataset)}; bundled fixture or --data DIR`,
-    metric: longbenchMetricFor(dataset),
+    description: `LongBench v1 ${dataset} (${kind}), documents at their own lengths, scored ${metricOf(dataset)}; bundled fixture or --data DIR`,
+    metric: metricOf(dataset),
     defaultSamples: dataset === 'multifieldqa_en' ? 150 : 200,
     defaultLengths: 'native',
     acceptsDocCounts: false,

@@ -9,7 +9,8 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { textContext } from '../context.js';
 import { UserError } from '../errors.js';
 import { fillTemplate, FULL_CONTEXT_PHRASE } from '../methods/templates.js';
-import type { ContextSource, LengthTarget, PreparedTask, PromptSpec, Sample, TaskDefinition, Tokenizer } from '../types.js';
+import { scoringOptionsOf } from '../scorers/score-sample.js';
+import type { ContextSource, LengthTarget, MetricOptions, PreparedTask, PromptSpec, Sample, TaskDefinition, Tokenizer } from '../types.js';
 import { copyLines, DatasetCache, type DatasetKey, tempPathFor, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { parseLengths } from '../config/lengths.js';
@@ -20,8 +21,8 @@ import { join } from 'node:path';
 export type GenerateFormat = 'ruler' | 'memagent' | 'native';
 export const GENERATE_FORMATS: readonly GenerateFormat[] = ['ruler', 'memagent', 'native'];
 
-/** Version of the row layouts below; part of the cache key. */
-export const GENERATE_ROWS_VERSION = '1';
+/** Version of the row layouts below; part of the cache key. 2: native rows carry `scoring`. */
+export const GENERATE_ROWS_VERSION = '2';
 
 export interface GenerateOptions {
   task: TaskDefinition;
@@ -121,6 +122,7 @@ export function formatRow(sample: Sample, format: GenerateFormat, tokenizer: Tok
     ['question', sample.question],
     ['answers', sample.answers],
     ['metric', sample.metric],
+    ['scoring', sample.scoring ?? null],
     ['prompt', sample.prompt ?? null],
     ['context_tokens', sample.context.tokenCount],
     ['metadata', sample.metadata],
@@ -128,12 +130,15 @@ export function formatRow(sample: Sample, format: GenerateFormat, tokenizer: Tok
   ];
 }
 
-/** A Sample back from a `native` row (the context is re-encoded with `tokenizer`). */
+/** A Sample back from a `native` row (the context is re-encoded with `tokenizer`). Rows of layout 1 have no `scoring`:
+ *  it is then read from the LongBench metadata (dataset, all_classes). */
 export function sampleFromNativeRow(row: Record<string, unknown>, tokenizer: Tokenizer): Sample {
   const str = (k: string) => {
     if (typeof row[k] !== 'string') throw new UserError(`not a native bench generate row: "${k}" is missing`);
     return row[k] as string;
   };
+  const metadata = (row.metadata ?? {}) as Record<string, unknown>;
+  const scoring = 'scoring' in row ? (row.scoring as MetricOptions | null) : scoringOptionsOf({ metadata });
   return {
     id: str('id'),
     task: str('task'),
@@ -144,8 +149,9 @@ export function sampleFromNativeRow(row: Record<string, unknown>, tokenizer: Tok
     answers: row.answers as string[],
     context: textContext(str('context'), tokenizer),
     metric: str('metric'),
+    ...(scoring && Object.keys(scoring).length > 0 ? { scoring } : {}),
     prompt: (row.prompt ?? undefined) as PromptSpec | undefined,
-    metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    metadata,
   };
 }
 

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UserError } from '../errors.js';
 import type { ScoreRow, ScoreTable } from '../scorers/aggregate.js';
-import { toPercent } from '../scorers/percent.js';
+import { toPercent } from '../protocol/round.js';
 import { detectLine, FORMAT_HINT, type SourceFormat } from '../scorers/sources/detect.js';
 import { readJsonl } from '../scorers/sources/jsonl.js';
 import { scoreLongBench } from '../scorers/sources/longbench.js';

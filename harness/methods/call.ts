@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ModelCallError, errorMessage } from '../errors.js';
 import type { MethodContext, MethodOutput, ModelRequest, ModelResponse, Sample, SampleStatus, Usage } from '../types.js';
-import { takeAnswer } from './answer.js';
+import { takeAnswer } from '../protocol/answer.js';
 
 export function promptHash(request: ModelRequest): string {
   const h = createHash('sha256');

@@ -1,6 +1,6 @@
 import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
 import { errorMessage } from '../errors.js';
-import { afterThink, takeAnswer } from './answer.js';
+import { afterLastThink, takeAnswer } from '../protocol/answer.js';
 import { addUsage, callModel, failureStatus } from './call.js';
 import { GENERATION_OPTIONS, samplingOf, templatesIdentity, templatesOf } from './options.js';
 import { intSetting, PLAN_OVERHEAD_TOKENS, type MethodDefinition, type MethodSettings, type PlannedCall, type PlanInput } from './registry.js';
@@ -17,8 +17,8 @@ export interface MemAgentSettings {
 
 /**
  * MemAgent (docs/PROTOCOLS.md §a): the context's token ids are cut into windows of chunkTokens, each decoded back to
- * text; after each window the model rewrites the memory (max memoryTokens new tokens), which replaces the old one
- * verbatim; a final call answers from the memory alone. Calls = ceil(tokens / chunkTokens) + 1.
+ * text; after each window the model rewrites the memory (max memoryTokens new tokens): the reply after its last
+ * </think>, stripped, replaces the old memory; a final call answers from the memory alone. Calls = ceil(tokens / chunkTokens) + 1.
  */
 export function memAgentMethod(settings: MemAgentSettings): Method {
   const params: GenerationParams = { maxTokens: settings.memoryTokens, temperature: settings.temperature, topP: settings.topP };
@@ -40,7 +40,8 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
             params,
             promptTokensHint: updateOverhead + memoryTokens + window.length,
           });
-          memory = afterThink(res.text);
+          // The reply after its last </think>, stripped, replaces the memory (as upstream's driver keeps it).
+          memory = afterLastThink(res.text);
           memoryTokens = res.usage.completionTokens;
           usage = addUsage(usage, res.usage);
           step++;

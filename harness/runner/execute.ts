@@ -1,9 +1,9 @@
 import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry } from '../methods/index.js';
+import { scoreSample } from '../scorers/score-sample.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from './checkpoints.js';
 import type { PromptStore } from './prompt-store.js';
-import { scoreOutput } from './score.js';
 
 /** What identifies a unit of work; plain data, so it can cross to a worker thread. */
 export interface UnitSpec {
@@ -60,13 +60,14 @@ export async function executeUnit(env: ExecEnv, spec: UnitSpec, onCall: (call: C
     },
   });
   if (env.signal?.aborted && output.status !== 'ok') return null;
-  const { score, scores } = scoreOutput(sample, output);
+  const { score, scores } = scoreSample({ ...output, metric: sample.metric, answers: sample.answers, scoring: sample.scoring });
   return {
     id: sample.id, task: sample.task, taskVersion: sample.taskVersion, method: spec.method, model: env.modelId,
     lengthLabel: sample.length.label, lengthKind: sample.length.kind, length: sample.length.value, index: sample.index,
     builtTokens: sample.context.tokenCount, question: sample.question, answers: sample.answers,
-    prediction: output.prediction, rawOutput: output.rawOutput, metric: sample.metric, score, scores,
+    prediction: output.prediction, rawOutput: output.rawOutput, metric: sample.metric,
+    ...(sample.scoring ? { scoring: sample.scoring } : {}), score, scores,
     status: output.status, ...(output.error ? { error: output.error } : {}), calls: output.calls, usage: output.usage,
-    elapsedMs: Math.round(performance.now() - started), metadata: { ...sample.metadata, ...(output.extra ?? {}) },
+    elapsedMs: Math.round(performance.now() - started), metadata: sample.metadata, extra: output.extra ?? {},
   };
 }

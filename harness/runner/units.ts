@@ -1,4 +1,5 @@
 import type { LengthTarget, PreparedTask, TaskDefinition } from '../types.js';
+import { longestChainFirst } from './schedule-policy.js';
 
 /** One unit of work: a sample of a task at a length, run by one method. */
 export interface WorkUnit {
@@ -27,8 +28,5 @@ export function unitKey(task: string, length: LengthTarget, index: number, metho
  * start early and short ones fill the gaps; ties keep the canonical order. Order never changes results.
  */
 export function scheduleUnits(units: WorkUnit[]): WorkUnit[] {
-  return units
-    .map((u, i) => ({ u, i }))
-    .sort((a, b) => b.u.chain - a.u.chain || a.i - b.i)
-    .map((x) => x.u);
+  return longestChainFirst(units, (u) => u.chain);
 }

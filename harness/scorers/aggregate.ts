@@ -1,5 +1,5 @@
 // Per-group accumulation for `bench score`: means stay 0..1; percentages are made once, by toPercent.
-import { toPercent, type PercentStyle } from './percent.js';
+import { toPercent, type PercentStyle } from '../protocol/round.js';
 
 export interface ScoreRow {
   task: string;

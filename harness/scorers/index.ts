@@ -1,7 +1,8 @@
 // Metric registry. Every score is 0..1; ×100 and rounding happen only at the display edge, through toPercent.
 import { UserError } from '../errors.js';
+import { longbenchMetric, longbenchMetricProblem } from '../protocol/longbench.js';
+import type { MetricOptions } from '../types.js';
 import {
-  baseDataset,
   classification,
   codeSim,
   count,
@@ -14,12 +15,7 @@ import { pltrdyRouge, rougeLFLongBench } from './rouge-pltrdy.js';
 import { rougeLTextbook } from './rouge-textbook.js';
 import { memagentNiah, postprocessRulerPred, stringMatchAll, stringMatchPart } from './ruler.js';
 
-export interface MetricOptions {
-  /** LongBench classification labels (the row's all_classes). */
-  allClasses?: string[] | null;
-  /** LongBench dataset name (with or without `_e`): turns on the first-line rule for trec/triviaqa/samsum/lsht. */
-  dataset?: string;
-}
+export type { MetricOptions } from '../types.js';
 
 export interface Metric {
   name: string;
@@ -140,38 +136,11 @@ export function getMetric(name: string): Metric {
   return metric;
 }
 
-const LONGBENCH_METRIC: Record<string, string> = {
-  narrativeqa: 'qa_f1',
-  qasper: 'qa_f1',
-  multifieldqa_en: 'qa_f1',
-  hotpotqa: 'qa_f1',
-  '2wikimqa': 'qa_f1',
-  musique: 'qa_f1',
-  triviaqa: 'qa_f1',
-  gov_report: 'rouge_l_f',
-  qmsum: 'rouge_l_f',
-  multi_news: 'rouge_l_f',
-  samsum: 'rouge_l_f',
-  trec: 'classification',
-  lsht: 'classification',
-  passage_count: 'count',
-  passage_retrieval_en: 'retrieval',
-  passage_retrieval_zh: 'retrieval_zh',
-  lcc: 'code_sim',
-  'repobench-p': 'code_sim',
-};
-
-const NEEDS_JIEBA = new Set(['multifieldqa_zh', 'dureader', 'vcsum']);
-
-/** The registry metric LongBench v1 uses for a dataset (`hotpotqa` or `hotpotqa_e`). */
+/** The registry metric LongBench v1 uses for a dataset (`hotpotqa` or `hotpotqa_e`); UserError when it has none. */
 export function longbenchMetricFor(dataset: string): string {
-  const base = baseDataset(dataset);
-  const metric = LONGBENCH_METRIC[base];
-  if (metric) return metric;
-  if (NEEDS_JIEBA.has(base)) {
-    throw new UserError(`LongBench dataset '${dataset}' is scored on jieba word segmentation, which this harness does not include; score it with LongBench's eval.py`);
-  }
-  throw new UserError(`unknown LongBench dataset '${dataset}'; known: ${[...Object.keys(LONGBENCH_METRIC), ...NEEDS_JIEBA].join(', ')}`);
+  const metric = longbenchMetric(dataset);
+  if (metric === null) throw new UserError(longbenchMetricProblem(dataset));
+  return metric;
 }
 
 export interface ScoreResult {
@@ -189,6 +158,4 @@ export function scoreAll(metricName: string, prediction: string | null, answers:
   return { metric: metric.name, score, scores: { [metric.name]: score, ...(metric.extra?.(prediction, answers, opts) ?? {}) } };
 }
 
-export { toPercent, type PercentStyle } from './percent.js';
-export { extractBoxedAnswer, extractPhraseAnswer } from './extract.js';
 export { normalizeAnswer, normalizesToEmpty } from './qa.js';

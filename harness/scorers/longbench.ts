@@ -1,7 +1,9 @@
 // LongBench v1 per-sample metrics against one gold (THUDM/LongBench LongBench/metrics.py; docs/PROTOCOLS.md §e.2, §e.5).
 // The caller takes the max over golds and applies the first-line rule (see longbenchPrediction).
 import { sequenceMatcherRatio } from './difflib.js';
-import { pyRound, pySplit } from './pytext.js';
+import { baseDataset } from '../protocol/longbench.js';
+import { pySplit } from '../protocol/pytext.js';
+import { pyRound } from '../protocol/round.js';
 import { normalizeAnswer, tokenF1 } from './qa.js';
 
 /** Datasets whose prediction is cut to its first line (after leading newlines) before scoring. */
@@ -10,11 +12,6 @@ export const FIRST_LINE_DATASETS: ReadonlySet<string> = new Set(['trec', 'trivia
 /** `prediction.lstrip('\n').split('\n')[0]`. */
 export function firstLine(prediction: string): string {
   return prediction.replace(/^\n+/, '').split('\n')[0];
-}
-
-/** LongBench dataset name without the LongBench-E `_e` suffix. */
-export function baseDataset(dataset: string): string {
-  return dataset.endsWith('_e') ? dataset.slice(0, -2) : dataset;
 }
 
 /** The prediction LongBench scores for `dataset`: null as '', first line for trec/triviaqa/samsum/lsht. */

@@ -1,6 +1,6 @@
 // SQuAD/HotpotQA-style answer normalisation and MemAgent's QA metrics (docs/PROTOCOLS.md §a.7, §a.8). Faithful variants
 // reproduce the upstream quirks; sub_em_strict is our stricter reading, offered beside them.
-import { pySplit } from './pytext.js';
+import { pySplit } from '../protocol/pytext.js';
 
 const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 // Python's \b in a str pattern: word characters are Unicode letters, digits/numerics and '_'.

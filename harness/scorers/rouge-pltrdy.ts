@@ -1,7 +1,7 @@
 // ROUGE-1/2/L as PyPI `rouge` 1.0.1 (pltrdy) computes them, which is what LongBench's rouge_score calls
 // (docs/PROTOCOLS.md §e.3, §e.4). Not textbook ROUGE: sentences are split on '.', words on single spaces, n-grams and LCS
 // words are counted as sets, and any exception inside get_scores makes LongBench score the pair 0.
-import { pySplit } from './pytext.js';
+import { pySplit } from '../protocol/pytext.js';
 
 export interface Prf {
   f: number;

@@ -1,7 +1,8 @@
 // RULER's scorers (NVIDIA/RULER scripts/eval: evaluate.py postprocess_pred, synthetic/constants.py) and MemAgent's
 // NIAH variant (taskutils/memory_eval/ruler_general.py). Per-sample values in 0..1.
-import { extractPhraseAnswer } from './extract.js';
-import { pyRound, pyStrip } from './pytext.js';
+import { extractPhraseAnswer } from '../protocol/answer.js';
+import { pyStrip } from '../protocol/pytext.js';
+import { pyRound } from '../protocol/round.js';
 
 /** Strip, turn every control character U+0000–U+001F into '\n', strip again. */
 export function postprocessRulerPred(prediction: string): string {

@@ -3,6 +3,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { SampleRecord } from '../../harness/types.js';
 import { fmt2, modelLabel } from '../format.js';
+import { methodExtra } from '../records.js';
 import { blankCanvas, encodePng, font, type ChartSize } from './canvas.js';
 import { displayLength } from './labels.js';
 
@@ -102,10 +103,10 @@ function text(ctx: SKRSContext2D, s: string, x: number, y: number, px: number, a
   ctx.restore();
 }
 
-/** Display labels of the lengths where some sample's context was middle-truncated (metadata.middle_truncated). */
+/** Display labels of the lengths where some sample's context was middle-truncated (the method's extra middle_truncated). */
 export function cutLengths(records: SampleRecord[]): string[] {
   const cut = new Map<string, { kind: string; length: number; label: string }>();
-  for (const r of records) if (r.metadata?.middle_truncated === true) cut.set(`${r.lengthKind}:${r.length}`, { kind: r.lengthKind, length: r.length, label: r.lengthLabel });
+  for (const r of records) if (methodExtra(r).middle_truncated === true) cut.set(`${r.lengthKind}:${r.length}`, { kind: r.lengthKind, length: r.length, label: r.lengthLabel });
   return [...cut.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length)).map((l) => displayLength(l.label));
 }
 

@@ -10,6 +10,7 @@ test('frameCategory maps scripts to the sweep categories', () => {
   assert.equal(frameCategory('file:///w/dist/generators/ruler-hqa/pool.js'), 'build');
   assert.equal(frameCategory('file:///w/dist/reference/reader/select.js'), 'read');
   assert.equal(frameCategory('file:///w/dist/harness/scorers/sub-em.js'), 'score');
+  assert.equal(frameCategory('file:///w/dist/harness/protocol/answer.js'), 'score');
   assert.equal(frameCategory('file:///w/dist/harness/runner/jsonl.js'), 'write');
   assert.equal(frameCategory('node:fs'), undefined);
 });

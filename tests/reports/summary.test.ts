@@ -106,8 +106,8 @@ test('loadRecords on a missing directory is a UserError', async () => {
 
 test('middle-truncated contexts are counted, in the CSV and as a terminal column only when some were cut', () => {
   const recs = [
-    record({ method: 'full-context', index: 0, metadata: { middle_truncated: true } }),
-    record({ method: 'full-context', index: 1, metadata: { middle_truncated: false } }),
+    record({ method: 'full-context', index: 0, metadata: { needles: 1 }, extra: { middle_truncated: true } }),
+    record({ method: 'full-context', index: 1, metadata: {}, extra: { middle_truncated: false } }),
     record({ method: 'full-context', index: 2 }),
   ];
   const [row] = summarize(recs);
@@ -118,4 +118,14 @@ test('middle-truncated contexts are counted, in the CSV and as a terminal column
   assert.match(text.split('\n')[1], /context cut$/);
   assert.match(text, /context cut: samples whose context was cut/);
   assert.doesNotMatch(formatSummaryTable(summarize([record()])), /context cut/);
+});
+
+test('records written before `extra` existed (method extras inside metadata) still count as middle-truncated', () => {
+  const old = [
+    record({ method: 'full-context', index: 0, metadata: { middle_truncated: true, prompt_tokens: 16000 } }),
+    record({ method: 'full-context', index: 1, metadata: { middle_truncated: false } }),
+  ];
+  assert.equal(summarize(old)[0].middleTruncated, 1);
+  // A new record reads its extras only: a generator fact of the same name in metadata is not a method extra.
+  assert.equal(summarize([record({ method: 'full-context', metadata: { middle_truncated: true }, extra: {} })])[0].middleTruncated, 0);
 });

@@ -4,15 +4,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
+import { LONGBENCH_E_BUCKETS, longbenchEBucket } from '../../protocol/longbench.js';
 import { Group, type ScoreRow } from '../aggregate.js';
 import { getMetric, longbenchMetricFor } from '../index.js';
 import { isStringArray, lineError, readJsonl } from './jsonl.js';
-
-export const E_BUCKETS = ['0-4k', '4-8k', '8k+'] as const;
-
-export function eBucket(length: number): (typeof E_BUCKETS)[number] {
-  return length < 4000 ? '0-4k' : length < 8000 ? '4-8k' : '8k+';
-}
 
 type Reference = Record<string, number | Record<string, number | null> | null>;
 
@@ -46,7 +41,7 @@ export function scoreLongBench(files: string[], opts: { e?: boolean }, warnings:
       if (!g) groups.set(label, (g = new Group({ task: dataset, method: 'longbench-pred', model, lengthLabel: label, metric: metricName })));
       return g;
     };
-    if (e) for (const b of E_BUCKETS) groupFor(b);
+    if (e) for (const b of LONGBENCH_E_BUCKETS) groupFor(b.label);
     else groupFor('all');
     const parsed = readJsonl(file);
     // eval.py passes the all_classes of the file's last line to every sample.
@@ -62,7 +57,7 @@ export function scoreLongBench(files: string[], opts: { e?: boolean }, warnings:
     for (const { value } of parsed.lines) {
       const pred = value.pred as string;
       const score = metric.score(pred, value.answers as string[], { dataset, allClasses });
-      groupFor(e ? eBucket(value.length as number) : 'all').add(score, {}, 'ok', pred);
+      groupFor(e ? longbenchEBucket(value.length as number) : 'all').add(score, {}, 'ok', pred);
     }
     const ref = reference?.[dataset];
     for (const [label, group] of groups) {

@@ -5,7 +5,7 @@
 import { basename, dirname } from 'node:path';
 import { tokenLabel } from '../../config/lengths.js';
 import { Group, type ScoreRow } from '../aggregate.js';
-import { extractBoxedAnswer, extractPhraseAnswer } from '../extract.js';
+import { extractBoxedAnswer, extractPhraseAnswer } from '../../protocol/answer.js';
 import { scoreAll } from '../index.js';
 import { memagentNiahOnAnswer } from '../ruler.js';
 import { isStringArray, lineError, readJsonl } from './jsonl.js';

@@ -1,7 +1,8 @@
 // Re-scores a `bench run` directory: samples.jsonl lines (SampleRecord), grouped by task × method × model × length.
 import type { SampleRecord, SampleStatus } from '../../types.js';
 import { Group, type ScoreRow } from '../aggregate.js';
-import { getMetric, scoreAll } from '../index.js';
+import { getMetric } from '../index.js';
+import { scoreSample, scoringOptionsOf } from '../score-sample.js';
 import { isStringArray, lineError, readJsonl } from './jsonl.js';
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated']);
@@ -20,13 +21,6 @@ function validate(path: string, line: number, v: Record<string, unknown>): Sampl
   need(isStringArray(v.answers), `'answers' must be an array of strings`);
   need(v.prediction === null || typeof v.prediction === 'string', `'prediction' must be a string or null`);
   return v as unknown as SampleRecord;
-}
-
-function optionsFor(record: SampleRecord): { dataset?: string; allClasses?: string[] | null } {
-  const meta = record.metadata ?? {};
-  const dataset = typeof meta.dataset === 'string' ? meta.dataset : undefined;
-  const classes = meta.allClasses ?? meta.all_classes;
-  return { dataset, allClasses: isStringArray(classes) ? classes : null };
 }
 
 function lengthOrder(r: SampleRecord): number {
@@ -62,9 +56,8 @@ export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
       groups.set(key, entry);
     }
     const status: SampleStatus = record.status;
-    // As the runner does: a sample that did not finish ok (error, truncated) scores 0 whatever it holds.
-    const input = status !== 'ok' ? null : metric.input === 'raw' ? record.rawOutput : record.prediction;
-    const result = scoreAll(metric.name, input, record.answers, optionsFor(record));
+    // The runner's rule: a sample that did not finish ok (error, truncated) scores 0 whatever it holds.
+    const result = scoreSample({ ...record, metric: metric.name, scoring: scoringOptionsOf(record) });
     const extras = { ...result.scores };
     delete extras[metric.name];
     entry.group.add(result.score, extras, status, status === 'error' ? null : record.prediction);

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadHotpot } from '../../../datasets/hotpotqa/load.js';
 import { DatasetMissingError } from '../../../harness/errors.js';
-import { scoreOutput } from '../../../harness/runner/score.js';
+import { longbenchEBucket } from '../../../harness/protocol/longbench.js';
+import { scoreSample } from '../../../harness/scorers/score-sample.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { LengthTarget, TaskDefinition } from '../../../harness/types.js';
 import { buildHotpotFixtureRows, FIXTURE_FIRST_QUESTION, toJsonl } from '../../../generators/longbench/fixture-rows.js';
-import { longbenchEBucket, longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
+import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
 import { fixturePath } from '../../../generators/longbench/load.js';
 import { instructionOf } from '../../../generators/longbench/prompts.js';
 import { jsonl, row, tempDir } from './helpers.js';
@@ -27,15 +28,6 @@ test('nine tasks, two groups, native lengths, LongBench sample counts and metric
     assert.equal(t.defaultSamples, t.name === 'longbench/multifieldqa_en' ? 150 : 200);
     assert.equal(t.metric, longbenchGroups['longbench-qa'].includes(t.name) ? 'qa_f1' : 'rouge_l_f', t.name);
   }
-});
-
-test('LongBench-E buckets: < 4000 words, 4000-7999, 8000 and up', () => {
-  assert.equal(longbenchEBucket(0), '0-4k');
-  assert.equal(longbenchEBucket(3999), '0-4k');
-  assert.equal(longbenchEBucket(4000), '4-8k');
-  assert.equal(longbenchEBucket(7999), '4-8k');
-  assert.equal(longbenchEBucket(8000), '8k+');
-  assert.equal(longbenchEBucket(250000), '8k+');
 });
 
 test('the committed hotpotqa fixture is exactly what the builder produces from the bundled HotpotQA subset', () => {
@@ -60,6 +52,7 @@ test('hotpotqa fixture samples: LongBench passage layout, own supporting paragra
     assert.equal(s.metadata.dataset, 'hotpotqa');
     assert.equal(s.metadata.fixture, true);
     assert.equal(s.metadata.all_classes, null);
+    assert.deepEqual(s.scoring, { dataset: 'hotpotqa', allClasses: null }, 'typed scoring inputs, not read from metadata');
     assert.equal(s.metadata.length, text.split(/\s+/).filter(Boolean).length);
     assert.equal(s.metadata.longbench_e_bucket, longbenchEBucket(s.metadata.length as number));
     buckets.add(s.metadata.longbench_e_bucket as string);
@@ -83,10 +76,10 @@ test('multi_news fixture: the summarisation instruction is the problem statement
   assert.equal(s.metadata.length, 2099);
   assert.equal(s.metadata.longbench_e_bucket, '0-4k');
   assert.ok(s.context.text().startsWith('Passage 1:\n'));
-  const perfect = scoreOutput(s, { prediction: s.answers[0], rawOutput: s.answers[0], status: 'ok', calls: 1, usage: { promptTokens: 0, completionTokens: 0 } });
+  const perfect = scoreSample({ ...s, prediction: s.answers[0], rawOutput: s.answers[0], status: 'ok' });
   assert.ok(Math.abs(perfect.score - 1) < 1e-7, `perfect summary scored ${perfect.score}`); // pltrdy: 2pr/(p+r+1e-8)
   const half = s.answers[0].slice(0, Math.floor(s.answers[0].length / 2));
-  const partial = scoreOutput(s, { prediction: half, rawOutput: half, status: 'ok', calls: 1, usage: { promptTokens: 0, completionTokens: 0 } });
+  const partial = scoreSample({ ...s, prediction: half, rawOutput: half, status: 'ok' });
   assert.ok(partial.score > 0.3 && partial.score < 1, `partial summary scored ${partial.score}`);
   assert.ok('rouge_l_f' in partial.scores);
 });

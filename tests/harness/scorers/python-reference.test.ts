@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { sequenceMatcherRatio } from '../../../harness/scorers/difflib.js';
 import { qaF1 } from '../../../harness/scorers/longbench.js';
-import { pyRound, pySplit, pyStrip } from '../../../harness/scorers/pytext.js';
+import { pySplit, pyStrip } from '../../../harness/protocol/pytext.js';
+import { pyRound } from '../../../harness/protocol/round.js';
 import { normalizeAnswer } from '../../../harness/scorers/qa.js';
 import { pltrdyRouge } from '../../../harness/scorers/rouge-pltrdy.js';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { UserError } from '../../../harness/errors.js';
-import { getMetric, longbenchMetricFor, metricNames, scoreAll, toPercent } from '../../../harness/scorers/index.js';
+import { toPercent } from '../../../harness/protocol/round.js';
+import { getMetric, longbenchMetricFor, metricNames, scoreAll } from '../../../harness/scorers/index.js';
 
 describe('metric registry', () => {
   it('knows the documented metrics and rejects unknown names with a UserError', () => {

@@ -121,6 +121,22 @@ describe('scoreTarget on a bench run directory', () => {
   });
 });
 
+describe('scoreTarget rescoring LongBench run records', () => {
+  it('reads the recorded scoring options, and the metadata of records written before them', async () => {
+    const run = dir('run-longbench');
+    const classes = ['Description', 'Location', 'Entity'];
+    // trec: first line only, then classification over all_classes.
+    const base = { metric: 'classification', answers: ['Description'], prediction: 'Description\nLocation', rawOutput: 'Description\nLocation', score: 1, scores: { classification: 1 } };
+    writeFileSync(join(run, 'samples.jsonl'), jsonl([
+      rec({ ...base, task: 'lb-new', scoring: { dataset: 'trec', allClasses: classes }, metadata: {} }),
+      rec({ ...base, task: 'lb-old', metadata: { dataset: 'trec', all_classes: classes } }),
+      rec({ ...base, task: 'lb-none', metadata: {} }),
+    ]));
+    const table = await scoreTarget(run);
+    assert.deepEqual(table.rows.map((r) => [r.task, r.mean]), [['lb-new', 1], ['lb-none', 0], ['lb-old', 1]]);
+  });
+});
+
 describe('scoreTarget on RULER and MemAgent outputs', () => {
   it('scores RULER pred files: string_match_all, string_match_part for qa, length and model from the layout', async () => {
     const pred = dir('ruler', 'llama', 'synthetic', '4096', 'pred');

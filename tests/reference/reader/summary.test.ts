@@ -12,7 +12,7 @@ import { parseMemory } from '../../../reference/reader/memory.js';
 import { isSummaryProblem, summaryQueryKeys } from '../../../reference/reader/summary.js';
 import { cleanSummaryText, splitSummary } from '../../../reference/reader/summary-text.js';
 import { datasetPath } from '../../../harness/paths.js';
-import { extractBoxedAnswer } from '../../../harness/scorers/extract.js';
+import { extractBoxedAnswer } from '../../../harness/protocol/answer.js';
 import { pltrdyRouge } from '../../../harness/scorers/rouge-pltrdy.js';
 import { loadHotpot, memAgentLoop } from './fixture.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { DEEPSEEK_TOKENS, extractBoxedAnswer, extractPhraseAnswer } from '../../../harness/scorers/extract.js';
+import { afterLastThink, DEEPSEEK_TOKENS, extractBoxedAnswer, extractPhraseAnswer, takeAnswer } from '../../../harness/protocol/answer.js';
 
 describe('extractPhraseAnswer (MemAgent a.6)', () => {
   it('takes what follows the phrase, stripping whitespace and dots', () => {
@@ -64,5 +64,28 @@ describe('extractBoxedAnswer', () => {
 
   it('handles upstream\'s "\\boxed " (space) form', () => {
     assert.equal(extractBoxedAnswer('so $\\boxed 5$ done'), '5');
+  });
+});
+
+describe('afterLastThink (MemAgent memory and extract_solution)', () => {
+  it('is the text after the last </think>, Python-stripped', () => {
+    assert.equal(afterLastThink('<think>a</think>x</think>  mem  \n'), 'mem');
+    assert.equal(afterLastThink('<think>plan</think>\n\nDocument 3 says X.\n'), 'Document 3 says X.');
+    assert.equal(afterLastThink('<think>only thinking</think>'), '');
+  });
+
+  it('is the whole reply, stripped, when there is no </think>', () => {
+    assert.equal(afterLastThink('  m  '), 'm');
+    assert.equal(afterLastThink('\u3000memory\u00a0\n'), 'memory');
+    assert.equal(afterLastThink('<think>unclosed memory'), '<think>unclosed memory');
+  });
+});
+
+describe('takeAnswer', () => {
+  it('extracts per the answer format (phrase by default, boxed, raw)', () => {
+    assert.equal(takeAnswer('So the answer is Paris.', undefined), 'Paris');
+    assert.equal(takeAnswer('So the answer is Paris.', 'phrase'), 'Paris');
+    assert.equal(takeAnswer('x \\boxed{Paris}', 'boxed'), 'Paris');
+    assert.equal(takeAnswer(' raw text \n', 'raw'), ' raw text \n');
   });
 });

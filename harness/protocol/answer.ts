@@ -1,6 +1,8 @@
-// MemAgent's answer extraction (docs/PROTOCOLS.md §a.6), reproduced from BytedTsinghua-SIA/MemAgent
+// MemAgent's reply handling (docs/PROTOCOLS.md §a.6), reproduced from BytedTsinghua-SIA/MemAgent
 // taskutils/memory_eval/{ruler_hqa.py, utils/__init__.py}: the driver strips the response, keeps the text after the
 // last </think> (extract_solution), then takes what follows the last lowercase "the answer is" (extract_answer).
+// The memory a MemAgent update call leaves is that same text after the last </think>, stripped.
+import type { PromptSpec } from '../types.js';
 import { pyStrip } from './pytext.js';
 
 const THINK_CLOSE = '</think>';
@@ -8,10 +10,13 @@ const PHRASE = 'the answer is';
 /** DeepSeek chat tokens that upstream's extract_answer deletes: <｜Assistant｜> and <｜end▁of▁sentence｜>. */
 export const DEEPSEEK_TOKENS: readonly string[] = ['<\uFF5CAssistant\uFF5C>', '<\uFF5Cend\u2581of\u2581sentence\uFF5C>'];
 
-/** extract_solution: the text after the last </think>, stripped; the whole text when there is none. */
+/**
+ * The text after the last </think> (the whole text when there is none), Python-stripped: upstream's extract_solution
+ * for the final answer, and the memory a MemAgent update reply leaves (`response.split('</think>')[-1].strip()`).
+ */
 export function afterLastThink(text: string): string {
   const at = text.lastIndexOf(THINK_CLOSE);
-  return at < 0 ? text : pyStrip(text.slice(at + THINK_CLOSE.length));
+  return pyStrip(at < 0 ? text : text.slice(at + THINK_CLOSE.length));
 }
 
 /**
@@ -72,4 +77,16 @@ export function extractBoxedAnswer(text: string): string | null {
   const left = '\\boxed{';
   if (!group.startsWith(left)) return null;
   return group.slice(left.length, -1);
+}
+
+/** The answer a method reports, taken from the final output per the sample's answer format (default 'phrase'). */
+export function takeAnswer(text: string, format: PromptSpec['answerFormat'] | undefined): string | null {
+  switch (format ?? 'phrase') {
+    case 'boxed':
+      return extractBoxedAnswer(text);
+    case 'raw':
+      return text;
+    default:
+      return extractPhraseAnswer(text);
+  }
 }

@@ -1,0 +1,42 @@
+// "Score a finished sample": the one rule the runner (as each sample ends) and `bench score` (rescoring a run's
+// samples.jsonl) share.
+import type { MetricOptions, SampleStatus } from '../types.js';
+import { getMetric, scoreAll } from './index.js';
+import { isStringArray } from './sources/jsonl.js';
+
+/** What scoring needs of a finished sample: a Sample plus its MethodOutput, or a SampleRecord. */
+export interface FinishedSample {
+  metric: string;
+  status: SampleStatus;
+  prediction: string | null;
+  rawOutput: string;
+  answers: string[];
+  scoring?: MetricOptions;
+}
+
+/**
+ * Headline score and every metric of a finished sample (0..1). A sample that did not end ok (error, truncated)
+ * scores 0 with no metrics, whatever it holds. Metrics with input 'raw' score the raw output, the others the
+ * extracted prediction. Throws UserError for an unknown metric.
+ */
+export function scoreSample(sample: FinishedSample): { score: number; scores: Record<string, number> } {
+  const metric = getMetric(sample.metric);
+  if (sample.status !== 'ok') return { score: 0, scores: {} };
+  const input = metric.input === 'raw' ? sample.rawOutput : sample.prediction;
+  const { score, scores } = scoreAll(metric.name, input, sample.answers, sample.scoring ?? {});
+  return { score, scores };
+}
+
+/**
+ * A record's metric options: its `scoring` field, or for records written before that field existed, the LongBench
+ * generator's metadata (dataset, all_classes).
+ */
+export function scoringOptionsOf(record: { scoring?: MetricOptions; metadata?: Record<string, unknown> }): MetricOptions {
+  if (record.scoring) return record.scoring;
+  const meta = record.metadata ?? {};
+  const classes = meta.allClasses ?? meta.all_classes;
+  return {
+    ...(typeof meta.dataset === 'string' ? { dataset: meta.dataset } : {}),
+    ...(isStringArray(classes) ? { allClasses: classes } : {}),
+  };
+}
