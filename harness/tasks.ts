@@ -17,10 +17,6 @@ export function allTasks(): TaskDefinition[] {
   return ALL;
 }
 
-export function taskGroups(): Record<string, string[]> {
-  return GROUPS;
-}
-
 export function getTask(name: string): TaskDefinition {
   const task = ALL.find((t) => t.name === name);
   if (!task) throw new UserError(`unknown task '${name}': run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`);

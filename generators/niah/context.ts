@@ -6,10 +6,6 @@ export interface StreamingContext extends ContextSource {
   textPieces(): Iterable<string>;
 }
 
-export function hasTextPieces(c: ContextSource): c is StreamingContext {
-  return typeof (c as Partial<StreamingContext>).textPieces === 'function';
-}
-
 /** A real needle as placed in the context. */
 export interface PlacedNeedle {
   key: string;

@@ -1,7 +1,6 @@
 // The eight RULER NIAH variants (docs/PROTOCOLS.md §c.1; NVIDIA/RULER@c3f5e3b scripts/synthetic.yaml).
 
 export type HaystackKind = 'noise' | 'essay' | 'needle';
-export type NeedleKind = 'words' | 'numbers' | 'uuids';
 
 export interface NiahSpec {
   name: string;

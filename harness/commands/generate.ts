@@ -6,11 +6,9 @@
 //   native:   every Sample field, context last.
 import { dirname } from 'node:path';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
-import { textContext } from '../context.js';
 import { UserError } from '../errors.js';
 import { fillTemplate, FULL_CONTEXT_PHRASE } from '../methods/templates.js';
-import { scoringOptionsOf } from '../scorers/score-sample.js';
-import type { ContextSource, LengthTarget, MetricOptions, PreparedTask, PromptSpec, Sample, TaskDefinition, Tokenizer } from '../types.js';
+import type { ContextSource, LengthTarget, PreparedTask, Sample, TaskDefinition, Tokenizer } from '../types.js';
 import { copyLines, DatasetCache, type DatasetKey, tempPathFor, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { parseLengths } from '../config/lengths.js';
@@ -128,31 +126,6 @@ export function formatRow(sample: Sample, format: GenerateFormat, tokenizer: Tok
     ['metadata', sample.metadata],
     ['context', streamed(contextText(sample.context))],
   ];
-}
-
-/** A Sample back from a `native` row (the context is re-encoded with `tokenizer`). Rows of layout 1 have no `scoring`:
- *  it is then read from the LongBench metadata (dataset, all_classes). */
-export function sampleFromNativeRow(row: Record<string, unknown>, tokenizer: Tokenizer): Sample {
-  const str = (k: string) => {
-    if (typeof row[k] !== 'string') throw new UserError(`not a native bench generate row: "${k}" is missing`);
-    return row[k] as string;
-  };
-  const metadata = (row.metadata ?? {}) as Record<string, unknown>;
-  const scoring = 'scoring' in row ? (row.scoring as MetricOptions | null) : scoringOptionsOf({ metadata });
-  return {
-    id: str('id'),
-    task: str('task'),
-    taskVersion: str('task_version'),
-    length: row.length as LengthTarget,
-    index: row.index as number,
-    question: str('question'),
-    answers: row.answers as string[],
-    context: textContext(str('context'), tokenizer),
-    metric: str('metric'),
-    ...(scoring && Object.keys(scoring).length > 0 ? { scoring } : {}),
-    prompt: (row.prompt ?? undefined) as PromptSpec | undefined,
-    metadata,
-  };
 }
 
 /**

@@ -27,11 +27,6 @@ export function rougeLTextbook(prediction: string, gold: string): number {
   return safe(() => jsRouge.l(prediction, gold));
 }
 
-/** Textbook ROUGE-N F1 (clipped n-gram counts), case-sensitive. */
-export function rougeNTextbook(prediction: string, gold: string, n: number): number {
-  return safe(() => jsRouge.n(prediction, gold, { n }));
-}
-
 /** Textbook ROUGE-L / ROUGE-N recall (js-rouge's F with beta = Infinity). */
 export function rougeRecallTextbook(prediction: string, gold: string, n: number | 'l'): number {
   return safe(() => (n === 'l' ? jsRouge.l(prediction, gold, { beta: Infinity }) : jsRouge.n(prediction, gold, { n, beta: Infinity })));

@@ -100,10 +100,6 @@ export function chooseFault(config: FaultConfig, draw: number): FaultKind {
   return 'none';
 }
 
-export function hasFaults(config: FaultConfig): boolean {
-  return RATE_KEYS.some((k) => config[k] > 0) || config.latencyMs > 0 || config.latencyPerTokenMs > 0;
-}
-
 /**
  * Decides faults for a stream of requests. The n-th attempt of an identical body gets draw (seed, body, n), so a
  * retried request can succeed and the same run replays the same faults. (Two identical bodies in flight at once

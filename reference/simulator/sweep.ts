@@ -6,14 +6,6 @@ import { stepSeconds, type GpuParams } from './gpu-params.js';
 import type { SimChain } from './workload.js';
 import { PriorityQueue } from '../../harness/runner/schedule-policy.js';
 
-/** What the client can see when deciding whether to start another sample. */
-export interface ClientView {
-  /** Samples in flight. */
-  inFlight: number;
-  /** Samples not yet started. */
-  remaining: number;
-}
-
 export type SweepSchedule =
   /** One queue: lanes take the next sample in `order` whenever fewer than `concurrency` are in flight. With `gate`,
    *  at most that many calls are at the server; ready calls wait at the client, longest remaining chain first

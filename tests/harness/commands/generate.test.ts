@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { generateCommand, sampleFromNativeRow, type GenerateFormat } from '../../../harness/commands/generate.js';
+import { generateCommand, type GenerateFormat } from '../../../harness/commands/generate.js';
 import { datasetKeyHash, type DatasetKey } from '../../../harness/cache/dataset-cache.js';
 import { niahTasks } from '../../../generators/niah/index.js';
 import { textContext } from '../../../harness/context.js';
@@ -111,17 +111,6 @@ test('row layouts: ruler, memagent, native', async () => {
   assert.deepEqual(n.metadata, JSON.parse(JSON.stringify(sample.metadata)));
   assert.equal(n.scoring, null, 'NIAH needs no metric options');
   rmSync(dir, { recursive: true, force: true });
-});
-
-test('a native row gives its scoring options back; a layout-1 row without them reads the LongBench metadata', () => {
-  const row = {
-    id: 'longbench/trec/all/0', task: 'longbench/trec', task_version: '1', length: { kind: 'native', value: 0, label: 'all' }, index: 0,
-    question: 'q', answers: ['Location'], metric: 'classification', prompt: null, context_tokens: 1, context: 'c',
-    metadata: { dataset: 'trec', all_classes: ['Location', 'Entity'] },
-  };
-  assert.deepEqual(sampleFromNativeRow({ ...row, scoring: { dataset: 'trec', allClasses: ['Location'] } }, tokenizer).scoring, { dataset: 'trec', allClasses: ['Location'] });
-  assert.deepEqual(sampleFromNativeRow(row, tokenizer).scoring, { dataset: 'trec', allClasses: ['Location', 'Entity'] });
-  assert.equal(sampleFromNativeRow({ ...row, scoring: null }, tokenizer).scoring, undefined);
 });
 
 test('any task works: a text-context task without its own template uses the full-context template', async () => {
