@@ -1,7 +1,7 @@
 // Our rows beside a paper table, in the paper's columns.
 import type { PaperBaseline } from './baselines.js';
 import { fmtPct, fmt2 } from './format.js';
-import { shortModel } from './charts/labels.js';
+import { shortModel } from './labels.js';
 import type { SummaryRow } from './summary.js';
 
 export interface ComparisonLine {

@@ -1,10 +1,17 @@
 // Self-contained report.html: charts as data: URIs, every model output and question HTML-escaped, no scripts.
 import type { SampleRecord } from '../harness/types.js';
-import type { ChartFile } from './charts/index.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { RunManifest } from './manifest.js';
 import { BUCKET_NOTE, CUT_NOTE, bucketOf, compareRows, type SummaryRow } from './summary.js';
+
+/** A chart embedded in the page (reports/charts writes them; this module only needs these fields). */
+export interface EmbeddedChart {
+  title: string;
+  /** File name relative to the output directory (charts/…png). */
+  name: string;
+  png: Buffer;
+}
 
 export interface ReportRun {
   dir: string;
@@ -18,7 +25,7 @@ export interface ReportData {
   rows: SummaryRow[];
   records: SampleRecord[];
   /** Charts to embed (one size per chart is enough; the slide size reads best in a browser). */
-  charts: ChartFile[];
+  charts: EmbeddedChart[];
   comparisons: Comparison[];
   warnings: string[];
 }
@@ -118,7 +125,7 @@ function summarySection(rows: SummaryRow[]): string {
     rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : ''))) + notes;
 }
 
-function chartsSection(charts: ChartFile[]): string {
+function chartsSection(charts: EmbeddedChart[]): string {
   if (charts.length === 0) return '<p>No charts for these runs.</p>';
   return charts.map((c) => `<figure><img alt="${escapeHtml(c.title)}" src="data:image/png;base64,${c.png.toString('base64')}">` +
     `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code></figcaption></figure>`).join('\n');

@@ -12,7 +12,7 @@ import type { ContextSource, LengthTarget, PreparedTask, Sample, TaskDefinition,
 import { copyLines, DatasetCache, type DatasetKey, tempPathFor, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { parseLengths } from '../config/lengths.js';
-import { getTask } from '../tasks.js';
+import { getTask } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import { join } from 'node:path';
 

@@ -1,6 +1,6 @@
 // `bench tasks`: what can run, with each task's default grid, sample count and metric.
 import type { CommandIO } from '../config/commands.js';
-import { allTasks } from '../tasks.js';
+import { allTasks } from '../../generators/index.js';
 
 export async function tasksCli(_cmd: unknown, io: CommandIO): Promise<number> {
   for (const t of allTasks()) io.out(`${t.name.padEnd(18)} ${t.description}  [lengths ${t.defaultLengths}, ${t.defaultSamples} samples, ${t.metric}]`);

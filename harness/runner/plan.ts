@@ -4,7 +4,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { parseLengths } from '../config/lengths.js';
 import { DatasetMissingError, UserError } from '../errors.js';
 import { methods as registry } from '../methods/index.js';
-import { expandTaskNames, getTask } from '../tasks.js';
+import { expandTaskNames, getTask } from '../../generators/index.js';
 import type { LengthTarget, PreparedTask, TaskDefinition, Tokenizer } from '../types.js';
 import { approxTokens, unitKey, type WorkUnit } from './units.js';
 

@@ -2,7 +2,6 @@
 // samples.jsonl) share.
 import type { MetricOptions, SampleStatus } from '../types.js';
 import { getMetric, scoreAll } from './index.js';
-import { isStringArray } from './sources/jsonl.js';
 
 /** What scoring needs of a finished sample: a Sample plus its MethodOutput, or a SampleRecord. */
 export interface FinishedSample {
@@ -39,4 +38,8 @@ export function scoringOptionsOf(record: { scoring?: MetricOptions; metadata?: R
     ...(typeof meta.dataset === 'string' ? { dataset: meta.dataset } : {}),
     ...(isStringArray(classes) ? { allClasses: classes } : {}),
   };
+}
+
+export function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }

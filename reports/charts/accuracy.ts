@@ -4,7 +4,7 @@ import type { PaperBaseline, PaperLength } from '../baselines.js';
 import { paperCurves } from '../baselines.js';
 import type { SummaryRow } from '../summary.js';
 import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
-import { displayLength, shortModel } from './labels.js';
+import { displayLength, shortModel } from '../labels.js';
 import { modelLabel } from '../format.js';
 
 export interface AccuracyChartInput {

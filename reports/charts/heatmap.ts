@@ -5,7 +5,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import { fmt2, modelLabel } from '../format.js';
 import { methodExtra } from '../records.js';
 import { blankCanvas, encodePng, font, type ChartSize } from './canvas.js';
-import { displayLength } from './labels.js';
+import { displayLength } from '../labels.js';
 
 const STOPS: Array<[number, [number, number, number]]> = [
   [0, [0xf0, 0x49, 0x6e]],

@@ -10,7 +10,7 @@ import { depthOf, renderHeatmap } from './heatmap.js';
 import { hasPlacement, placementLabel, renderProbeChart } from './probe.js';
 import { renderLongBenchChart } from './longbench.js';
 import { hasRouge, renderRougeChart } from './rouge.js';
-import { shortModel, slug } from './labels.js';
+import { shortModel, slug } from '../labels.js';
 
 export type ChartKind = 'accuracy' | 'niah-heatmap' | 'probe' | 'rouge' | 'longbench';
 

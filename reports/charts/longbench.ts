@@ -4,7 +4,7 @@ import { modelLabel } from '../format.js';
 import type { SummaryRow } from '../summary.js';
 import { barValuesPlugin, categoryTicks, groupedBarSizing } from './bars.js';
 import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
-import { shortModel } from './labels.js';
+import { shortModel } from '../labels.js';
 
 /** "longbench/hotpotqa" → "hotpotqa"; other names unchanged. */
 export function datasetName(task: string): string {

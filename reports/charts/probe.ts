@@ -4,7 +4,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import { modelLabel } from '../format.js';
 import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { errorBarsPlugin } from './bars.js';
-import { displayLength } from './labels.js';
+import { displayLength } from '../labels.js';
 
 /** Order of the probe's placements (docs/PROTOCOLS.md §d); others follow sorted, random last. */
 const KNOWN_ORDER = ['(0%, 100%)', '(20%, 80%)', '(40%, 60%)', '(0%, 20%)', '(80%, 100%)'];

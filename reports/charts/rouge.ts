@@ -4,7 +4,7 @@ import { modelLabel } from '../format.js';
 import type { SummaryRow } from '../summary.js';
 import { footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { barValuesPlugin, categoryTicks, groupedBarSizing } from './bars.js';
-import { displayLength, shortModel } from './labels.js';
+import { displayLength, shortModel } from '../labels.js';
 import { datasetName } from './longbench.js';
 
 export const ROUGE_RECALL_KEYS: Array<{ label: string; pattern: RegExp }> = [

@@ -56,6 +56,4 @@ export function lineError(path: string, line: number, what: string): UserError {
   return new UserError(`${path}:${line}: ${what}`);
 }
 
-export function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string');
-}
+export { isStringArray } from '../score-sample.js';

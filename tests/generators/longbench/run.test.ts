@@ -9,7 +9,7 @@ import { parseCli } from '../../../harness/cli/parse.js';
 import { createLocalModel } from '../../../harness/models/local-model.js';
 import { executeRun } from '../../../harness/runner/runner.js';
 import { describeEvent, describeOutcome } from '../../../harness/commands/run.js';
-import { registerTasks } from '../../../harness/tasks.js';
+import { registerTasks } from '../../../generators/index.js';
 import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
 
 registerTasks(longbenchTasks, longbenchGroups);

@@ -1,5 +1,5 @@
 // Short labels for legends and titles.
-import { REFERENCE_READER_LABEL, isReferenceReaderId } from '../format.js';
+import { REFERENCE_READER_LABEL, isReferenceReaderId } from './format.js';
 
 /** A short model name for legends: the part after '#' of an endpoint id; the reference reader spelled out. */
 export function shortModel(modelId: string, isReferenceReader = isReferenceReaderId(modelId)): string {

@@ -1,8 +1,9 @@
-import { UserError } from './errors.js';
-import type { TaskDefinition } from './types.js';
-import { ctxDistTask, rulerHqaTask } from '../generators/ruler-hqa/index.js';
-import { niahTasks } from '../generators/niah/index.js';
-import { longbenchGroups, longbenchTasks } from '../generators/longbench/index.js';
+// The task registry. Adding a task: a generator exporting a TaskDefinition, and one entry in ALL below.
+import { UserError } from '../harness/errors.js';
+import type { TaskDefinition } from '../harness/types.js';
+import { ctxDistTask, rulerHqaTask } from './ruler-hqa/index.js';
+import { niahTasks } from './niah/index.js';
+import { longbenchGroups, longbenchTasks } from './longbench/index.js';
 
 const ALL: TaskDefinition[] = [rulerHqaTask, ctxDistTask, ...niahTasks, ...longbenchTasks];
 /** Names that stand for several tasks (e.g. longbench-qa → its datasets). */
