@@ -4,8 +4,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { readJsonl } from '../runner/jsonl.js';
-import { lockRunDir } from '../runner/lock.js';
+import { readJsonl } from '../run-dir/jsonl.js';
+import { lockRunDir } from '../run-dir/lock.js';
 import type { SampleRecord } from '../types.js';
 
 export interface MergeOptions {

@@ -5,8 +5,8 @@ import { memAgentMethod } from '../methods/memagent.js';
 import { ragMethod } from '../methods/rag.js';
 import { loadTemplates } from '../methods/templates.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
-import type { CheckpointStore } from './checkpoints.js';
-import type { PromptStore } from './prompt-store.js';
+import type { CheckpointStore } from '../run-dir/checkpoints.js';
+import type { PromptStore } from '../run-dir/prompt-store.js';
 import { scoreOutput } from './score.js';
 
 /** What identifies a unit of work; plain data, so it can cross to a worker thread. */
