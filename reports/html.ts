@@ -3,12 +3,12 @@ import type { SampleRecord } from '../harness/types.js';
 import type { ChartFile } from './charts/index.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
-import type { RunManifest } from './manifest.js';
+import type { ManifestView } from './manifest.js';
 import { BUCKET_NOTE, CUT_NOTE, bucketOf, compareRows, type SummaryRow } from './summary.js';
 
 export interface ReportRun {
   dir: string;
-  manifest: RunManifest | null;
+  manifest: ManifestView | null;
   records: number;
 }
 

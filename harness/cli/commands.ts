@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Command } from './parse.js';
 
@@ -43,11 +42,12 @@ export async function runOtherCommand(cmd: Command, out: (l: string) => void, er
       const { getTask } = await import('../tasks.js');
       const { loadTokenizer } = await import('../tokenizer/index.js');
       const { parseLengths } = await import('../config/lengths.js');
+      const { datasetCacheDir } = await import('../cache/cache-root.js');
       const task = getTask(cmd.task);
       const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
       const result = await generateCommand({
         task, lengths, samples: cmd.samples ?? task.defaultSamples, seed: cmd.seed, tokenizer: loadTokenizer(cmd.tokenizer),
-        format: cmd.format, out: cmd.out, cacheDir: join('.bench-cache', 'datasets'), options: cmd.options,
+        format: cmd.format, out: cmd.out, cacheDir: datasetCacheDir(), options: cmd.options,
       });
       for (const l of result.lengths) out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})`);
       out(`wrote ${result.rows} rows to ${result.out}`);

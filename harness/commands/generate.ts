@@ -5,12 +5,13 @@
 //             reads `context`, `input`, `outputs`; ruler_hqa.py reads `answers`; `length` = context tokens)
 //   native:   every Sample field, context last.
 import { dirname } from 'node:path';
-import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { textContext } from '../context.js';
 import { UserError } from '../errors.js';
 import { fillTemplate, FULL_CONTEXT_PHRASE } from '../methods/templates.js';
 import type { ContextSource, LengthTarget, PreparedTask, PromptSpec, Sample, TaskDefinition, Tokenizer } from '../types.js';
-import { copyLines, DatasetCache, type DatasetKey, tempPathFor, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
+import { copyLines, DatasetCache, type DatasetKey, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
+import { openAtomic } from '../run-dir/atomic-write.js';
 
 export type GenerateFormat = 'ruler' | 'memagent' | 'native';
 export const GENERATE_FORMATS: readonly GenerateFormat[] = ['ruler', 'memagent', 'native'];
@@ -163,11 +164,10 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
   const prepare = async () => (prepared ??= await task.prepare({ tokenizer, seed, options }));
 
   mkdirSync(dirname(out) || '.', { recursive: true });
-  const temp = tempPathFor(out);
-  const outFd = openSync(temp, 'w');
+  const output = openAtomic(out);
+  const outFd = output.fd;
   const results: GenerateLengthResult[] = [];
   let total = 0;
-  let outOpen = true;
   try {
     for (const length of lengths) {
       const key: DatasetKey = { task: task.name, taskVersion: task.version, length, seed, tokenizer: tokenizer.id, generator: GENERATE_ROWS_VERSION, format, options };
@@ -199,12 +199,9 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
         throw err;
       }
     }
-    closeSync(outFd);
-    outOpen = false;
-    renameSync(temp, out);
+    output.commit();
   } catch (err) {
-    if (outOpen) closeSync(outFd);
-    rmSync(temp, { force: true });
+    output.abort();
     throw err;
   }
   return { out, rows: total, cacheHit: results.every((r) => r.cacheHit), lengths: results };

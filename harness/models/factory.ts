@@ -5,7 +5,7 @@ import { createOpenAIModel, probeEndpoint } from './openai/index.js';
 import { createPool, type PoolModel } from './pool.js';
 import { withDriftCheck } from './drift.js';
 import { withResponseCache } from './response-cache.js';
-import { join } from 'node:path';
+import { responseCacheDir } from '../cache/cache-root.js';
 
 /** Endpoint models for a run: each URL probed once (down, bad key, wrong model → one clear line), then pooled. */
 export async function createEndpointModel(config: RunConfig, _tokenizer: Tokenizer, warn: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<Model> {
@@ -35,7 +35,7 @@ export async function createEndpointModel(config: RunConfig, _tokenizer: Tokeniz
   if (!config.cache) return checked;
   // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
   return withResponseCache(checked, {
-    dir: join('.bench-cache', 'responses'), endpoint: config.model.join(','), modelName, trial: config.trial,
+    dir: responseCacheDir(), endpoint: config.model.join(','), modelName, trial: config.trial,
     debug: config.cacheDebug ? warn : undefined,
   });
 }

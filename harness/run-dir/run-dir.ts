@@ -1,15 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import { CheckpointStore } from './checkpoints.js';
-import { JsonlAppender, readJsonl } from './jsonl.js';
+import { JsonlAppender, jsonlRows } from './jsonl.js';
 import { lockRunDir } from './lock.js';
-
-export function writeJsonAtomic(file: string, value: unknown): void {
-  writeFileSync(file + '.tmp', JSON.stringify(value, null, 2) + '\n');
-  renameSync(file + '.tmp', file);
-}
+import { hasManifest, readManifest, writeManifest, type RunManifest } from './manifest.js';
+import { recordKey } from './record-key.js';
 
 /** A run directory: manifest.json, samples.jsonl (one line per finished sample), calls.jsonl, checkpoints/. */
 export class RunDir {
@@ -32,24 +29,20 @@ export class RunDir {
     mkdirSync(dir, { recursive: true });
     const unlock = lockRunDir(dir);
     try {
-      const manifestFile = join(dir, 'manifest.json');
-      if (existsSync(manifestFile)) {
-        let previous: Record<string, unknown>;
-        try {
-          previous = JSON.parse(readFileSync(manifestFile, 'utf8'));
-        } catch {
-          throw new UserError(`${manifestFile} is not valid JSON; move the directory away or use another --out`);
-        }
-        const before = JSON.stringify(previous.identity ?? null);
+      if (hasManifest(dir)) {
+        const previous = readManifest(dir, { hint: 'move the directory away or use another --out' });
+        const before = JSON.stringify(previous.identity);
         const now = JSON.stringify(identity);
         if (before !== now) {
-          const diff = Object.keys(identity).filter((k) => JSON.stringify((previous.identity as Record<string, unknown> | undefined)?.[k]) !== JSON.stringify(identity[k]));
+          const stored: Record<string, unknown> = { ...previous.identity };
+          const diff = Object.keys(identity).filter((k) => JSON.stringify(stored[k]) !== JSON.stringify(identity[k]));
           throw new UserError(`${dir} holds a run with different settings (${diff.join(', ') || 'identity'}); use another --out to keep both`);
         }
       }
-      const { rows } = readJsonl<SampleRecord & { key?: string }>(join(dir, 'samples.jsonl'));
+      // A torn last line (a killed run) is skipped here and cut off by the appender; a later copy of a sample wins.
       const finished = new Map<string, SampleRecord>();
-      for (const r of rows) finished.set(`${r.id}#${r.method}`, r);
+      const samplesFile = join(dir, 'samples.jsonl');
+      if (existsSync(samplesFile)) for (const { value } of jsonlRows<SampleRecord>(samplesFile, { mode: 'lenient' })) finished.set(recordKey(value), value);
       return new RunDir(dir, finished, unlock);
     } catch (err) {
       unlock();
@@ -57,8 +50,8 @@ export class RunDir {
     }
   }
 
-  writeManifest(manifest: Record<string, unknown>): void {
-    writeJsonAtomic(join(this.dir, 'manifest.json'), manifest);
+  writeManifest(manifest: RunManifest): void {
+    writeManifest(this.dir, manifest);
   }
 
   appendSample(key: string, record: SampleRecord): void {

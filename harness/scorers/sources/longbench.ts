@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { Group, type ScoreRow } from '../aggregate.js';
 import { getMetric, longbenchMetricFor } from '../index.js';
-import { isStringArray, lineError, readJsonl } from './jsonl.js';
+import { isStringArray, lineError, readJsonl } from '../../run-dir/jsonl.js';
 
 export const E_BUCKETS = ['0-4k', '4-8k', '8k+'] as const;
 
