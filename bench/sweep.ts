@@ -6,8 +6,8 @@
 // harness, so a tokenizer call made while building a sample counts as tokenize:
 //   tokenize = harness/tokenizer and tiktoken (incl. its WASM), build = generators and datasets (loading the data),
 //   read = reference/reader, score = harness/scorers and harness/protocol (answer extraction, Python text rules),
-//   write = harness/runner (run-dir I/O, records, scheduling), other = the rest (methods, CLI, node internals, GC).
-//   Idle time is left out.
+//   write = harness/runner and harness/run-dir (run-dir I/O, records, scheduling), other = the rest (methods, CLI, node
+//   internals, GC). Idle time is left out.
 // Prints wall time, CPU time, peak RSS and the split; writes bench-out/sweep.json. Full job: --lengths 32k..3.5m --samples 128.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ export function frameCategory(url: string): Category | undefined {
   if (u.includes('/generators/') || u.includes('/datasets/')) return 'build';
   if (u.includes('/reference/reader/')) return 'read';
   if (u.includes('/harness/scorers/') || u.includes('/harness/protocol/')) return 'score';
-  if (u.includes('/harness/runner/')) return 'write';
+  if (u.includes('/harness/runner/') || u.includes('/harness/run-dir/')) return 'write';
   return undefined;
 }
 

@@ -2,7 +2,7 @@
 import type { SampleRecord } from '../harness/types.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
-import type { RunManifest } from './manifest.js';
+import type { ManifestView } from './manifest.js';
 import { BUCKET_NOTE, CUT_NOTE, bucketOf, compareRows, type SummaryRow } from './summary.js';
 
 /** A chart embedded in the page (reports/charts writes them; this module only needs these fields). */
@@ -15,7 +15,7 @@ export interface EmbeddedChart {
 
 export interface ReportRun {
   dir: string;
-  manifest: RunManifest | null;
+  manifest: ManifestView | null;
   records: number;
 }
 

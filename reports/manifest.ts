@@ -1,47 +1,29 @@
-// Reads a run's manifest.json loosely: the fields reports show, everything else kept as-is.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// What reports show of a run's manifest.json, read through harness/run-dir/manifest.ts (the one reader).
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { errorMessage } from '../harness/errors.js';
+import { hasManifest, readManifest, type RunManifest } from '../harness/run-dir/manifest.js';
 
-export interface RunManifest {
-  command?: string;
-  model?: { id?: string; isReferenceReader?: boolean; [key: string]: unknown };
-  seed?: number;
-  tokenizer?: string;
+/** A manifest as reports present it: names and labels as display strings. */
+export interface ManifestView {
+  command: string;
+  model: { id: string; isReferenceReader: boolean };
+  seed: number;
+  tokenizer: string;
+  /** Task names. */
   tasks: string[];
   methods: string[];
+  /** One "task: label, label" entry per task. */
   lengths: string[];
-  versions?: Record<string, unknown>;
-  /** The parsed file, unknown fields included. */
-  raw: Record<string, unknown>;
+  /** Flat "name → version" pairs from the manifest's environment (nested objects flattened one level). */
+  versions: Record<string, unknown>;
+  /** The manifest itself. */
+  manifest: RunManifest;
 }
 
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (!Array.isArray(value)) return [];
-  return value.map((v) => {
-    if (typeof v === 'string') return v;
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      const name = o.label ?? o.name ?? o.id;
-      if (typeof name === 'string') return name;
-    }
-    return JSON.stringify(v);
-  });
-}
-
-/** Length grids as a list, or per task ({task: [labels]}) as "task: a, b". */
-function lengthList(value: unknown): string[] {
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.entries(value as Record<string, unknown>).map(([task, labels]) => `${task}: ${strings(labels).join(', ')}`);
-  }
-  return strings(value);
-}
-
-/** Flat "name → version" pairs from a versions/environment object (nested objects flattened one level). */
-function versionInfo(value: unknown): Record<string, unknown> | undefined {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+function versionInfo(environment: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(environment)) {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       for (const [k2, v2] of Object.entries(v as Record<string, unknown>)) if (v2 !== null && typeof v2 !== 'object') out[`${k}.${k2}`] = v2;
     } else if (v !== null) out[k] = v;
@@ -49,36 +31,34 @@ function versionInfo(value: unknown): Record<string, unknown> | undefined {
   return out;
 }
 
-/** Parses manifest.json of a run directory; null (with a warning) when absent or unreadable. */
-export function readManifest(runDir: string, warn: (m: string) => void = () => {}): RunManifest | null {
-  const dir = existsSync(runDir) && statSync(runDir).isDirectory() ? runDir : join(runDir, '..');
-  const file = join(dir, 'manifest.json');
-  if (!existsSync(file)) {
+export function manifestView(m: RunManifest): ManifestView {
+  return {
+    command: m.command,
+    model: { id: m.model.id, isReferenceReader: m.model.isReferenceReader },
+    seed: m.seed,
+    tokenizer: m.tokenizer,
+    tasks: m.tasks.map((t) => t.name),
+    methods: m.methods,
+    lengths: Object.entries(m.lengths).map(([task, labels]) => `${task}: ${labels.join(', ')}`),
+    versions: versionInfo(m.environment),
+    manifest: m,
+  };
+}
+
+/**
+ * The manifest of a run directory (or of the directory holding a samples.jsonl path) for a report; null, with a
+ * warning, when it is absent or not a valid manifest: a report still shows what samples.jsonl holds.
+ */
+export function loadManifestView(runDir: string, warn: (m: string) => void = () => {}): ManifestView | null {
+  const dir = existsSync(runDir) && statSync(runDir).isDirectory() ? runDir : dirname(runDir);
+  if (!hasManifest(dir)) {
     warn(`${dir}: no manifest.json; the report shows what samples.jsonl holds`);
     return null;
   }
-  let raw: Record<string, unknown>;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
-    raw = parsed as Record<string, unknown>;
+    return manifestView(readManifest(dir));
   } catch (err) {
-    warn(`${file}: unreadable (${(err as Error).message}); ignored`);
+    warn(`${errorMessage(err)}; ignored`);
     return null;
   }
-  const model = typeof raw.model === 'string' ? { id: raw.model } : (raw.model && typeof raw.model === 'object' ? raw.model as RunManifest['model'] : undefined);
-  const tokenizer = typeof raw.tokenizer === 'string' ? raw.tokenizer
-    : raw.tokenizer && typeof raw.tokenizer === 'object' && typeof (raw.tokenizer as { id?: unknown }).id === 'string' ? (raw.tokenizer as { id: string }).id : undefined;
-  const command = typeof raw.command === 'string' ? raw.command : Array.isArray(raw.command) ? strings(raw.command).join(' ') : undefined;
-  return {
-    command,
-    model,
-    seed: typeof raw.seed === 'number' ? raw.seed : undefined,
-    tokenizer,
-    tasks: strings(raw.tasks ?? raw.task),
-    methods: strings(raw.methods ?? raw.method),
-    lengths: lengthList(raw.lengths ?? raw.lengthGrid ?? raw.grid),
-    versions: versionInfo(raw.versions ?? raw.environment),
-    raw,
-  };
 }

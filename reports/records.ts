@@ -1,8 +1,10 @@
-// Streaming reader for a run's samples.jsonl. A run killed mid-write leaves a torn last line; we skip it with a warning.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+// Streaming reader for a run's samples.jsonl (harness/run-dir/jsonl.ts, lenient): a run killed mid-write leaves a
+// torn last line, which is skipped with a warning; any other line that is not JSON is an error naming file and line.
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { UserError } from '../harness/errors.js';
+import { jsonlRows, tornLineMessage } from '../harness/run-dir/jsonl.js';
+import { modelRecordKey } from '../harness/run-dir/record-key.js';
 import type { SampleRecord } from '../harness/types.js';
 
 export interface ReadOptions {
@@ -37,37 +39,19 @@ function isRecord(value: unknown): value is SampleRecord {
 }
 
 /**
- * Yields the records of samples.jsonl one at a time. Lines that do not parse are skipped with a warning
- * (the last one is reported as a torn line from a killed run).
+ * Yields the records of samples.jsonl one at a time. A torn last line is skipped with a warning, and so is a JSON
+ * object that is not a sample record; a line that is not JSON elsewhere is a UserError naming file and line.
  */
 export async function* readRecords(runDir: string, options: ReadOptions = {}): AsyncGenerator<SampleRecord> {
   const warn = options.onWarning ?? defaultWarn;
   const file = samplesPath(runDir);
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  // Hold one bad line back: we only know whether it was the last line once the next one arrives.
-  let pendingBad: number | null = null;
-  let lineNo = 0;
-  for await (const line of lines) {
-    lineNo++;
-    if (line.trim() === '') continue;
-    if (pendingBad !== null) {
-      warn(`${file}:${pendingBad}: skipped a line that is not valid JSON`);
-      pendingBad = null;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      pendingBad = lineNo;
+  for (const { line, value } of jsonlRows(file, { mode: 'lenient', onTornLastLine: (n) => warn(tornLineMessage(file, n)) })) {
+    if (!isRecord(value)) {
+      warn(`${file}:${line}: skipped a line that is not a sample record (needs id, task, method, score)`);
       continue;
     }
-    if (!isRecord(parsed)) {
-      warn(`${file}:${lineNo}: skipped a line that is not a sample record (needs id, task, method, score)`);
-      continue;
-    }
-    yield parsed;
+    yield value;
   }
-  if (pendingBad !== null) warn(`${file}:${pendingBad}: skipped a torn last line (the run was probably killed while writing it)`);
 }
 
 /**
@@ -76,7 +60,7 @@ export async function* readRecords(runDir: string, options: ReadOptions = {}): A
 export async function loadRecords(runDir: string, options: ReadOptions = {}): Promise<SampleRecord[]> {
   const byKey = new Map<string, SampleRecord>();
   for await (const record of readRecords(runDir, options)) {
-    const key = `${record.method}\u0000${record.model}\u0000${record.id}`;
+    const key = modelRecordKey(record);
     byKey.delete(key); // keep insertion order of the latest write
     byKey.set(key, record);
   }

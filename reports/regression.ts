@@ -9,9 +9,10 @@
 // In exact mode (for deterministic CI runs) any change of score or n, in either direction, and any baseline
 // key missing from the run fails. Separately, the run fails when its total errors exceed maxErrors.
 // LongBench-E bucket rows (lengthKind 'bucket') are views of samples already in a task's 'all' row: never gated.
-import { existsSync, readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../harness/errors.js';
+import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import { fmt2, fmtPct } from './format.js';
 import { isGateRow, type SummaryRow } from './summary.js';
 
@@ -60,9 +61,7 @@ export function baselineFromRows(rows: SummaryRow[], source?: Record<string, unk
 /** Writes a baseline made from a run's summary rows (temp file + rename). */
 export function writeBaseline(rows: SummaryRow[], file: string, source?: Record<string, unknown>): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(baselineFromRows(rows, source), null, 2)}\n`);
-  renameSync(tmp, file);
+  writeFileAtomic(file, `${JSON.stringify(baselineFromRows(rows, source), null, 2)}\n`);
 }
 
 const LENGTH_KINDS: ReadonlySet<unknown> = new Set<BaselineEntry['lengthKind']>(['tokens', 'docs', 'native']);

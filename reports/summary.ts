@@ -1,10 +1,11 @@
 // Per (task, method, model, length) aggregation of sample records, and its CSV / JSON / terminal forms.
 // Records of native-length tasks (LongBench) that carry metadata.longbench_e_bucket also feed LongBench-E bucket rows
 // (lengthKind 'bucket'): extra views of the same samples, which the gate and baselines ignore.
-import { renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { LONGBENCH_E_BUCKETS } from '../harness/protocol/longbench.js';
+import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
@@ -169,12 +170,6 @@ export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
   return rows.sort(compareRows);
 }
 
-function writeAtomic(file: string, content: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
-}
-
 /** Metric names present in any row, sorted (columns of the CSV). */
 function metricColumns(rows: SummaryRow[]): string[] {
   const names = new Set<string>();
@@ -216,8 +211,8 @@ export function writeSummary(runDir: string, rows: SummaryRow[]): string[] {
   mkdirSync(runDir, { recursive: true });
   const csvFile = join(runDir, 'summary.csv');
   const jsonFile = join(runDir, 'summary.json');
-  writeAtomic(csvFile, summaryCsv(rows));
-  writeAtomic(jsonFile, `${JSON.stringify(summaryJson(rows), null, 2)}\n`);
+  writeFileAtomic(csvFile, summaryCsv(rows));
+  writeFileAtomic(jsonFile, `${JSON.stringify(summaryJson(rows), null, 2)}\n`);
   return [csvFile, jsonFile];
 }
 

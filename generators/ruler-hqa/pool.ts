@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { poolCacheDir } from '../../harness/cache/cache-root.js';
+import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { Tokenizer } from '../../harness/types.js';
 import { type HotpotData, renderParagraph } from '../../datasets/hotpotqa/load.js';
 
@@ -61,9 +63,9 @@ export function buildPool(data: HotpotData, tokenizer: Tokenizer): ParagraphPool
 
 const POOL_CACHE_VERSION = 1;
 
-/** Where tokenized pools are kept between runs: $BENCH_CACHE_DIR or ./.bench-cache. */
+/** Where tokenized pools are kept between runs: $BENCH_CACHE_DIR or ./.bench-cache (harness/cache/cache-root.ts). */
 export function cacheDir(): string {
-  return process.env.BENCH_CACHE_DIR ?? join(process.cwd(), '.bench-cache');
+  return poolCacheDir();
 }
 
 /** Layout: u32 count, count × u32 lengths, then all ids. Spot-checked against fresh encodes; any doubt → rebuild. */
@@ -104,9 +106,7 @@ function saveCachedIds(file: string, ids: Uint32Array[]): void {
       at += x.length;
     });
     mkdirSync(join(file, '..'), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, all);
-    renameSync(tmp, file);
+    writeFileAtomic(file, all);
   } catch {
     // a cache that cannot be written only costs time
   }

@@ -1,9 +1,11 @@
 // On-disk cache of generated datasets: one JSONL file per (task, version, length, seed, tokenizer, generator, format,
 // options), holding rows 0..n-1. Files are written to a temporary name and renamed, so a reader never sees a
-// partial file, and the row count is part of the file name, so no separate index can disagree with the data.
+// partial file (harness/run-dir/atomic-write.ts), and the row count is part of the file name, so no separate index
+// can disagree with the data.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { openAtomic } from '../run-dir/atomic-write.js';
 import type { LengthTarget } from '../types.js';
 
 export interface DatasetKey {
@@ -28,14 +30,6 @@ export function datasetKeyHash(key: DatasetKey): string {
 
 function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]/g, '_');
-}
-
-let tempCounter = 0;
-
-/** A unique temporary path next to `path` (same directory, so rename is atomic). */
-export function tempPathFor(path: string): string {
-  tempCounter++;
-  return `${path}.tmp-${process.pid}-${tempCounter}`;
 }
 
 export class DatasetCache {
@@ -73,28 +67,18 @@ export class DatasetCache {
   begin(key: DatasetKey, rows: number): { fd: number; commit(): string; abort(): void } {
     mkdirSync(this.folder(key), { recursive: true });
     const final = this.pathFor(key, rows);
-    const temp = tempPathFor(final);
-    const fd = openSync(temp, 'w');
-    let open = true;
-    const close = () => {
-      if (open) closeSync(fd);
-      open = false;
-    };
+    const out = openAtomic(final);
     return {
-      fd,
+      fd: out.fd,
       commit: () => {
-        close();
-        renameSync(temp, final);
+        out.commit();
         for (const name of readdirSync(this.folder(key))) {
           const m = /^(.*)\.n(\d+)\.jsonl$/.exec(name);
           if (m && m[1] === this.stem(key) && Number(m[2]) < rows) rmSync(join(this.folder(key), name), { force: true });
         }
         return final;
       },
-      abort: () => {
-        close();
-        rmSync(temp, { force: true });
-      },
+      abort: () => out.abort(),
     };
   }
 }

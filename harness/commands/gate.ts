@@ -1,13 +1,14 @@
 // `bench gate <run-dir> --baseline FILE [--max-drop P] [--max-errors N] [--z Z] [--exact] [--junit FILE]`
 // and `bench baseline <run-dir> --out FILE`. Exit codes: 0 pass, 1 regression, 2 usage or harness error.
 // The rule is documented in reports/regression.ts.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError, errorMessage } from '../errors.js';
 import { loadRecords } from '../../reports/records.js';
 import { evaluateGate, formatGate, junitXml, readBaseline, writeBaseline } from '../../reports/regression.js';
 import { isGateRow, summarize } from '../../reports/summary.js';
-import { readManifest } from '../../reports/manifest.js';
+import { loadManifestView } from '../../reports/manifest.js';
+import { writeFileAtomic } from '../run-dir/atomic-write.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 
 export interface GateCommandOptions {
@@ -28,11 +29,9 @@ export interface GateCommandOptions {
   printError?: (text: string) => void;
 }
 
-function writeFileAtomic(file: string, text: string): void {
+function writeJunit(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeFileAtomic(file, text);
 }
 
 function checkNumber(name: string, value: number | undefined, min: number): void {
@@ -54,14 +53,14 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
     const gateOptions = { maxDrop: options.maxDrop, z: options.z, maxErrors: options.maxErrors, exact: options.exact };
     const result = evaluateGate(baseline, rows, gateOptions);
     print(formatGate(result, gateOptions));
-    if (options.junit) writeFileAtomic(options.junit, junitXml(suite, result));
+    if (options.junit) writeJunit(options.junit, junitXml(suite, result));
     return result.exitCode;
   } catch (err) {
     const message = errorMessage(err);
     printError(`bench gate: ${err instanceof UserError ? '' : 'internal error: '}${message}`);
     if (options.junit) {
       try {
-        writeFileAtomic(options.junit, junitXml(suite, { error: message }));
+        writeJunit(options.junit, junitXml(suite, { error: message }));
       } catch (writeErr) {
         printError(`bench gate: could not write ${options.junit}: ${errorMessage(writeErr)}`);
       }
@@ -80,7 +79,7 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
   if (!options.out) throw new UserError('bench baseline needs --out FILE');
   const rows = summarize(await loadRecords(options.runDir));
   if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to make a baseline from`);
-  const manifest = readManifest(options.runDir);
+  const manifest = loadManifestView(options.runDir);
   const source: Record<string, unknown> = { runDir: options.runDir };
   if (manifest) {
     for (const k of ['command', 'seed', 'tokenizer', 'versions'] as const) if (manifest[k] !== undefined) source[k] = manifest[k];

@@ -5,16 +5,17 @@
 //             reads `context`, `input`, `outputs`; ruler_hqa.py reads `answers`; `length` = context tokens)
 //   native:   every Sample field, context last.
 import { dirname } from 'node:path';
-import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { fillTemplate, FULL_CONTEXT_PHRASE } from '../methods/templates.js';
 import type { ContextSource, LengthTarget, PreparedTask, Sample, TaskDefinition, Tokenizer } from '../types.js';
-import { copyLines, DatasetCache, type DatasetKey, tempPathFor, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
+import { copyLines, DatasetCache, type DatasetKey, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
+import { openAtomic } from '../run-dir/atomic-write.js';
+import { datasetCacheDir } from '../cache/cache-root.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { parseLengths } from '../config/lengths.js';
 import { getTask } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
-import { join } from 'node:path';
 
 export type GenerateFormat = 'ruler' | 'memagent' | 'native';
 export const GENERATE_FORMATS: readonly GenerateFormat[] = ['ruler', 'memagent', 'native'];
@@ -147,11 +148,10 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
   const prepare = async () => (prepared ??= await task.prepare({ tokenizer, seed, options }));
 
   mkdirSync(dirname(out) || '.', { recursive: true });
-  const temp = tempPathFor(out);
-  const outFd = openSync(temp, 'w');
+  const output = openAtomic(out);
+  const outFd = output.fd;
   const results: GenerateLengthResult[] = [];
   let total = 0;
-  let outOpen = true;
   try {
     for (const length of lengths) {
       const key: DatasetKey = { task: task.name, taskVersion: task.version, length, seed, tokenizer: tokenizer.id, generator: GENERATE_ROWS_VERSION, format, options };
@@ -183,12 +183,9 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
         throw err;
       }
     }
-    closeSync(outFd);
-    outOpen = false;
-    renameSync(temp, out);
+    output.commit();
   } catch (err) {
-    if (outOpen) closeSync(outFd);
-    rmSync(temp, { force: true });
+    output.abort();
     throw err;
   }
   return { out, rows: total, cacheHit: results.every((r) => r.cacheHit), lengths: results };
@@ -199,7 +196,7 @@ export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO): Pr
   const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
   const result = await generateCommand({
     task, lengths, samples: cmd.samples ?? task.defaultSamples, seed: cmd.seed, tokenizer: loadTokenizer(cmd.tokenizer),
-    format: cmd.format, out: cmd.out, cacheDir: join('.bench-cache', 'datasets'), options: cmd.options,
+    format: cmd.format, out: cmd.out, cacheDir: datasetCacheDir(), options: cmd.options,
   });
   for (const l of result.lengths) io.out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})`);
   io.out(`wrote ${result.rows} rows to ${result.out}`);

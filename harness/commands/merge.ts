@@ -1,15 +1,17 @@
 // `bench merge SHARD_DIR... --out DIR`: joins the run directories of one run split with --shard i/n into one run
 // directory. The result is built in a temporary sibling folder and renamed into place, so DIR never holds half a
 // merge. The caller recomputes the summary from the merged samples.jsonl.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { readJsonl } from '../runner/jsonl.js';
-import { lockRunDir } from '../runner/lock.js';
+import { completeLines, jsonlRows } from '../run-dir/jsonl.js';
+import { lockRunDir } from '../run-dir/lock.js';
+import { hasManifest, readManifest, writeManifest, type MergedShard, type RunManifest } from '../run-dir/manifest.js';
+import { recordKey } from '../run-dir/record-key.js';
 import type { SampleRecord } from '../types.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { formatSummaryTable, loadRecords, summarize, writeSummary } from '../../reports/summary.js';
-import { identityDifferences, type RunIdentity } from '../runner/identity.js';
+import { identityDifferences, type RunIdentity } from '../run-dir/identity.js';
 
 export interface MergeOptions {
   shardDirs: string[];
@@ -33,30 +35,18 @@ const RUN_FIELDS = ['tasks', 'methods', 'lengths', 'samples'] as const;
 
 interface Shard {
   dir: string;
-  manifest: Record<string, unknown>;
+  manifest: RunManifest;
   index: number;
   count: number;
 }
 
-function readManifest(dir: string): Record<string, unknown> {
-  const file = join(dir, 'manifest.json');
-  if (!existsSync(file)) throw new UserError(`${dir} has no manifest.json; pass run directories written by bench run --shard i/n`);
-  try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
-    return value as Record<string, unknown>;
-  } catch (err) {
-    throw new UserError(`${file} is not a valid manifest (${(err as Error).message.split('\n')[0]}); pass run directories written by bench run --shard i/n`);
-  }
-}
+const SHARD_HINT = 'pass run directories written by bench run --shard i/n';
 
 function readShard(dir: string): Shard {
-  const manifest = readManifest(dir);
-  const s = manifest.shard as { index?: unknown; count?: unknown } | null | undefined;
-  if (!s || !Number.isInteger(s.index) || !Number.isInteger(s.count)) {
-    throw new UserError(`${dir} is not a shard (its manifest has no shard i/n); merge only directories run with --shard i/n`);
-  }
-  return { dir, manifest, index: s.index as number, count: s.count as number };
+  const manifest = readManifest(dir, { hint: SHARD_HINT });
+  const s = manifest.shard;
+  if (!s) throw new UserError(`${dir} is not a shard (its manifest has no shard i/n); merge only directories run with --shard i/n`);
+  return { dir, manifest, index: s.index, count: s.count };
 }
 
 function show(value: unknown): string {
@@ -75,9 +65,9 @@ function stable(value: unknown): string {
 }
 
 /** The first identity field (or run field) on which two manifests differ, as "identity.temperature" or "methods". */
-export function manifestDifference(a: Record<string, unknown>, b: Record<string, unknown>): { field: string; a: unknown; b: unknown } | null {
-  const ia = (a.identity ?? {}) as Record<string, unknown>;
-  const ib = (b.identity ?? {}) as Record<string, unknown>;
+export function manifestDifference(a: RunManifest, b: RunManifest): { field: string; a: unknown; b: unknown } | null {
+  const ia: Record<string, unknown> = { ...a.identity };
+  const ib: Record<string, unknown> = { ...b.identity };
   for (const k of [...new Set([...Object.keys(ia), ...Object.keys(ib)])].sort()) {
     if (stable(ia[k]) !== stable(ib[k])) return { field: `identity.${k}`, a: ia[k], b: ib[k] };
   }
@@ -116,28 +106,24 @@ function checkShards(shards: Shard[]): void {
 function checkOut(out: string, first: Shard): void {
   if (!existsSync(out)) return;
   if (!statSync(out).isDirectory()) throw new UserError(`--out ${out} is a file; pass a directory`);
-  if (!existsSync(join(out, 'manifest.json'))) {
+  if (!hasManifest(out)) {
     if (readdirSync(out).length === 0) return;
     throw new UserError(`--out ${out} is not empty and holds no bench run; use another --out`);
   }
-  const existing = readManifest(out);
+  const existing = readManifest(out, { hint: 'use another --out' });
   const d = manifestDifference(existing, first.manifest);
   if (d) throw new UserError(`--out ${out} already holds a different run (${d.field}: ${show(d.a)} vs ${show(d.b)}); use another --out`);
   if (!Array.isArray(existing.merged_from)) throw new UserError(`--out ${out} already holds a run that is not a merge; use another --out`);
 }
 
-/** The file's bytes up to and including its last newline (a torn last line from a killed run is left out). */
-function completeLines(file: string): Buffer {
-  if (!existsSync(file)) return Buffer.alloc(0);
-  const buf = readFileSync(file);
-  return buf.subarray(0, buf.lastIndexOf(10) + 1);
-}
-
-function readSamples(file: string): SampleRecord[] {
+/** A shard's samples, streamed; a torn last line from a killed run is left out, any other bad line is an error. */
+function* readSamples(file: string): Generator<SampleRecord> {
+  if (!existsSync(file)) return;
   try {
-    return readJsonl<SampleRecord>(file).rows;
+    for (const { value } of jsonlRows<SampleRecord>(file, { mode: 'lenient' })) yield value;
   } catch (err) {
-    throw new UserError(`${file}: ${(err as Error).message.split('\n')[0]}; the shard's samples.jsonl is damaged`);
+    if (err instanceof UserError) throw new UserError(`${err.message}; the shard's samples.jsonl is damaged`);
+    throw err;
   }
 }
 
@@ -165,14 +151,14 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
     const seen = new Set<string>();
     const sampleLines: string[] = [];
     const callParts: Buffer[] = [];
-    const mergedFrom: Record<string, unknown>[] = [];
+    const mergedFrom: MergedShard[] = [];
     let duplicates = 0;
     let calls = 0;
     let units = 0;
     for (const s of shards) {
       let kept = 0;
       for (const r of readSamples(join(s.dir, 'samples.jsonl'))) {
-        const key = `${r.id}#${r.method}`;
+        const key = recordKey(r);
         if (seen.has(key)) {
           duplicates++;
           continue;
@@ -186,7 +172,7 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
       for (const byte of part) if (byte === 10) n++;
       callParts.push(part);
       calls += n;
-      if (typeof s.manifest.units === 'number') units += s.manifest.units;
+      units += s.manifest.units;
       // Prompts stored by content hash: same name, same content, so the first copy wins.
       const prompts = join(s.dir, 'prompts');
       if (existsSync(prompts)) cpSync(prompts, join(staging, 'prompts'), { recursive: true, force: false });
@@ -195,14 +181,14 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
     writeFileSync(join(staging, 'samples.jsonl'), sampleLines.length ? sampleLines.join('\n') + '\n' : '');
     writeFileSync(join(staging, 'calls.jsonl'), Buffer.concat(callParts));
     const { resumed: _resumed, ...base } = shards[0].manifest;
-    const manifest = {
+    const manifest: RunManifest = {
       ...base,
       command: ['bench', 'merge', ...opts.shardDirs, '--out', opts.out].join(' '),
       shard: null,
       units,
       merged_from: mergedFrom,
     };
-    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    writeManifest(staging, manifest);
 
     for (const u of unlocks.splice(0).reverse()) u();
     if (existsSync(out)) {

@@ -1,13 +1,15 @@
 // `bench report <run-dir>... [--out DIR] [--paper]`: summary CSV/JSON/markdown, PNG charts and a self-contained report.html.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { writeFileAtomic } from '../run-dir/atomic-write.js';
+import { modelRecordKey } from '../run-dir/record-key.js';
 import type { SampleRecord } from '../types.js';
 import { loadPaperBaseline, paperBaselinesFor, loadPaperBaselines, type PaperBaseline } from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import { comparison } from '../../reports/comparison.js';
 import { renderHtml, type ReportRun } from '../../reports/html.js';
-import { readManifest } from '../../reports/manifest.js';
+import { loadManifestView } from '../../reports/manifest.js';
 import { reportMarkdown } from '../../reports/markdown.js';
 import { loadRecords } from '../../reports/records.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
@@ -29,12 +31,6 @@ export interface ReportResult {
   warnings: string[];
 }
 
-function writeAtomic(file: string, content: string | Buffer): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
-}
-
 export async function reportCommand(options: ReportOptions): Promise<ReportResult> {
   if (options.runDirs.length === 0) throw new UserError('bench report needs at least one run directory (bench report <run-dir>... [--out DIR] [--paper])');
   for (const dir of options.runDirs) {
@@ -52,12 +48,12 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   const runs: ReportRun[] = [];
   const referenceModels = new Set<string>();
   for (const dir of options.runDirs) {
-    const manifest = readManifest(dir, warn);
+    const manifest = loadManifestView(dir, warn);
     if (manifest?.model?.id && manifest.model.isReferenceReader) referenceModels.add(manifest.model.id);
     const records = await loadRecords(dir, { onWarning: warn });
     let replaced = 0;
     for (const r of records) {
-      const key = `${r.method}\u0000${r.model}\u0000${r.id}`;
+      const key = modelRecordKey(r);
       if (byKey.delete(key)) replaced++;
       byKey.set(key, r);
     }
@@ -82,11 +78,11 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   files.push(...charts.map((c) => c.file));
 
   const mdFile = join(out, 'summary.md');
-  writeAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name)));
+  writeFileAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name)));
   files.push(mdFile);
 
   const htmlFile = join(out, 'report.html');
-  writeAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings }));
+  writeFileAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings }));
   files.push(htmlFile);
   return { files, rows, warnings };
 }

@@ -7,7 +7,7 @@ import { UserError } from '../errors.js';
 import type { ScoreRow, ScoreTable } from '../scorers/aggregate.js';
 import { toPercent } from '../protocol/round.js';
 import { detectLine, FORMAT_HINT, type SourceFormat } from '../scorers/sources/detect.js';
-import { readJsonl } from '../scorers/sources/jsonl.js';
+import { jsonlRows } from '../run-dir/jsonl.js';
 import { scoreLongBench } from '../scorers/sources/longbench.js';
 import { scoreMemAgent } from '../scorers/sources/memagent.js';
 import { scoreRuler } from '../scorers/sources/ruler.js';
@@ -31,7 +31,10 @@ function jsonlIn(dir: string): string[] {
 
 /** The format of a file, from its first line. */
 function detectFile(file: string): SourceFormat {
-  const first = readJsonl(file, { allowTornLastLine: true }).lines[0];
+  const rows = jsonlRows(file, { mode: 'lenient' });
+  const next = rows.next();
+  rows.return(undefined);
+  const first = next.done ? undefined : next.value;
   if (!first) throw new UserError(`${file}: empty file; ${FORMAT_HINT}`);
   const format = detectLine(first.value);
   if (!format) {

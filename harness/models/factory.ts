@@ -5,7 +5,7 @@ import { createOpenAIModel, probeEndpoint } from './openai/index.js';
 import { createPool, type PoolModel } from './pool.js';
 import { withDriftCheck } from './drift.js';
 import { withResponseCache } from './response-cache.js';
-import { join } from 'node:path';
+import { responseCacheDir } from '../cache/cache-root.js';
 
 /** The run's model: the embedded reference reader, or the endpoints behind a pool. */
 export async function createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model> {
@@ -44,7 +44,7 @@ export async function createEndpointModel(config: RunConfig, _tokenizer: Tokeniz
   if (!config.cache) return checked;
   // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
   return withResponseCache(checked, {
-    dir: join('.bench-cache', 'responses'), endpoint: config.model.join(','), modelName, trial: config.trial,
+    dir: responseCacheDir(), endpoint: config.model.join(','), modelName, trial: config.trial,
     debug: config.cacheDebug ? warn : undefined,
   });
 }

@@ -12,8 +12,9 @@
 // (hashes and parameters only) and the response text, usage and finish reason. Errors are never stored. A file that
 // cannot be read back as a valid entry for its key is a miss and is overwritten by the next successful call.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../run-dir/atomic-write.js';
 import type { ChatMessage, Model, ModelRequest, ModelResponse, Usage } from '../types.js';
 
 export const CACHE_FORMAT_VERSION = 1;
@@ -119,19 +120,6 @@ function readEntry(file: string, key: string): { entry?: CacheEntry; corrupt: bo
   return { corrupt: true };
 }
 
-let tempCounter = 0;
-
-function writeAtomic(file: string, text: string): void {
-  const temp = `${file}.tmp-${process.pid}-${++tempCounter}`;
-  try {
-    writeFileSync(temp, text);
-    renameSync(temp, file);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-}
-
 function describe(key: string, i: CacheKeyInputs, messages: number): string {
   const stop = i.params.stop === null ? 'none' : JSON.stringify(i.params.stop);
   return `key=${key.slice(0, 16)} v=${i.v} endpoint=${i.endpoint} model=${i.model} messages=sha256:${i.messages.slice(0, 16)} (${messages}) ` +
@@ -164,7 +152,7 @@ export function withResponseCache(model: Model, opts: ResponseCacheOptions): Cac
       const entry: CacheEntry = { v: CACHE_FORMAT_VERSION, key, inputs, response: { text: res.text, usage: res.usage, finishReason: res.finishReason } };
       try {
         mkdirSync(join(opts.dir, key.slice(0, 2)), { recursive: true });
-        writeAtomic(file, JSON.stringify(entry) + '\n');
+        writeFileAtomic(file, JSON.stringify(entry) + '\n');
         stats.writes++;
       } catch (err) {
         // A cache that cannot be written costs a rerun its savings, not this call its result.

@@ -2,8 +2,8 @@ import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry } from '../methods/index.js';
 import { scoreSample } from '../scorers/score-sample.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
-import type { CheckpointStore } from './checkpoints.js';
-import type { PromptStore } from './prompt-store.js';
+import type { CheckpointStore } from '../run-dir/checkpoints.js';
+import type { PromptStore } from '../run-dir/prompt-store.js';
 
 /** What identifies a unit of work; plain data, so it can cross to a worker thread. */
 export interface UnitSpec {

@@ -7,8 +7,8 @@ import { getTask } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord } from '../types.js';
 import { join } from 'node:path';
-import { CheckpointStore } from './checkpoints.js';
-import { PromptStore } from './prompt-store.js';
+import { CheckpointStore } from '../run-dir/checkpoints.js';
+import { PromptStore } from '../run-dir/prompt-store.js';
 import { buildMethods, executeUnit, type ExecEnv, type UnitSpec } from './execute.js';
 
 export type ToWorker = { type: 'unit'; spec: UnitSpec } | { type: 'abort' };

@@ -1,3 +1,4 @@
+import { recordKey } from '../run-dir/record-key.js';
 import type { LengthTarget, PreparedTask, TaskDefinition } from '../types.js';
 import { longestChainFirst } from './schedule-policy.js';
 
@@ -8,7 +9,7 @@ export interface WorkUnit {
   length: LengthTarget;
   index: number;
   method: string;
-  /** `${task}/${length}/${index}#${method}`: the resume key. */
+  /** The resume key: the record key (harness/run-dir/record-key.ts) of the sample this unit writes. */
   key: string;
   /** Estimated number of sequential model calls (the chain the scheduler orders by). */
   chain: number;
@@ -19,8 +20,9 @@ export function approxTokens(length: LengthTarget): number {
   return length.kind === 'tokens' ? length.value : length.value * 141;
 }
 
+/** The record key of the unit's sample; its id is `${task}/${length label}/${index}`, as every generator builds it. */
 export function unitKey(task: string, length: LengthTarget, index: number, method: string): string {
-  return `${task}/${length.label}/${index}#${method}`;
+  return recordKey({ id: `${task}/${length.label}/${index}`, method });
 }
 
 /**

@@ -11,7 +11,8 @@ test('frameCategory maps scripts to the sweep categories', () => {
   assert.equal(frameCategory('file:///w/dist/reference/reader/select.js'), 'read');
   assert.equal(frameCategory('file:///w/dist/harness/scorers/sub-em.js'), 'score');
   assert.equal(frameCategory('file:///w/dist/harness/protocol/answer.js'), 'score');
-  assert.equal(frameCategory('file:///w/dist/harness/runner/jsonl.js'), 'write');
+  assert.equal(frameCategory('file:///w/dist/harness/runner/runner.js'), 'write');
+  assert.equal(frameCategory('file:///w/dist/harness/run-dir/jsonl.js'), 'write');
   assert.equal(frameCategory('node:fs'), undefined);
 });
 
@@ -23,7 +24,7 @@ test('splitProfile: self time goes to the deepest categorised frame; idle is lef
       frame(2, 'file:///w/dist/generators/ruler-hqa/build.js', [3]),
       frame(3, 'file:///w/dist/harness/tokenizer/bpe.js', [4]),
       frame(4, 'node:buffer'), // native helper under the tokenizer
-      frame(5, 'file:///w/dist/harness/runner/jsonl.js', [7]),
+      frame(5, 'file:///w/dist/harness/run-dir/jsonl.js', [7]),
       frame(6, '', [], '(idle)'),
       frame(7, 'node:fs'),
     ],

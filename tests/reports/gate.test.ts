@@ -7,6 +7,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import { baselineCommand, gateCommand } from '../../harness/commands/gate.js';
 import { allowedDrop, writeBaseline } from '../../reports/regression.js';
 import { summarize } from '../../reports/summary.js';
+import { manifestFixture } from '../helpers/manifest.js';
 import { record, runDir } from './fixtures.js';
 
 /** n samples at one length, `correct` of them scoring 1. */
@@ -143,7 +144,7 @@ test('--junit writes well-formed JUnit XML with one testcase per key', async () 
 });
 
 test('bench baseline freezes a run for the gate', async () => {
-  const run = runDir(samples(7, 10), { manifest: { command: 'bench run', seed: 3, model: { id: 'local:reference-reader', isReferenceReader: true } } });
+  const run = runDir(samples(7, 10), { manifest: manifestFixture({ command: 'bench run', seed: 3, model: { id: 'local:reference-reader', isReferenceReader: true } }) });
   const out = join(mkdtempSync(join(tmpdir(), 'bench-gate-')), 'sub', 'b.json');
   const { entries } = await baselineCommand({ runDir: run, out });
   assert.equal(entries, 1);

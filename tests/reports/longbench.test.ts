@@ -14,6 +14,7 @@ import { rougeGroups } from '../../reports/charts/rouge.js';
 import { loadPaperBaseline } from '../../reports/baselines.js';
 import { baselineFromRows, evaluateGate, readBaseline } from '../../reports/regression.js';
 import { formatSummaryTable, summarize, summaryCsv, summaryJson } from '../../reports/summary.js';
+import { manifestFixture } from '../helpers/manifest.js';
 import { record, runDir } from './fixtures.js';
 import { pngSize } from './png.js';
 
@@ -154,7 +155,12 @@ test('native runs get the LongBench and ROUGE charts, never an accuracy-vs-lengt
 });
 
 test('report on a LongBench run: bucket rows in HTML and markdown, buckets in summary.json, samples show their bucket', async () => {
-  const dir = runDir(lbRun(), { manifest: { tasks: ['longbench/hotpotqa', 'longbench/multi_news'], methods: ['memagent', 'full-context'], lengths: ['all'] } });
+  const dir = runDir(lbRun(), {
+    manifest: manifestFixture({
+      tasks: [{ name: 'longbench/hotpotqa', version: '1', metric: 'qa_f1' }, { name: 'longbench/multi_news', version: '1', metric: 'rouge' }],
+      methods: ['memagent', 'full-context'], lengths: { 'longbench/hotpotqa': ['all'], 'longbench/multi_news': ['all'] },
+    }),
+  });
   const out = mkdtempSync(join(tmpdir(), 'bench-lb-report-'));
   const { files } = await reportCommand({ runDirs: [dir], out, onWarning: () => {} });
   assert.ok(files.some((f) => f.endsWith('longbench-scores-slide.png')));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportCommand } from '../../harness/commands/report.js';
 import { escapeHtml } from '../../reports/html.js';
+import { manifestFixture } from '../helpers/manifest.js';
 import { record, runDir } from './fixtures.js';
 import { pngSize } from './png.js';
 
@@ -17,7 +18,7 @@ function hqaRun(model = 'local:reference-reader') {
   })));
   return runDir(records, {
     trailing: '{"id":"ruler-hqa/docs:100/3","ta',
-    manifest: { command: 'bench run', tasks: ['ruler-hqa'], methods: ['memagent'], model: { id: model, isReferenceReader: model.startsWith('local:') }, seed: 1, tokenizer: 'o200k_base', someNewField: [1, 2] },
+    manifest: manifestFixture({ command: 'bench run', model: { id: model, isReferenceReader: model.startsWith('local:') }, seed: 1, tokenizer: 'o200k_base', someNewField: [1, 2] }),
   });
 }
 

@@ -7,7 +7,7 @@ import { UserError } from '../../errors.js';
 import { LONGBENCH_E_BUCKETS, longbenchEBucket } from '../../protocol/longbench.js';
 import { Group, type ScoreRow } from '../aggregate.js';
 import { getMetric, longbenchMetricFor } from '../index.js';
-import { isStringArray, lineError, readJsonl } from './jsonl.js';
+import { isStringArray, lineError, readJsonl } from '../../run-dir/jsonl.js';
 
 type Reference = Record<string, number | Record<string, number | null> | null>;
 

@@ -8,7 +8,7 @@ import { Group, type ScoreRow } from '../aggregate.js';
 import { extractBoxedAnswer, extractPhraseAnswer } from '../../protocol/answer.js';
 import { scoreAll } from '../index.js';
 import { memagentNiahOnAnswer } from '../ruler.js';
-import { isStringArray, lineError, readJsonl } from './jsonl.js';
+import { isStringArray, lineError, readJsonl } from '../../run-dir/jsonl.js';
 
 const EXPECTED_LINES = 128;
 

@@ -6,7 +6,7 @@ import { tokenLabel } from '../../config/lengths.js';
 import { Group, type ScoreRow } from '../aggregate.js';
 import { getMetric } from '../index.js';
 import { postprocessRulerPred } from '../ruler.js';
-import { isStringArray, lineError, readJsonl } from './jsonl.js';
+import { isStringArray, lineError, readJsonl } from '../../run-dir/jsonl.js';
 
 export function rulerMetricFor(task: string): string {
   return task.startsWith('qa') ? 'string_match_part' : 'string_match_all';

@@ -3,7 +3,8 @@ import type { SampleRecord, SampleStatus } from '../../types.js';
 import { Group, type ScoreRow } from '../aggregate.js';
 import { getMetric } from '../index.js';
 import { scoreSample, scoringOptionsOf } from '../score-sample.js';
-import { isStringArray, lineError, readJsonl } from './jsonl.js';
+import { isStringArray, jsonlRows, lineError, tornLineMessage } from '../../run-dir/jsonl.js';
+import { modelRecordKey } from '../../run-dir/record-key.js';
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated']);
 
@@ -28,13 +29,12 @@ function lengthOrder(r: SampleRecord): number {
 }
 
 export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
-  const file = readJsonl(samplesFile, { allowTornLastLine: true });
-  if (file.tornLastLine !== undefined) warnings.push(`${samplesFile}:${file.tornLastLine}: skipped a torn last line (the run was probably killed while writing it)`);
-  // A sample written again after a resume keeps its last version.
+  // A sample written again after a resume keeps its last version (one per model: a hand-joined file may hold several).
   const latest = new Map<string, Located>();
-  for (const { line, value } of file.lines) {
+  const rows = jsonlRows(samplesFile, { mode: 'lenient', onTornLastLine: (line) => warnings.push(tornLineMessage(samplesFile, line)) });
+  for (const { line, value } of rows) {
     const record = validate(samplesFile, line, value);
-    const key = `${record.method}\u0000${record.model}\u0000${record.id}`;
+    const key = modelRecordKey(record);
     latest.delete(key);
     latest.set(key, { record, line });
   }

@@ -1,16 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import { CheckpointStore } from './checkpoints.js';
-import { JsonlAppender, readJsonl } from './jsonl.js';
+import { JsonlAppender, jsonlRows } from './jsonl.js';
 import { lockRunDir } from './lock.js';
+import { hasManifest, readManifest, writeManifest, type RunManifest } from './manifest.js';
+import { recordKey } from './record-key.js';
 import { identityDifferences, type RunIdentity } from './identity.js';
-
-export function writeJsonAtomic(file: string, value: unknown): void {
-  writeFileSync(file + '.tmp', JSON.stringify(value, null, 2) + '\n');
-  renameSync(file + '.tmp', file);
-}
 
 /** A run directory: manifest.json, samples.jsonl (one line per finished sample), calls.jsonl, checkpoints/. */
 export class RunDir {
@@ -33,20 +30,15 @@ export class RunDir {
     mkdirSync(dir, { recursive: true });
     const unlock = lockRunDir(dir);
     try {
-      const manifestFile = join(dir, 'manifest.json');
-      if (existsSync(manifestFile)) {
-        let previous: Record<string, unknown>;
-        try {
-          previous = JSON.parse(readFileSync(manifestFile, 'utf8'));
-        } catch {
-          throw new UserError(`${manifestFile} is not valid JSON; move the directory away or use another --out`);
-        }
+      if (hasManifest(dir)) {
+        const previous = readManifest(dir, { hint: 'move the directory away or use another --out' });
         const diff = identityDifferences(previous.identity, identity);
         if (diff.length > 0) throw new UserError(`${dir} holds a run made with other settings: ${diff.join('; ')}. Use another --out to keep both, or the same settings to resume`);
       }
-      const { rows } = readJsonl<SampleRecord & { key?: string }>(join(dir, 'samples.jsonl'));
+      // A torn last line (a killed run) is skipped here and cut off by the appender; a later copy of a sample wins.
       const finished = new Map<string, SampleRecord>();
-      for (const r of rows) finished.set(`${r.id}#${r.method}`, r);
+      const samplesFile = join(dir, 'samples.jsonl');
+      if (existsSync(samplesFile)) for (const { value } of jsonlRows<SampleRecord>(samplesFile, { mode: 'lenient' })) finished.set(recordKey(value), value);
       return new RunDir(dir, finished, unlock);
     } catch (err) {
       unlock();
@@ -54,8 +46,8 @@ export class RunDir {
     }
   }
 
-  writeManifest(manifest: Record<string, unknown>): void {
-    writeJsonAtomic(join(this.dir, 'manifest.json'), manifest);
+  writeManifest(manifest: RunManifest): void {
+    writeManifest(this.dir, manifest);
   }
 
   appendSample(key: string, record: SampleRecord): void {

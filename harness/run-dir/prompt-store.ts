@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest } from '../types.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 /** prompts/<hh>/<hash>.json: each distinct prompt once; calls.jsonl refers to it by promptHash. */
 export class PromptStore {
@@ -13,8 +14,6 @@ export class PromptStore {
     const file = join(sub, `${hash}.json`);
     if (existsSync(file)) return;
     mkdirSync(sub, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ messages: request.messages, params: request.params }));
-    renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify({ messages: request.messages, params: request.params }));
   }
 }

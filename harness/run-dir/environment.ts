@@ -24,8 +24,21 @@ function depVersion(name: string): string | null {
   }
 }
 
+/** Versions and source state recorded in every manifest (`environment`), so a number can be traced to its code. */
+export interface EnvironmentInfo {
+  memagent_bench: string;
+  /** process.version, e.g. "v20.19.0". */
+  node: string;
+  /** `${process.platform}-${process.arch}`. */
+  platform: string;
+  /** Versions of result-relevant dependencies; null when not installed. */
+  packages: { openai: string | null; tiktoken: string | null };
+  /** The checkout's HEAD and whether tracked files were modified; nulls outside a git checkout. */
+  git: { commit: string | null; dirty: boolean | null };
+}
+
 /** Versions and source state recorded in every manifest, so a number can be traced to the code that made it. */
-export function environmentInfo(): Record<string, unknown> {
+export function environmentInfo(): EnvironmentInfo {
   return {
     memagent_bench: packageVersion(),
     node: process.version,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MethodCheckpoint } from '../types.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 /** One small file per unfinished (sample, method), replaced atomically after each call; removed when it ends. */
 export class CheckpointStore {
@@ -22,9 +23,7 @@ export class CheckpointStore {
     }
   }
   save(key: string, checkpoint: MethodCheckpoint): void {
-    const file = this.file(key);
-    writeFileSync(file + '.tmp', JSON.stringify({ key, checkpoint }));
-    renameSync(file + '.tmp', file);
+    writeFileAtomic(this.file(key), JSON.stringify({ key, checkpoint }));
   }
   clear(key: string): void {
     rmSync(this.file(key), { force: true });

@@ -1,0 +1,234 @@
+// JSONL: the one reader and the one append-only writer of the harness.
+//
+// Reading streams the file in fixed-size chunks (a 1 GB calls.jsonl is never one string) and yields one JSON object
+// per line with its 1-based line number (blank lines count, so numbers match an editor). Lines may end in \n or
+// \r\n; blank lines are skipped. Every line must be one JSON object. Two modes:
+//   strict:  any bad line is a UserError "file:line: what is wrong".
+//   lenient: the same, except a torn last line — bytes after the final newline that do not parse, which is what a
+//            run killed in the middle of a write leaves — is skipped and reported (onTornLastLine / tornLastLine).
+// A last line without its newline that does parse is a complete row in both modes (files written by other tools
+// often lack the final newline); trimTornTail and completeLines follow the same rule.
+//
+// Writing (JsonlAppender) appends each row as one write() of a complete line, so a kill never splits earlier rows.
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { UserError } from '../errors.js';
+
+export type JsonlMode = 'strict' | 'lenient';
+
+export interface JsonlLine<T = Record<string, unknown>> {
+  /** 1-based line number in the file. */
+  line: number;
+  value: T;
+}
+
+export interface JsonlFile<T = Record<string, unknown>> {
+  path: string;
+  lines: JsonlLine<T>[];
+  /** Set (lenient mode) when a torn last line was skipped: its line number. */
+  tornLastLine?: number;
+}
+
+export interface JsonlReadOptions {
+  /** Default 'strict'. */
+  mode?: JsonlMode;
+  /** Lenient mode: called once with the line number of a skipped torn last line. */
+  onTornLastLine?: (line: number) => void;
+  /** Bytes per read (default 1 MiB); lines may be longer than a chunk. */
+  chunkBytes?: number;
+}
+
+const DEFAULT_CHUNK = 1 << 20;
+
+/** "path:line: <what>" as a UserError. */
+export function lineError(path: string, line: number, what: string): UserError {
+  return new UserError(`${path}:${line}: ${what}`);
+}
+
+/** The warning for a skipped torn last line, worded the same by every reader. */
+export function tornLineMessage(path: string, line: number): string {
+  return `${path}:${line}: skipped a torn last line (the run was probably killed while writing it)`;
+}
+
+export function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+interface RawLine {
+  text: string;
+  line: number;
+  /** Whether a newline ended it (false only for the file's last bytes). */
+  terminated: boolean;
+}
+
+/** The file's lines as text, read in chunks; a line spanning chunks is joined from its pieces. */
+function* rawLines(path: string, chunkBytes: number): Generator<RawLine> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new UserError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try {
+    const buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
+    let pending: Buffer[] = [];
+    let line = 0;
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      const chunk = buf.subarray(0, n);
+      let start = 0;
+      for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, nl);
+        const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        // A newline byte never falls inside a UTF-8 sequence, so each line decodes on its own.
+        yield { text: bytes.toString('utf8'), line: ++line, terminated: true };
+        start = nl + 1;
+      }
+      if (start < n) pending.push(Buffer.from(chunk.subarray(start))); // a copy: buf is reused
+    }
+    if (pending.length > 0) yield { text: Buffer.concat(pending).toString('utf8'), line: ++line, terminated: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+function parseError(err: unknown): string {
+  const message = (err as Error).message.split('\n')[0];
+  return message.length > 120 ? `${message.slice(0, 117)}...` : message;
+}
+
+/**
+ * Streams the JSON objects of a JSONL file. Throws a UserError naming file and line on a bad line (see the header
+ * for what lenient mode skips). The cast to T is the caller's: validate the fields you rely on.
+ */
+export function* jsonlRows<T = Record<string, unknown>>(path: string, opts: JsonlReadOptions = {}): Generator<JsonlLine<T>> {
+  const lenient = opts.mode === 'lenient';
+  for (const raw of rawLines(path, opts.chunkBytes ?? DEFAULT_CHUNK)) {
+    const src = raw.text.trim();
+    if (src === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(src);
+    } catch (err) {
+      // Only the file's last bytes can lack a newline, so an unterminated line is the last one.
+      if (lenient && !raw.terminated) {
+        opts.onTornLastLine?.(raw.line);
+        continue;
+      }
+      throw lineError(path, raw.line, `not valid JSON (${parseError(err)}); each line must be one JSON object`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw lineError(path, raw.line, `expected a JSON object on each line, found ${describe(value)}`);
+    }
+    yield { line: raw.line, value: value as T };
+  }
+}
+
+/** Reads a whole JSONL file into memory (for files whose rows are all needed at once). */
+export function readJsonl<T = Record<string, unknown>>(path: string, opts: JsonlReadOptions = {}): JsonlFile<T> {
+  const lines: JsonlLine<T>[] = [];
+  let tornLastLine: number | undefined;
+  const onTornLastLine = (line: number) => {
+    tornLastLine = line;
+    opts.onTornLastLine?.(line);
+  };
+  for (const row of jsonlRows<T>(path, { ...opts, onTornLastLine })) lines.push(row);
+  return tornLastLine === undefined ? { path, lines } : { path, lines, tornLastLine };
+}
+
+/** Whether a last line without its newline is a complete JSON object (kept) rather than a torn write (cut). */
+function isCompleteRow(tail: Buffer): boolean {
+  try {
+    const v: unknown = JSON.parse(tail.toString('utf8'));
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** Byte offset just past the file's last newline (0 when it has none). */
+function endOfLastNewline(fd: number, size: number): number {
+  const probe = Buffer.alloc(Math.min(size, DEFAULT_CHUNK));
+  let end = size;
+  while (end > 0) {
+    const from = Math.max(0, end - probe.length);
+    const n = readSync(fd, probe, 0, end - from, from);
+    const at = probe.subarray(0, n).lastIndexOf(10);
+    if (at >= 0) return from + at + 1;
+    end = from;
+  }
+  return 0;
+}
+
+function readAt(fd: number, from: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+/**
+ * Makes a JSONL file end on a line boundary so appends start on a fresh line: a torn last line (no newline, not a
+ * JSON object) is cut off; a complete last row that only lacks its newline gets one. Returns the bytes cut.
+ */
+export function trimTornTail(file: string): number {
+  if (!existsSync(file)) return 0;
+  const fd = openSync(file, 'r+');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return 0;
+    const keep = endOfLastNewline(fd, size);
+    if (keep === size) return 0;
+    if (isCompleteRow(readAt(fd, keep, size - keep))) {
+      writeSync(fd, '\n', size);
+      return 0;
+    }
+    ftruncateSync(fd, keep);
+    return size - keep;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The file's bytes as whole lines, by the rule of trimTornTail (a torn last line left out, a complete unterminated
+ * last row given its newline), without changing the file. Empty when the file is absent.
+ */
+export function completeLines(file: string): Buffer {
+  if (!existsSync(file)) return Buffer.alloc(0);
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const keep = endOfLastNewline(fd, size);
+    const body = readAt(fd, 0, keep);
+    if (keep === size) return body;
+    const tail = readAt(fd, keep, size - keep);
+    return isCompleteRow(tail) ? Buffer.concat([body, tail, Buffer.from('\n')]) : body;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Append-only JSONL writer: each row is one write() of a complete line, so a kill never splits earlier rows. */
+export class JsonlAppender {
+  private fd: number;
+  constructor(readonly file: string) {
+    trimTornTail(file);
+    this.fd = openSync(file, 'a');
+  }
+  append(row: unknown): void {
+    writeSync(this.fd, JSON.stringify(row) + '\n');
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}

@@ -1,0 +1,174 @@
+// manifest.json of a run directory: its type, its one writer and its one reader.
+//
+// `bench run` writes it at the start of every invocation (RunDir.writeManifest); `bench merge` writes the merged
+// directory's. Everything that reads a manifest (resume, merge, report, baseline) goes through readManifest, which
+// checks the fields' types, so no reader guesses at shapes. Unknown extra fields are kept as they are (merge copies
+// them). Directories written by earlier versions of this bench read fine: the one field added since (model.client)
+// is optional.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { writeJsonAtomic } from './atomic-write.js';
+import type { EnvironmentInfo } from './environment.js';
+import type { RunIdentity } from './identity.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+
+export interface ManifestTask {
+  name: string;
+  version: string;
+  /** The task's default metric (harness/scorers registry). */
+  metric: string;
+}
+
+export interface ManifestModel {
+  /** The model as recorded in each sample's `model`: the served name for endpoints, the client id for the local model. */
+  id: string;
+  /** The client's own id (endpoint#name, or local:…). Absent in directories written before it was recorded. */
+  client?: string;
+  /** --model-name, or null. */
+  name: string | null;
+  isReferenceReader: boolean;
+  /** Endpoint base URLs; [] for the local model. */
+  endpoints: string[];
+}
+
+/** Every method option's value by flag (defaults included), plus the run's concurrency. */
+export type ManifestSettings = Record<string, number | string | undefined>;
+
+
+export interface ShardSpec {
+  index: number;
+  count: number;
+}
+
+/** One shard of a merged directory (bench merge). */
+export interface MergedShard {
+  dir: string;
+  shard: ShardSpec;
+  /** Sample lines taken from this shard. */
+  samples: number;
+  /** Call lines taken from this shard. */
+  calls: number;
+  environment: EnvironmentInfo | null;
+}
+
+export interface RunManifest {
+  /** The command line, e.g. "bench run ruler-hqa --lengths 32k". */
+  command: string;
+  tasks: ManifestTask[];
+  methods: string[];
+  /** Length labels per task name. */
+  lengths: Record<string, string[]>;
+  /** --samples, or null for each task's default. */
+  samples: number | null;
+  seed: number;
+  /** Tokenizer id. */
+  tokenizer: string;
+  model: ManifestModel;
+  settings: ManifestSettings;
+  /** --shard i/n; null for a whole run and for a merged directory. */
+  shard: ShardSpec | null;
+  /** Every setting that changes results (harness/run-dir/identity.ts): resume and merge refuse another identity. */
+  identity: RunIdentity;
+  environment: EnvironmentInfo;
+  /** Units (samples × methods) planned by this invocation's grid; a merge sums its shards'. */
+  units: number;
+  /** Units already finished when this invocation started (bench run only). */
+  resumed?: number;
+  /** Set by bench merge: the shards it was made from, in shard order. */
+  merged_from?: MergedShard[];
+}
+
+export function manifestPath(dir: string): string {
+  return join(dir, MANIFEST_FILE);
+}
+
+export function hasManifest(dir: string): boolean {
+  return existsSync(manifestPath(dir));
+}
+
+/** Writes manifest.json atomically (pretty JSON, trailing newline). */
+export function writeManifest(dir: string, manifest: RunManifest): void {
+  writeJsonAtomic(manifestPath(dir), manifest);
+}
+
+type Check = (v: unknown) => boolean;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString: Check = (v) => typeof v === 'string';
+const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
+const isInteger: Check = (v) => Number.isInteger(v);
+const orNull = (c: Check): Check => (v) => v === null || c(v);
+const arrayOf = (c: Check): Check => (v) => Array.isArray(v) && v.every(c);
+const fields = (spec: Record<string, Check>, optional: readonly string[] = []): Check => (v) =>
+  isObject(v) && Object.entries(spec).every(([k, c]) => (v[k] === undefined && optional.includes(k)) || c(v[k]));
+const recordOf = (c: Check): Check => (v) => isObject(v) && Object.values(v).every(c);
+
+/** Field → [check, what it must be]; fields not listed (settings, identity, environment contents) are the writer's. */
+const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
+  ['command', isString, 'a string'],
+  ['tasks', arrayOf(fields({ name: isString, version: isString, metric: isString })), 'an array of {name, version, metric} strings'],
+  ['methods', arrayOf(isString), 'an array of strings'],
+  ['lengths', recordOf(arrayOf(isString)), 'an object of task → array of length labels'],
+  ['samples', orNull(isInteger), 'a whole number or null'],
+  ['seed', isNumber, 'a number'],
+  ['tokenizer', isString, 'a string'],
+  [
+    'model',
+    fields({ id: isString, client: isString, name: orNull(isString), isReferenceReader: (v) => typeof v === 'boolean', endpoints: arrayOf(isString) }, ['client']),
+    'an object with id, name, isReferenceReader and endpoints',
+  ],
+  ['settings', isObject, 'an object'],
+  ['shard', orNull(fields({ index: isInteger, count: isInteger })), 'null or {index, count} whole numbers'],
+  ['identity', isObject, 'an object'],
+  ['environment', isObject, 'an object'],
+  ['units', isInteger, 'a whole number'],
+  ['resumed', isInteger, 'a whole number', true],
+  ['merged_from', arrayOf(fields({ dir: isString, shard: fields({ index: isInteger, count: isInteger }) })), 'an array of {dir, shard, ...}', true],
+];
+
+/** The first thing wrong with a parsed manifest, or null. */
+export function manifestProblem(value: unknown): string | null {
+  if (!isObject(value)) return 'not a JSON object';
+  for (const [key, check, what, optional] of SCHEMA) {
+    const v = value[key];
+    if (v === undefined) {
+      if (!optional) return `'${key}' is missing`;
+      continue;
+    }
+    if (!check(v)) return `'${key}' must be ${what}`;
+  }
+  return null;
+}
+
+export interface ReadManifestOptions {
+  /** What to do about it, appended to the error (e.g. "use another --out"). */
+  hint?: string;
+}
+
+/**
+ * Reads and checks `dir`/manifest.json. A missing file, invalid JSON or a field of the wrong type is a one-line
+ * UserError naming the file.
+ */
+export function readManifest(dir: string, opts: ReadManifestOptions = {}): RunManifest {
+  const file = manifestPath(dir);
+  const hint = opts.hint ? `; ${opts.hint}` : '';
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UserError(`${dir} has no ${MANIFEST_FILE}${hint}`);
+    throw new UserError(`cannot read ${file}: ${code ?? String(err)}${hint}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${file} is not valid JSON (${(err as Error).message.split('\n')[0]})${hint}`);
+  }
+  const problem = manifestProblem(value);
+  if (problem) throw new UserError(`${file} is not a bench run manifest: ${problem}${hint}`);
+  return value as RunManifest;
+}
