@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { DEEPSEEK_TOKENS, extractBoxedAnswer, extractPhraseAnswer } from '../../../harness/scorers/extract.js';
+import { DEEPSEEK_TOKENS, afterLastThink, extractBoxedAnswer, extractPhraseAnswer } from '../../../harness/scorers/extract.js';
 
 describe('extractPhraseAnswer (MemAgent a.6)', () => {
   it('takes what follows the phrase, stripping whitespace and dots', () => {
@@ -34,6 +34,15 @@ describe('extractPhraseAnswer (MemAgent a.6)', () => {
     assert.equal(extractPhraseAnswer('<think>a</think><think>the answer is X</think>the answer is Z'), 'Z');
     // Upstream quirk: an empty tail makes it search the whole response, think block included.
     assert.equal(extractPhraseAnswer('<think>the answer is X</think>'), 'X</think>');
+    // The phrase between the first and the last </think> is not read (upstream: split('</think>')[-1]).
+    assert.equal(extractPhraseAnswer('<think>a</think>the answer is X</think>no phrase after the last close'), null);
+    assert.equal(afterLastThink('a</think>b</think> c '), 'c');
+  });
+
+  it('strips whitespace again after stripping dots (upstream: .strip().strip(\'.\').strip())', () => {
+    // Checked against upstream's extract_solution + extract_answer run by python3.
+    assert.equal(extractPhraseAnswer('the answer is Paris .'), 'Paris');
+    assert.equal(extractPhraseAnswer('the answer is . Paris'), 'Paris');
   });
 
   it('deletes the DeepSeek <｜Assistant｜> and <｜end▁of▁sentence｜> tokens, then strips dots', () => {
