@@ -1,4 +1,4 @@
-import { extractBoxedAnswer, extractPhraseAnswer } from '../scorers/extract.js';
+import { afterLastThink, extractBoxedAnswer, extractPhraseAnswer } from '../scorers/extract.js';
 import type { PromptSpec } from '../types.js';
 
 /** The answer a method reports, taken from the final output per the sample's answer format. */
@@ -13,8 +13,10 @@ export function takeAnswer(text: string, format: PromptSpec['answerFormat'] | un
   }
 }
 
-/** MemAgent keeps the text after the last </think> as memory (the whole reply if there is none). */
+/**
+ * MemAgent's new memory, as upstream's `memory, _ = extract_solution(reply)`: the text after the last </think>,
+ * stripped; the whole reply, unchanged, when it has none.
+ */
 export function afterThink(text: string): string {
-  const at = text.lastIndexOf('</think>');
-  return at >= 0 ? text.slice(at + '</think>'.length) : text;
+  return afterLastThink(text);
 }

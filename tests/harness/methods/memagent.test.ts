@@ -8,6 +8,7 @@ import { tokenWindows, skipWindows } from '../../../harness/methods/windows.js';
 import { textContext } from '../../../harness/context.js';
 import { ModelCallError } from '../../../harness/errors.js';
 import type { Model, ModelRequest, Sample } from '../../../harness/types.js';
+import { modelFromReply } from '../../../reference/serve/reply-model.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 
@@ -91,4 +92,28 @@ test('windows: consecutive, no overlap, last one shorter; skipping resumes at th
   assert.deepEqual([...tokenWindows(pieces, 4)].map((w) => [...w]), [[1, 2, 3, 4], [5, 6, 7, 8], [9]]);
   assert.deepEqual([...skipWindows(pieces, 4, 1)].map((w) => [...w]), [[5, 6, 7, 8], [9]]);
   assert.deepEqual([...skipWindows(pieces, 4, 3)], []);
+});
+
+test('memory is the reply after the LAST </think>, stripped as upstream extract_solution; a reply without one is kept verbatim', async () => {
+  // Upstream (taskutils/memory_eval/utils/recurrent.py): memory, _ = extract_solution(reply), i.e.
+  // reply.split('</think>')[-1].strip() when the reply has a </think>, else the reply unchanged.
+  const prompts: string[] = [];
+  const replies = [
+    '<think>plan</think>not the memory</think>\n\n  memory one: Dornbach  \n',
+    '  memory two, no think block \n',
+  ];
+  const model = modelFromReply((messages) => {
+    const content = messages[0].content;
+    prompts.push(content);
+    const update = content.includes('<section>');
+    return update ? replies[Math.min(prompts.length - 1, replies.length - 1)] : '<think>x</think> Therefore, the answer is Dornbach.';
+  }, { id: 'thinking' });
+  const sample = sampleOf(haystack, 'In which city was Marie Vell born?', ['Dornbach']);
+  const method = memAgentMethod({ chunkTokens: 5000, memoryTokens: 1024, temperature: 0.7, topP: 0.95, templates: defaultTemplates('phrase') });
+  const out = await method.run(sample, { model, tokenizer });
+  assert.equal(out.status, 'ok');
+  assert.ok(prompts.length >= 4);
+  assert.ok(prompts[1].includes('<memory>\nmemory one: Dornbach\n</memory>'), prompts[1].slice(0, 600));
+  assert.ok(prompts[2].includes(`<memory>\n${replies[1]}\n</memory>`), 'a reply without </think> is the memory as is');
+  assert.equal(out.prediction, 'Dornbach');
 });
