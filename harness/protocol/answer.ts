@@ -1,7 +1,7 @@
 // MemAgent's reply handling (docs/PROTOCOLS.md §a.6), reproduced from BytedTsinghua-SIA/MemAgent
 // taskutils/memory_eval/{ruler_hqa.py, utils/__init__.py}: the driver strips the response, keeps the text after the
 // last </think> (extract_solution), then takes what follows the last lowercase "the answer is" (extract_answer).
-// The memory a MemAgent update call leaves is that same text after the last </think>, stripped.
+// The memory a MemAgent update call leaves is extract_solution's result on the raw reply.
 import type { PromptSpec } from '../types.js';
 import { pyStrip } from './pytext.js';
 
@@ -11,12 +11,13 @@ const PHRASE = 'the answer is';
 export const DEEPSEEK_TOKENS: readonly string[] = ['<\uFF5CAssistant\uFF5C>', '<\uFF5Cend\u2581of\u2581sentence\uFF5C>'];
 
 /**
- * The text after the last </think> (the whole text when there is none), Python-stripped: upstream's extract_solution
- * for the final answer, and the memory a MemAgent update reply leaves (`response.split('</think>')[-1].strip()`).
+ * Upstream's extract_solution (utils/__init__.py): the text after the last </think>, Python-stripped; a reply with no
+ * </think> comes back unchanged (not stripped). It is both the memory a MemAgent update leaves and, applied to the
+ * stripped response, the first step of answer extraction.
  */
 export function afterLastThink(text: string): string {
   const at = text.lastIndexOf(THINK_CLOSE);
-  return pyStrip(at < 0 ? text : text.slice(at + THINK_CLOSE.length));
+  return at < 0 ? text : pyStrip(text.slice(at + THINK_CLOSE.length));
 }
 
 /**

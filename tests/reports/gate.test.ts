@@ -97,6 +97,40 @@ test('exact mode fails on any change, up or down, and on missing keys', async ()
   assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline })).code, 0, 'a missing key is skipped outside exact mode');
 });
 
+test('exact mode fails when only the sample count changes (same score, different n)', async () => {
+  // Baseline 16/16 = 100%: a run of 15/15 or 17/17 has the same score but a different n.
+  const baseline = baselineFile(samples(16, 16));
+  assert.equal((await gate({ runDir: runDir(samples(16, 16)), baseline, exact: true })).code, 0);
+  for (const n of [15, 17]) {
+    const r = await gate({ runDir: runDir(samples(n, n)), baseline, exact: true });
+    assert.equal(r.code, 1, `n=${n}: ${r.out}`);
+    assert.match(r.out, new RegExp(`100\\.00 \\(n=16\\) +100\\.00 \\(n=${n}\\) +0\\.00 .*CHANGED$`, 'm'));
+    assert.match(r.out, /gate: FAIL \(1 of 1 keys changed\)/);
+    // Outside exact mode the same run passes: the score did not move.
+    assert.equal((await gate({ runDir: runDir(samples(n, n)), baseline })).code, 0);
+  }
+  // The same at a score strictly between 0 and 1: 8/16 → 9/18 (both 50%).
+  const half = baselineFile(samples(8, 16));
+  const r = await gate({ runDir: runDir(samples(9, 18)), baseline: half, exact: true });
+  assert.equal(r.code, 1, r.out);
+  assert.match(r.out, /50\.00 \(n=16\) +50\.00 \(n=18\) +0\.00 .*CHANGED$/m);
+});
+
+test('exact mode fails on a baseline key missing from the run, even when every shared key is unchanged', async () => {
+  const at14k = { lengthLabel: '14k', length: 14336 };
+  const baseline = baselineFile([...samples(5, 10), ...samples(3, 10, at14k)]);
+  const run = runDir(samples(5, 10));
+  const r = await gate({ runDir: run, baseline, exact: true });
+  assert.equal(r.code, 1, r.out);
+  assert.match(r.out, /ruler-hqa \/ memagent \/ 14k .*CHANGED/);
+  assert.match(r.out, /gate: FAIL/);
+  // The printed line for the shared key still says ok: only the missing key fails.
+  assert.match(r.out, /ruler-hqa \/ memagent \/ 7k .* ok$/m);
+  const skipped = await gate({ runDir: run, baseline });
+  assert.equal(skipped.code, 0, 'outside exact mode a missing key is skipped');
+  assert.match(skipped.out, /MISSING/);
+});
+
 /** A small well-formedness check: balanced tags, quoted attributes, known entities, one root. */
 function assertWellFormedXml(text: string): void {
   assert.ok(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>'));

@@ -8,6 +8,7 @@ import { tokenWindows, skipWindows } from '../../../harness/methods/windows.js';
 import { textContext } from '../../../harness/context.js';
 import { ModelCallError } from '../../../harness/errors.js';
 import type { Model, ModelRequest, Sample } from '../../../harness/types.js';
+import { modelFromReply } from '../../../reference/serve/reply-model.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 
@@ -86,35 +87,33 @@ test('a context-length rejection ends the sample as truncated; other failures as
   assert.equal(err.prediction, null);
 });
 
-test('memory = the reply after its last </think>, stripped (whole reply, stripped, when there is none)', async () => {
-  // Scripted replies: update 1 has think blocks and a padded tail, update 2 has none, the final answers.
-  const replies = ['<think>a</think>x</think>  mem  \n', '  m  ', 'Therefore, the answer is Dornbach.'];
-  const prompts: string[] = [];
-  const model: Model = {
-    id: 'scripted', isReferenceReader: false,
-    async generate(request) {
-      prompts.push(request.messages[0].content);
-      const text = replies[prompts.length - 1];
-      return { text, usage: { promptTokens: 0, completionTokens: 1 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 };
-    },
-  };
-  const context = 'Marie Vell was born in the city of Dornbach in 1911.';
-  const sample = sampleOf(context, 'In which city was Marie Vell born?', ['Dornbach']);
-  const chunkTokens = Math.ceil(tokenizer.count(context) / 2);
-  const method = memAgentMethod({ chunkTokens, memoryTokens: 1024, temperature: 0.7, topP: 0.95, templates: defaultTemplates('phrase') });
-  const checkpoints: string[] = [];
-  const out = await method.run(sample, { model, tokenizer, onCheckpoint: (cp) => checkpoints.push(cp.memory) });
-  assert.equal(prompts.length, 3, 'two updates and the final call');
-  assert.deepEqual(checkpoints, ['mem', 'm']);
-  assert.ok(prompts[1].includes('<memory>\nmem\n</memory>'), 'update 2 sees the stripped text after the last </think>');
-  assert.ok(prompts[2].includes('<memory>\nm\n</memory>'), 'the final call sees the stripped reply');
-  assert.equal(out.extra?.final_memory, 'm');
-  assert.equal(out.prediction, 'Dornbach');
-});
-
 test('windows: consecutive, no overlap, last one shorter; skipping resumes at the same place', () => {
   const pieces = [Uint32Array.from([1, 2, 3]), Uint32Array.from([4]), Uint32Array.from([5, 6, 7, 8, 9])];
   assert.deepEqual([...tokenWindows(pieces, 4)].map((w) => [...w]), [[1, 2, 3, 4], [5, 6, 7, 8], [9]]);
   assert.deepEqual([...skipWindows(pieces, 4, 1)].map((w) => [...w]), [[5, 6, 7, 8], [9]]);
   assert.deepEqual([...skipWindows(pieces, 4, 3)], []);
+});
+
+test('memory is the reply after the LAST </think>, stripped as upstream extract_solution; a reply without one is kept verbatim', async () => {
+  // Upstream (taskutils/memory_eval/utils/recurrent.py): memory, _ = extract_solution(reply), i.e.
+  // reply.split('</think>')[-1].strip() when the reply has a </think>, else the reply unchanged.
+  const prompts: string[] = [];
+  const replies = [
+    '<think>plan</think>not the memory</think>\n\n  memory one: Dornbach  \n',
+    '  memory two, no think block \n',
+  ];
+  const model = modelFromReply((messages) => {
+    const content = messages[0].content;
+    prompts.push(content);
+    const update = content.includes('<section>');
+    return update ? replies[Math.min(prompts.length - 1, replies.length - 1)] : '<think>x</think> Therefore, the answer is Dornbach.';
+  }, { id: 'thinking' });
+  const sample = sampleOf(haystack, 'In which city was Marie Vell born?', ['Dornbach']);
+  const method = memAgentMethod({ chunkTokens: 5000, memoryTokens: 1024, temperature: 0.7, topP: 0.95, templates: defaultTemplates('phrase') });
+  const out = await method.run(sample, { model, tokenizer });
+  assert.equal(out.status, 'ok');
+  assert.ok(prompts.length >= 4);
+  assert.ok(prompts[1].includes('<memory>\nmemory one: Dornbach\n</memory>'), prompts[1].slice(0, 600));
+  assert.ok(prompts[2].includes(`<memory>\n${replies[1]}\n</memory>`), 'a reply without </think> is the memory as is');
+  assert.equal(out.prediction, 'Dornbach');
 });

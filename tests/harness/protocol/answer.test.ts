@@ -34,6 +34,15 @@ describe('extractPhraseAnswer (MemAgent a.6)', () => {
     assert.equal(extractPhraseAnswer('<think>a</think><think>the answer is X</think>the answer is Z'), 'Z');
     // Upstream quirk: an empty tail makes it search the whole response, think block included.
     assert.equal(extractPhraseAnswer('<think>the answer is X</think>'), 'X</think>');
+    // The phrase between the first and the last </think> is not read (upstream: split('</think>')[-1]).
+    assert.equal(extractPhraseAnswer('<think>a</think>the answer is X</think>no phrase after the last close'), null);
+    assert.equal(afterLastThink('a</think>b</think> c '), 'c');
+  });
+
+  it('strips whitespace again after stripping dots (upstream: .strip().strip(\'.\').strip())', () => {
+    // Checked against upstream's extract_solution + extract_answer run by python3.
+    assert.equal(extractPhraseAnswer('the answer is Paris .'), 'Paris');
+    assert.equal(extractPhraseAnswer('the answer is . Paris'), 'Paris');
   });
 
   it('deletes the DeepSeek <｜Assistant｜> and <｜end▁of▁sentence｜> tokens, then strips dots', () => {
@@ -74,9 +83,9 @@ describe('afterLastThink (MemAgent memory and extract_solution)', () => {
     assert.equal(afterLastThink('<think>only thinking</think>'), '');
   });
 
-  it('is the whole reply, stripped, when there is no </think>', () => {
-    assert.equal(afterLastThink('  m  '), 'm');
-    assert.equal(afterLastThink('\u3000memory\u00a0\n'), 'memory');
+  it('is the whole reply, unchanged (not stripped), when there is no </think>', () => {
+    assert.equal(afterLastThink('  m  '), '  m  ');
+    assert.equal(afterLastThink('\u3000memory\u00a0\n'), '\u3000memory\u00a0\n');
     assert.equal(afterLastThink('<think>unclosed memory'), '<think>unclosed memory');
   });
 });

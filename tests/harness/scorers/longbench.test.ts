@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { scoreTarget } from '../../../harness/commands/score.js';
-import { numpySum } from '../../../harness/scorers/aggregate.js';
+import { Group, numpySum } from '../../../harness/scorers/aggregate.js';
 import { getMetric } from '../../../harness/scorers/index.js';
 import { classification, codeSim, count, firstLine, retrieval } from '../../../harness/scorers/longbench.js';
 
@@ -45,10 +45,27 @@ describe('LongBench parity with eval.py', () => {
   });
 
   it('numpy pairwise summation differs from a running sum where it should', () => {
-    const values = Array.from({ length: 300 }, (_, i) => 0.1 * ((i * 7919) % 13) + 1e-3 * i);
+    // 306 F1-like fractions k/101: 306 splits into blocks 72+80 and 72+82 (recursion, 8-way unrolled blocks of
+    // at most 128, a remainder loop), and the rounding differs from a left-to-right sum in the last bits.
+    const values = Array.from({ length: 306 }, (_, i) => ((i * 7919) % 101) / 101);
+    // Computed with numpy 2.4.6: python3 -c "import numpy as np; v=np.array([((i*7919)%101)/101 for i in range(306)]);
+    // print(repr(float(v.sum())), repr(float(v.mean())))"
+    const NUMPY_SUM = 151.21782178217825;
+    const NUMPY_MEAN = 0.4941758881770531;
+    // The plain loop (Python: s = 0.0; for x in v: s += x), also from python3.
+    const RUNNING_SUM = 151.21782178217816;
     let running = 0;
     for (const v of values) running += v;
-    assert.ok(Math.abs(numpySum(values) - running) < 1e-9);
+    assert.equal(running, RUNNING_SUM);
+    assert.equal(numpySum(values), NUMPY_SUM);
+    assert.notEqual(numpySum(values), running);
+    // bench score's numpy mean (LongBench-E's np.mean) against the sequential one (Python's sum / n).
+    const group = new Group({ task: 't', method: 'm', model: 'x', lengthLabel: '0-4k', metric: 'qa_f1' });
+    for (const v of values) group.add(v, {}, 'ok', 'p');
+    assert.equal(group.row({ summation: 'numpy' }).mean, NUMPY_MEAN);
+    assert.equal(group.row().mean, RUNNING_SUM / 306);
+    assert.notEqual(NUMPY_MEAN, RUNNING_SUM / 306);
+    // Under 8 values numpy adds left to right too.
     assert.equal(numpySum([0.1, 0.2, 0.3]), 0.1 + 0.2 + 0.3);
   });
 });

@@ -48,6 +48,7 @@ describe('sub_em (MemAgent, faithful) and sub_em_strict', () => {
     assert.equal(subEm('', ['Paris']), 0);
     assert.equal(subEm('Paris', []), 0);
     assert.equal(subEmStrict(null, ['Paris']), 0);
+    assert.equal(subEmStrict('London', ['Paris', 'London']), 0);
   });
 });
 
@@ -59,12 +60,21 @@ describe('em and f1 (MemAgent driver)', () => {
     assert.equal(exactMatch(null, ['x']), 0);
   });
 
+  it('em and f1 compare with answers[0] only, as the driver (item["answer"] = item["answers"][0])', () => {
+    assert.equal(exactMatch('London', ['Paris', 'London']), 0);
+    assert.equal(exactMatch('Paris', ['Paris', 'London']), 1);
+    assert.equal(hotpotF1('London', ['Paris', 'London']), 0);
+    assert.equal(hotpotF1('Paris', ['Paris', 'London']), 1);
+  });
+
   it('f1 is token F1 with the yes/no/noanswer rule', () => {
     assert.equal(hotpotF1('Paris', ['Paris']), 1);
     // pred {eiffel, tower, paris}, gold {eiffel, tower}: p = 2/3, r = 1
     assert.equal(hotpotF1('the Eiffel Tower, Paris', ['Eiffel Tower']), (2 * (2 / 3) * 1) / (2 / 3 + 1));
     assert.equal(hotpotF1('yes', ['no']), 0);
     assert.equal(hotpotF1('yes it is', ['yes']), 0);
+    // The rule applies from the prediction's side too: plain token F1 would give 2/3 here (upstream f1_score: 0).
+    assert.equal(hotpotF1('yes', ['yes sir']), 0);
     assert.equal(hotpotF1('yes', ['yes']), 1);
     assert.equal(hotpotF1('London', ['Paris']), 0);
     assert.equal(hotpotF1('', ['Paris']), 0);
