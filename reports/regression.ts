@@ -192,7 +192,8 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
   const totalErrors = gateRows.reduce((s, r) => s + r.errors, 0);
   const maxErrors = options.maxErrors ?? null;
   const errorsFailed = maxErrors !== null && totalErrors > maxErrors;
-  const failed = errorsFailed || checks.some((c) => c.verdict === 'regression' || c.verdict === 'changed');
+  // --exact means any change fails, and a (task, method, length) the baseline does not hold is a change.
+  const failed = errorsFailed || checks.some((c) => c.verdict === 'regression' || c.verdict === 'changed' || (options.exact === true && c.verdict === 'new'));
   return { checks, errors: { total: totalErrors, max: maxErrors, failed: errorsFailed }, failed, exitCode: failed ? 1 : 0, notes };
 }
 

@@ -95,6 +95,9 @@ test('exact mode fails on any change, up or down, and on missing keys', async ()
   assert.equal((await gate({ runDir: runDir([...samples(6, 10), ...samples(3, 10, { lengthLabel: '14k', length: 14336 })]), baseline, exact: true })).code, 1);
   assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline, exact: true })).code, 1);
   assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline })).code, 0, 'a missing key is skipped outside exact mode');
+  const extra = runDir([...base, ...samples(4, 10, { lengthLabel: '28k', length: 28672 })]);
+  assert.equal((await gate({ runDir: extra, baseline, exact: true })).code, 1, 'a key the baseline lacks is a change');
+  assert.equal((await gate({ runDir: extra, baseline })).code, 0, 'outside exact mode a new key is reported, not failed');
 });
 
 test('exact mode fails when only the sample count changes (same score, different n)', async () => {
