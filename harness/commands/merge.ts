@@ -9,6 +9,8 @@ import { lockRunDir } from '../runner/lock.js';
 import type { SampleRecord } from '../types.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { formatSummaryTable, loadRecords, summarize, writeSummary } from '../../reports/summary.js';
+import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
+import { readManifest as readRunManifest } from '../../reports/manifest.js';
 import { identityDifferences, type RunIdentity } from '../runner/identity.js';
 
 export interface MergeOptions {
@@ -169,7 +171,14 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
     let duplicates = 0;
     let calls = 0;
     let units = 0;
+    // The merged run planned what its shards planned together (per task/length, samples per method).
+    let expected: Record<string, number> | undefined;
     for (const s of shards) {
+      const planned = s.manifest.expected;
+      if (planned && typeof planned === 'object') {
+        expected ??= {};
+        for (const [k, v] of Object.entries(planned as Record<string, unknown>)) if (typeof v === 'number') expected[k] = (expected[k] ?? 0) + v;
+      }
       let kept = 0;
       for (const r of readSamples(join(s.dir, 'samples.jsonl'))) {
         const key = `${r.id}#${r.method}`;
@@ -200,6 +209,7 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
       command: ['bench', 'merge', ...opts.shardDirs, '--out', opts.out].join(' '),
       shard: null,
       units,
+      ...(expected ? { expected } : {}),
       merged_from: mergedFrom,
     };
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -223,9 +233,11 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
 
 export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO): Promise<number> {
   const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out });
-  const rows = summarize(await loadRecords(cmd.out));
-  writeSummary(cmd.out, rows);
-  io.out(formatSummaryTable(rows));
+  const planned = [expectedSource(readRunManifest(cmd.out))];
+  const rows = markCompleteness(summarize(await loadRecords(cmd.out)), planned);
+  const missing = missingCells(rows, planned);
+  writeSummary(cmd.out, rows, missing);
+  io.out(formatSummaryTable(rows, missing));
   io.out(`merged ${r.samples} samples into ${cmd.out}`);
   return 0;
 }

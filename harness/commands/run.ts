@@ -23,7 +23,7 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   const c = outcome.calls;
   const lines = [
     '',
-    formatSummaryTable(outcome.summary),
+    formatSummaryTable(outcome.summary, outcome.missing),
     `this invocation: ${c.calls} model calls, ${c.retries} retries, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];
   if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
