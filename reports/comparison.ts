@@ -3,6 +3,7 @@ import type { PaperBaseline } from './baselines.js';
 import { fmtPct, fmt2 } from './format.js';
 import { shortModel } from './labels.js';
 import type { SummaryRow } from './summary.js';
+import { fmtCount } from './completeness.js';
 
 export interface ComparisonLine {
   source: 'ours' | 'paper';
@@ -33,7 +34,7 @@ export function comparison(rows: SummaryRow[], b: PaperBaseline): Comparison {
       name: `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
       values: b.lengths.map((l) => {
         const hit = group.find((r) => (r.lengthKind === 'docs' ? r.length === l.docs : r.lengthLabel.toLowerCase() === l.label.toLowerCase()));
-        return hit ? `${fmtPct(hit.score)} (n=${hit.n})` : null;
+        return hit ? `${fmtPct(hit.score)} (n=${fmtCount(hit)})` : null;
       }),
     };
   });

@@ -4,6 +4,7 @@ import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
 import { BUCKET_NOTE, CUT_NOTE, bucketOf, compareRows, type SummaryRow } from './summary.js';
+import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 
 /** A chart embedded in the page (reports/charts writes them; this module only needs these fields). */
 export interface EmbeddedChart {
@@ -28,6 +29,8 @@ export interface ReportData {
   charts: EmbeddedChart[];
   comparisons: Comparison[];
   warnings: string[];
+  /** Cells the runs planned without a finished sample. */
+  missing?: MissingCell[];
 }
 
 export interface HtmlOptions {
@@ -64,13 +67,19 @@ function modelsLine(rows: SummaryRow[], runs: ReportRun[]): string {
   return `<p class="models">Model${models.size > 1 ? 's' : ''}: ${items.join('; ')}</p>`;
 }
 
+/** Records read, "of" the units the manifest planned (samples × methods) when fewer finished. */
+function samplesOfRun(run: ReportRun): string {
+  const units = run.manifest?.manifest.units;
+  return typeof units === 'number' && run.records < units ? `${run.records.toLocaleString('en-US')} of ${units.toLocaleString('en-US')}` : String(run.records);
+}
+
 function runsSection(runs: ReportRun[]): string {
   const body = runs.map((run) => {
     const m = run.manifest;
     const versions = m?.versions ? Object.entries(m.versions).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ') : '';
     const cells = [run.dir, m?.command ?? '', m?.tasks.join(', ') ?? '', m?.methods.join(', ') ?? '',
       m?.model?.id ? modelLabel(m.model.id, m.model.isReferenceReader) : '', m?.lengths.join(' ') ?? '',
-      m?.seed === undefined ? '' : String(m.seed), m?.tokenizer ?? '', versions, String(run.records)].map(escapeHtml);
+      m?.seed === undefined ? '' : String(m.seed), m?.tokenizer ?? '', versions, samplesOfRun(run)].map(escapeHtml);
     // Commit hashes and long paths may break anywhere; short cells keep their words whole.
     for (const i of [0, 1, 8]) cells[i] = `<span class="wrap">${cells[i]}</span>`;
     return cells;
@@ -102,7 +111,7 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'length', cell: (r) => (r.lengthKind === 'bucket' ? `<span class="sub">${escapeHtml(r.lengthLabel)}</span>` : escapeHtml(r.lengthLabel)) },
   { head: 'metric', cell: (r) => escapeHtml(r.metric) },
   { head: 'score ×100', cell: (r) => `<b>${fmtPct(r.score)}</b>` },
-  { head: 'n', cell: (r) => String(r.n) },
+  { head: 'n', cell: (r) => (r.complete === false ? `<span class="incomplete">${escapeHtml(fmtCount(r))}</span>` : String(r.n)) },
   { head: 'ok', cell: (r) => String(r.ok) },
   { head: 'errors', cell: (r) => String(r.errors) },
   { head: 'truncated', cell: (r) => String(r.truncated) },
@@ -115,14 +124,16 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'calls', cell: (r) => String(r.calls) },
 ];
 
-function summarySection(rows: SummaryRow[]): string {
+function summarySection(rows: SummaryRow[], missing: MissingCell[]): string {
   const columns = SUMMARY_COLUMNS.filter((c) => !c.show || c.show(rows));
   const notes = [
+    rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
+    missingNote(missing),
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
   ].filter(Boolean).map((n) => `<p class="note">${escapeHtml(n)}.</p>`).join('');
   return table(columns.map((c) => c.head), rows.map((r) => columns.map((c) => c.cell(r))), 'num',
-    rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : ''))) + notes;
+    rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : r.complete === false ? 'incomplete' : ''))) + notes;
 }
 
 function chartsSection(charts: EmbeddedChart[]): string {
@@ -175,7 +186,7 @@ figcaption{font-size:13px;color:#555}
 .samples td{max-width:320px;overflow-wrap:break-word}.q,.pred{white-space:pre-wrap;overflow-wrap:anywhere}
 .wrap{overflow-wrap:anywhere}details summary{cursor:pointer}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:300px;overflow:auto;background:#f7f7f7;padding:6px;margin:4px 0}
-.st-error,.err{color:#b00}.st-truncated{color:#a60}
+.st-error,.err{color:#b00}.st-truncated{color:#a60}span.incomplete{color:#a60;font-weight:bold}tr.incomplete td{background:#fff8ec}
 .warn{background:#fff6e0;border:1px solid #f0c36d;padding:6px 10px}
 `;
 
@@ -202,7 +213,7 @@ ${warnings}
 <h2>Runs</h2>
 ${runsSection(data.runs)}
 <h2>Summary</h2>
-${summarySection(data.rows)}
+${summarySection(data.rows, data.missing ?? [])}
 <h2>Charts</h2>
 ${chartsSection(data.charts)}
 ${data.comparisons.length ? `<h2>Published numbers</h2>\n${data.comparisons.map(comparisonSection).join('\n')}` : ''}

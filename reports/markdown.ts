@@ -2,6 +2,7 @@
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
 import { BUCKET_NOTE, type SummaryRow } from './summary.js';
+import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -12,11 +13,16 @@ function mdTable(head: string[], body: string[][], rightFrom = Infinity): string
   return [head, sep, ...body].map((row, i) => `| ${(i === 1 ? row : row.map(cell)).join(' | ')} |`).join('\n');
 }
 
-export function summaryMarkdown(rows: SummaryRow[]): string {
+export function summaryMarkdown(rows: SummaryRow[], missing: MissingCell[] = []): string {
   const body = rows.map((r) => [r.task, r.method, modelLabel(r.model, r.isReferenceReader),
-    r.lengthLabel, r.metric, fmtPct(r.score), String(r.n), String(r.errors), String(r.truncated), String(r.empty)]);
+    r.lengthLabel, r.metric, fmtPct(r.score), fmtCount(r), String(r.errors), String(r.truncated), String(r.empty)]);
   const table = mdTable(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'], body, 5);
-  return rows.some((r) => r.lengthKind === 'bucket') ? `${table}\n\n${cell(BUCKET_NOTE)}.` : table;
+  const notes = [
+    rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
+    missingNote(missing),
+    rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
+  ].filter(Boolean).map((n) => `${cell(n)}.`);
+  return [table, ...notes].join('\n\n');
 }
 
 export function comparisonMarkdown(c: Comparison): string {
@@ -25,8 +31,8 @@ export function comparisonMarkdown(c: Comparison): string {
 }
 
 /** The summary.md document. */
-export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[]): string {
-  const parts = ['# memagent-bench summary', '', 'Scores ×100, 2 decimals; errored samples count as 0.', '', summaryMarkdown(rows)];
+export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[], missing: MissingCell[] = []): string {
+  const parts = ['# memagent-bench summary', '', 'Scores ×100, 2 decimals; errored samples count as 0.', '', summaryMarkdown(rows, missing)];
   if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));
   if (chartNames.length) parts.push('', '## Charts', '', ...chartNames.map((n) => `- ![${n}](${n})`));
   return `${parts.join('\n')}\n`;

@@ -6,8 +6,9 @@
 //   regression  ⇔ p − run score > allowed drop
 // The binomial SE is exact for 0/1 metrics and an upper bound for scores in [0, 1] with the same mean (their
 // variance is at most p(1−p)). At p = 0 or 1 the SE is 0, so only maxDrop applies.
-// In exact mode (for deterministic CI runs) any change of score or n, in either direction, and any baseline
-// key missing from the run fails. Separately, the run fails when its total errors exceed maxErrors.
+// In exact mode (for deterministic CI runs) any change of score or n, in either direction, fails. A baseline key
+// missing from the run fails in either mode (an interrupted or narrower run must not pass for a complete one) unless
+// allowMissing, which skips it. Separately, the run fails when its total errors exceed maxErrors.
 // LongBench-E bucket rows (lengthKind 'bucket') are views of samples already in a task's 'all' row: never gated.
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -100,8 +101,10 @@ export interface GateOptions {
   z?: number;
   /** Most errored samples allowed in the run (all keys together). Default: no limit. */
   maxErrors?: number;
-  /** Fail on any change (either direction), on changed n and on baseline keys missing from the run. */
+  /** Fail on any change (either direction) and on changed n. */
   exact?: boolean;
+  /** Skip baseline keys the run lacks instead of failing on them. */
+  allowMissing?: boolean;
 }
 
 export type Verdict = 'pass' | 'regression' | 'changed' | 'missing' | 'new';
@@ -114,6 +117,8 @@ export interface GateCheck {
   verdict: Verdict;
   baseline?: { score: number; n: number; model: string };
   run?: { score: number; n: number; errors: number; model: string };
+  /** A missing key that --allow-missing skips (it does not fail the gate). */
+  skipped?: boolean;
   /** Fractions. */
   drop?: number;
   allowed?: number;
@@ -129,6 +134,11 @@ export interface GateResult {
 }
 
 const EPS = 1e-9;
+
+/** Whether a check fails the gate: a regression, a change (exact mode), or a missing key not skipped. */
+export function failing(c: Pick<GateCheck, 'verdict' | 'skipped'>): boolean {
+  return c.verdict === 'regression' || c.verdict === 'changed' || (c.verdict === 'missing' && !c.skipped);
+}
 
 /** The allowed drop (fraction) for a baseline p and n. */
 export function allowedDrop(p: number, n: number, maxDropPoints = 0, z = 2): number {
@@ -158,8 +168,9 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
     const r = runByKey.get(id);
     const base = { score: e.score, n: e.n, model: e.model };
     if (!r) {
-      checks.push({ key, task: e.task, method: e.method, lengthLabel: e.lengthLabel, verdict: options.exact ? 'changed' : 'missing', baseline: base,
-        message: options.exact ? 'in the baseline but not in the run' : 'not in the run (skipped)' });
+      const skip = options.allowMissing === true;
+      checks.push({ key, task: e.task, method: e.method, lengthLabel: e.lengthLabel, verdict: !skip && options.exact ? 'changed' : 'missing', baseline: base,
+        message: skip ? 'not in the run (skipped: --allow-missing)' : 'in the baseline but not in the run', ...(skip ? { skipped: true } : {}) });
       continue;
     }
     overlap++;
@@ -193,7 +204,7 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
   const maxErrors = options.maxErrors ?? null;
   const errorsFailed = maxErrors !== null && totalErrors > maxErrors;
   // --exact means any change fails, and a (task, method, length) the baseline does not hold is a change.
-  const failed = errorsFailed || checks.some((c) => c.verdict === 'regression' || c.verdict === 'changed' || (options.exact === true && c.verdict === 'new'));
+  const failed = errorsFailed || checks.some((c) => failing(c) || (options.exact === true && c.verdict === 'new'));
   return { checks, errors: { total: totalErrors, max: maxErrors, failed: errorsFailed }, failed, exitCode: failed ? 1 : 0, notes };
 }
 
@@ -214,17 +225,22 @@ export function formatGate(result: GateResult, options: GateOptions = {}): strin
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i], i > 0 && i < 5)).join('  ').trimEnd();
+  const missingRule = options.allowMissing ? 'missing keys skipped (--allow-missing)' : 'a missing key fails';
   const rule = options.exact
-    ? 'rule: exact (any change of score or n, or a missing key, fails)'
-    : `rule: regression if drop > max(${fmt2(options.maxDrop ?? 0)} points, ${options.z ?? 2}·sqrt(p(1-p)/n) from the baseline's p and n)`;
+    ? `rule: exact (any change of score or n fails; ${missingRule})`
+    : `rule: regression if drop > max(${fmt2(options.maxDrop ?? 0)} points, ${options.z ?? 2}·sqrt(p(1-p)/n) from the baseline's p and n); ${missingRule}`;
   const lines = [rule, line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
   const errLine = `errors: ${result.errors.total}${result.errors.max === null ? '' : ` (max ${result.errors.max})`}${result.errors.failed ? ' — TOO MANY' : ''}`;
   lines.push(errLine, ...result.notes.map((n) => `note: ${n}`));
-  const bad = result.checks.filter((c) => c.verdict === 'regression' || c.verdict === 'changed').length;
+  const bad = result.checks.filter((c) => c.run && failing(c)).length;
   const compared = result.checks.filter((c) => c.run && c.baseline).length;
+  const missing = result.checks.filter((c) => !c.run && failing(c)).length;
+  const skipped = result.checks.filter((c) => c.verdict === 'missing' && c.skipped).length;
+  const missingNote = missing ? `, ${missing} baseline key${missing > 1 ? 's' : ''} missing from the run (--allow-missing skips them)` : '';
+  const skippedNote = skipped ? `, ${skipped} missing key${skipped > 1 ? 's' : ''} skipped` : '';
   lines.push(result.failed
-    ? `gate: FAIL (${bad} of ${compared} keys ${options.exact ? 'changed' : 'regressed'}${result.errors.failed ? ', too many errors' : ''})`
-    : `gate: PASS (${compared} keys compared)`);
+    ? `gate: FAIL (${bad} of ${compared} keys ${options.exact ? 'changed' : 'regressed'}${missingNote}${result.errors.failed ? ', too many errors' : ''})`
+    : `gate: PASS (${compared} keys compared${skippedNote})`);
   return lines.join('\n');
 }
 
@@ -246,7 +262,7 @@ export function junitXml(suiteName: string, result: GateResult | { error: string
   } else {
     for (const c of result.checks) {
       const open = `    <testcase classname="${xml(`bench.gate.${c.task}.${c.method}`)}" name="${xml(c.lengthLabel)}" time="0">`;
-      if (c.verdict === 'regression' || c.verdict === 'changed') {
+      if (failing(c)) {
         failures++;
         cases.push(`${open}<failure message="${xml(c.message)}" type="${c.verdict}">${xml(`${c.key}: ${c.message}`)}</failure></testcase>`);
       } else if (c.verdict === 'missing' || c.verdict === 'new') {

@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
+import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 
 export { readRecords, loadRecords } from './records.js';
 
@@ -44,6 +45,10 @@ export interface SummaryRow {
   /** Headline metric name(s) of the group, e.g. "sub_em" ("a+b" if the group mixes metrics). */
   metric: string;
   n: number;
+  /** Samples the run planned for this cell (manifest.json `expected`); null or absent when unknown (reports/completeness.ts). */
+  expected?: number | null;
+  /** n ≥ expected; false for an interrupted run's or an unfinished shard's cell; null or absent when unknown. */
+  complete?: boolean | null;
   ok: number;
   errors: number;
   truncated: number;
@@ -181,10 +186,10 @@ function metricColumns(rows: SummaryRow[]): string[] {
 export function summaryCsv(rows: SummaryRow[]): string {
   const metrics = metricColumns(rows);
   const header = ['task', 'method', 'model', 'reference_reader', 'length_label', 'length_kind', 'length', 'metric',
-    'score_x100', 'n', 'ok', 'errors', 'truncated', 'score_ok_only_x100', ...metrics.map((m) => `${m}_x100`),
+    'score_x100', 'n', 'expected_n', 'complete', 'ok', 'errors', 'truncated', 'score_ok_only_x100', ...metrics.map((m) => `${m}_x100`),
     'empty_predictions', 'middle_truncated', 'prompt_tokens', 'completion_tokens', 'calls', 'mean_built_tokens'];
   const body = rows.map((r) => [r.task, r.method, r.model, r.isReferenceReader ? 'yes' : 'no', r.lengthLabel, r.lengthKind,
-    r.length, r.metric, fmtPct(r.score), r.n, r.ok, r.errors, r.truncated, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
+    r.length, r.metric, fmtPct(r.score), r.n, r.expected ?? '', r.complete == null ? '' : r.complete ? 'yes' : 'no', r.ok, r.errors, r.truncated, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
     ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')), r.empty, r.middleTruncated, r.promptTokens, r.completionTokens,
     r.calls, Math.round(r.meanBuiltTokens)]);
   return stringify([header, ...body]);
@@ -198,21 +203,24 @@ export interface SummaryFile {
   rows: Array<SummaryRow & { scoreX100: number }>;
   /** LongBench-E length buckets of native-length tasks (lengthKind 'bucket'); present only when some record has one. */
   buckets?: Array<SummaryRow & { scoreX100: number }>;
+  /** Cells the run planned without a finished sample (an interrupted run); present only when there are some. */
+  missing?: MissingCell[];
 }
 
-export function summaryJson(rows: SummaryRow[]): SummaryFile {
-  const withPct = (r: SummaryRow) => ({ ...r, scoreX100: pct(r.score) });
+export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): SummaryFile {
+  const withPct = (r: SummaryRow) => ({ ...r, expected: r.expected ?? null, complete: r.complete ?? null, scoreX100: pct(r.score) });
   const buckets = rows.filter((r) => !isGateRow(r));
-  return { version: 1, scoreScale: 'fraction', rows: rows.filter(isGateRow).map(withPct), ...(buckets.length ? { buckets: buckets.map(withPct) } : {}) };
+  return { version: 1, scoreScale: 'fraction', rows: rows.filter(isGateRow).map(withPct), ...(buckets.length ? { buckets: buckets.map(withPct) } : {}),
+    ...(missing.length ? { missing } : {}) };
 }
 
 /** Writes summary.csv and summary.json into runDir (each via temp file + rename). Returns the paths. */
-export function writeSummary(runDir: string, rows: SummaryRow[]): string[] {
+export function writeSummary(runDir: string, rows: SummaryRow[], missing: MissingCell[] = []): string[] {
   mkdirSync(runDir, { recursive: true });
   const csvFile = join(runDir, 'summary.csv');
   const jsonFile = join(runDir, 'summary.json');
   writeFileAtomic(csvFile, summaryCsv(rows));
-  writeFileAtomic(jsonFile, `${JSON.stringify(summaryJson(rows), null, 2)}\n`);
+  writeFileAtomic(jsonFile, `${JSON.stringify(summaryJson(rows, missing), null, 2)}\n`);
   return [csvFile, jsonFile];
 }
 
@@ -226,8 +234,11 @@ export const CUT_NOTE = 'context cut: samples whose context was cut in the middl
 
 export const BUCKET_NOTE = '0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset\'s own length field (words; characters for Chinese)';
 
-/** Terminal table: one block per task × method × model, one line per length (native tasks: "all", then the buckets). */
-export function formatSummaryTable(rows: SummaryRow[]): string {
+/**
+ * Terminal table: one block per task × method × model, one line per length (native tasks: "all", then the buckets);
+ * an incomplete cell's n reads "n of N", and planned cells without any finished sample are named below.
+ */
+export function formatSummaryTable(rows: SummaryRow[], missing: MissingCell[] = []): string {
   const blocks: string[] = [];
   let i = 0;
   while (i < rows.length) {
@@ -242,10 +253,12 @@ export function formatSummaryTable(rows: SummaryRow[]): string {
     const showEmpty = group.some((r) => r.empty > 0);
     const showCut = group.some((r) => r.middleTruncated > 0);
     const header = ['length', 'n', `${metric} ×100`, 'errors', 'truncated', ...(showEmpty ? ['empty'] : []), ...(showCut ? ['context cut'] : [])];
-    const body = group.map((r) => [r.lengthLabel, String(r.n), fmtPct(r.score), String(r.errors), String(r.truncated),
+    const body = group.map((r) => [r.lengthLabel, fmtCount(r), fmtPct(r.score), String(r.errors), String(r.truncated),
       ...(showEmpty ? [String(r.empty)] : []), ...(showCut ? [String(r.middleTruncated)] : [])]);
     blocks.push(`${first.task} · ${first.method} · ${model}\n${table(header, body, header.map((_, k) => k > 0))}`);
   }
+  if (rows.some((r) => r.complete === false)) blocks.push(INCOMPLETE_NOTE);
+  if (missing.length) blocks.push(missingNote(missing));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
   if (rows.some((r) => r.lengthKind === 'bucket')) blocks.push(BUCKET_NOTE);
   return blocks.join('\n\n');

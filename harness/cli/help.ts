@@ -1,6 +1,12 @@
+// Help text: `bench --help` is the overview; `bench <command> --help` (= `bench help <command>`) lists every flag the
+// command's parser accepts (tests/harness/cli/help.test.ts checks that against harness/cli/parse.ts), with exit codes.
 import { methods as registry } from '../methods/index.js';
+import { SERVE_FLAGS } from '../../reference/serve/options.js';
+import type { Subcommand } from './parse.js';
 
-const BASE = `bench — long-context benchmark harness (MemAgent vs long-context baselines)
+const EXIT_CODES = 'Exit codes: 0 ok, 1 harness error, 2 usage or input error.';
+
+const OVERVIEW = `bench — long-context benchmark harness (MemAgent vs long-context baselines)
 
 Usage:
   bench run <task[,task...]> [options]     run a benchmark and print per-length scores
@@ -13,13 +19,23 @@ Usage:
   bench merge <shard-dir>... --out DIR     join the shards of a run (--shard i/n)
   bench serve [options]                    the embedded model as an OpenAI-compatible server on 127.0.0.1
 
-bench serve options: --host --port --model-name --api-key-env --max-context --latency-ms --latency-per-token-ms
-  --fail-5xx --fail-429 --retry-after --fail-reset --fail-malformed --fail-hang --seed (fault rates: 0.1 or 10%)
-  --simulate PRESET[,k=v] --time-scale X   time like a continuous-batching GPU server (docs/SIMULATION.md)
+Every command's options: bench <command> --help (or bench help <command>).
 
-bench run options:
-  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
-                        comma lists; docs:50..25600 = MemAgent's RULER-HQA document counts   [task default]
+Exit codes: 0 ok, 1 harness error (bench gate: regression), 2 usage or input error, 130 interrupted run (rerun to resume).
+`;
+
+const LENGTHS = `  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
+                        comma lists; docs:50..25600 = MemAgent's RULER-HQA document counts   [task default]`;
+
+const RUN = `Usage: bench run <task[,task...]> [options]
+
+Runs every (task, length, sample, method) of the run, prints the grid first and one row per length at the end, and
+writes manifest.json, samples.jsonl, calls.jsonl, summary.csv and summary.json to the run directory. Rerunning the same
+command resumes it. Ctrl-C: no new samples start; samples in flight finish or stop at their next call; finished samples
+are saved (Ctrl-C again quits at once).
+
+Options:
+${LENGTHS}
   --samples N           samples per length                                              [task default, 128]
   --seed S              data seed                                                       [42]
   --out DIR             run directory; rerunning the same command resumes it           [runs/<task>__<method>__<model>__seed<S>]
@@ -45,12 +61,119 @@ bench run options:
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
   --dry-run             count samples, calls and tokens per length (cost estimate); calls no model
   --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)
-  --no-progress         no progress bar
+  --no-progress         no progress on stderr (a bar on a terminal; otherwise a line every 30 s,
+                        BENCH_PROGRESS_INTERVAL=seconds to change it)
   --method LIST         methods run side by side over the same samples (comma-separated) [memagent]
 {methods}
 
-Exit codes: 0 ok, 1 harness error, 2 usage or input error, 130 interrupted (rerun to resume).
+Exit codes: 0 ok, 1 harness error, 2 usage or input error (bad flag, endpoint down, wrong model name or key),
+130 interrupted (rerun the same command to resume).
 `;
+
+const TASKS = `Usage: bench tasks
+
+Lists the tasks bench run and bench generate accept, with their default lengths and sample counts. No options.
+
+${EXIT_CODES}
+`;
+
+const GENERATE = `Usage: bench generate <task> --out FILE.jsonl [options]
+
+Writes a task's samples as JSON lines for other tools (RULER's or MemAgent's scripts), without running a model.
+
+Options:
+  --out FILE            output file (required)
+  --format F            ruler (RULER's input/outputs/length rows), memagent (MemAgent's context/input/answers rows)
+                        or native (every field of our samples)                         [native]
+${LENGTHS}
+  --samples N           samples per length                                              [task default, 128]
+  --seed S              data seed                                                       [42]
+  --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
+  --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
+  --data PATH           your own data (HotpotQA dev file; LongBench data directory)
+
+${EXIT_CODES}
+`;
+
+const SCORE = `Usage: bench score <run-dir|samples.jsonl|pred-dir|preds.jsonl> [--format F] [--json]
+
+Rescores finished predictions without calling a model: a bench run directory, LongBench pred/ files, RULER
+pred/*.jsonl, or MemAgent driver results; prints one row per group.
+
+Options:
+  --format F            memagent, ruler or longbench: the kind of file to read          [detected from the first line]
+  --json                print the table as JSON (means 0..1 and percentages)
+
+${EXIT_CODES}
+`;
+
+const REPORT = `Usage: bench report <run-dir>... [--out DIR] [--paper]
+
+Writes summary.csv, summary.json, summary.md, PNG charts (charts/) and a self-contained report.html. A cell with fewer
+samples than its run planned (interrupted run, unfinished shard) shows "n of N", is flagged complete = no in the CSV
+and JSON, and is drawn hollow in the accuracy chart.
+
+Options:
+  --out DIR             output directory                      [the run directory (one run); bench-out/report (several)]
+  --paper               overlay and tabulate the paper's published numbers (baselines/paper/), dashed
+
+${EXIT_CODES}
+`;
+
+const GATE = `Usage: bench gate <run-dir> --baseline FILE [options]
+
+Compares each (task, method, length) score of the run with the baseline (made by bench baseline). A drop fails when
+it exceeds max(--max-drop, z·sqrt(p(1−p)/n)) with the baseline's p and n. A baseline cell missing from the run fails
+unless --allow-missing. One rule drives both the printed verdict and the exit code.
+
+Options:
+  --baseline FILE       baseline JSON written by bench baseline (required)
+  --max-drop P          flat tolerance in points (×100 scale), e.g. 2                   [0]
+  --z Z                 multiplier of the binomial standard error sqrt(p(1−p)/n)        [2]
+  --max-errors N        fail when the run has more than N errored samples               [no limit]
+  --exact               any change of score or n, in either direction, fails (deterministic embedded model)
+  --allow-missing       baseline cells the run lacks are skipped instead of failing the gate
+  --junit FILE          also write the verdict as JUnit XML (one testcase per cell)
+
+Exit codes: 0 pass, 1 regression (or a changed or missing cell, or too many errors), 2 usage or harness error.
+`;
+
+const BASELINE = `Usage: bench baseline <run-dir> --out FILE
+
+Stores a run's per-(task, method, length) scores and sample counts as a baseline for bench gate.
+
+Options:
+  --out FILE            baseline JSON to write (required)
+
+${EXIT_CODES}
+`;
+
+const MERGE = `Usage: bench merge <shard-dir>... --out DIR
+
+Joins the run directories of one run split with bench run --shard i/n (all n shards, same settings) into one run
+directory, and prints its summary.
+
+Options:
+  --out DIR             merged run directory (required; replaced if it holds an earlier merge of the same run)
+
+${EXIT_CODES}
+`;
+
+const SERVE = `Usage: bench serve [options]
+
+Serves the embedded reference reader as an OpenAI-compatible endpoint (/v1/chat/completions, /v1/models), optionally
+with injected faults or simulated GPU-server timing; prints its URL and runs until Ctrl-C.
+
+Options:
+{serve}
+  --tokenizer NAME      tokenizer for usage counts and the --max-context check          [qwen2.5]
+
+${EXIT_CODES}
+`;
+
+const TOPICS: Record<Subcommand, string> = {
+  run: RUN, tasks: TASKS, generate: GENERATE, score: SCORE, report: REPORT, gate: GATE, baseline: BASELINE, merge: MERGE, serve: SERVE,
+};
 
 function pad(s: string, n: number): string {
   return s.length >= n ? `${s} ` : s.padEnd(n);
@@ -69,6 +192,12 @@ function methodsHelp(): string {
   return lines.join('\n');
 }
 
-export function helpText(_topic?: string): string {
-  return BASE.replace('{methods}', methodsHelp());
+function serveHelp(): string {
+  return SERVE_FLAGS.map(([flag, value, text]) => `  ${pad(`${flag} ${value}`, 22)}${text}`).join('\n');
+}
+
+/** The overview (no topic) or one command's help. The topic is a known command (parseCli refuses others). */
+export function helpText(topic?: string): string {
+  if (topic === undefined || !(topic in TOPICS)) return OVERVIEW;
+  return TOPICS[topic as Subcommand].replace('{methods}', methodsHelp()).replace('{serve}', serveHelp());
 }

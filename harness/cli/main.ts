@@ -2,7 +2,6 @@
 // never a stack trace.
 import type { Command, CommandIO } from '../config/commands.js';
 import { UserError, errorMessage } from '../errors.js';
-import { helpText } from './help.js';
 import { parseCli } from './parse.js';
 
 const io: CommandIO = {
@@ -28,6 +27,7 @@ const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Pr
 async function dispatch(argv: string[]): Promise<number> {
   const cmd = parseCli(argv);
   if (cmd.command === 'help') {
+    const { helpText } = await import('./help.js');
     io.out(helpText(cmd.topic));
     return 0;
   }

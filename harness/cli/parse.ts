@@ -5,7 +5,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry, type MethodOption, type MethodSettings } from '../methods/index.js';
 import { parseLengths } from '../config/lengths.js';
 
-type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
+export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
 /** Run options that belong to no method; each method's own options come from the registry. */
 const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
@@ -42,6 +42,43 @@ function runOptions(): Record<string, OptionSpec> {
   const out: Record<string, OptionSpec> = { ...BASE_RUN_OPTIONS };
   for (const o of methodRegistry.options()) out[o.flag] = { type: 'string' };
   return out;
+}
+
+const GENERATE_OPTIONS: Record<string, OptionSpec> = {
+  lengths: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
+  format: { type: 'string' }, tokenizer: { type: 'string' }, placement: { type: 'string' }, data: { type: 'string' },
+};
+const SCORE_OPTIONS: Record<string, OptionSpec> = { format: { type: 'string' }, json: { type: 'boolean' } };
+const REPORT_OPTIONS: Record<string, OptionSpec> = { out: { type: 'string' }, paper: { type: 'boolean' } };
+const GATE_OPTIONS: Record<string, OptionSpec> = {
+  baseline: { type: 'string' }, 'max-drop': { type: 'string' }, 'max-errors': { type: 'string' }, junit: { type: 'string' }, z: { type: 'string' },
+  exact: { type: 'boolean' }, 'allow-missing': { type: 'boolean' },
+};
+const OUT_ONLY: Record<string, OptionSpec> = { out: { type: 'string' } };
+const SERVE_OPTIONS: Record<string, OptionSpec> = {
+  host: { type: 'string' }, port: { type: 'string' }, 'model-name': { type: 'string' }, 'api-key-env': { type: 'string' },
+  'latency-ms': { type: 'string' }, 'latency-per-token-ms': { type: 'string' }, 'fail-5xx': { type: 'string' }, 'fail-429': { type: 'string' },
+  'retry-after': { type: 'string' }, 'fail-reset': { type: 'string' }, 'fail-malformed': { type: 'string' }, 'fail-hang': { type: 'string' },
+  seed: { type: 'string' }, 'max-context': { type: 'string' }, tokenizer: { type: 'string' }, simulate: { type: 'string' }, 'time-scale': { type: 'string' },
+};
+
+/** The subcommands, in the order help lists them. */
+export const SUBCOMMANDS = ['run', 'tasks', 'generate', 'score', 'report', 'gate', 'baseline', 'merge', 'serve'] as const;
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
+/** The flags each subcommand's parser accepts (without the leading --), so help can be checked against them. */
+export function commandOptions(command: Subcommand): Record<string, OptionSpec> {
+  switch (command) {
+    case 'run': return runOptions();
+    case 'tasks': return {};
+    case 'generate': return GENERATE_OPTIONS;
+    case 'score': return SCORE_OPTIONS;
+    case 'report': return REPORT_OPTIONS;
+    case 'gate': return GATE_OPTIONS;
+    case 'baseline': return OUT_ONLY;
+    case 'merge': return OUT_ONLY;
+    case 'serve': return SERVE_OPTIONS;
+  }
 }
 
 function parse(argv: string[], options: Record<string, OptionSpec>, command: string) {
@@ -187,12 +224,19 @@ function one(positionals: string[], what: string, command: string): string {
   return positionals[0];
 }
 
+/** `bench help TOPIC` and `bench TOPIC --help` alike: the overview, or one known command's help. */
+function helpFor(topic: string | undefined): Command {
+  if (topic === undefined || topic === 'help' || topic === '--help' || topic === '-h') return { command: 'help' };
+  if (!(SUBCOMMANDS as readonly string[]).includes(topic)) throw new UserError(`no help for '${topic}': commands are ${SUBCOMMANDS.join(', ')} (see bench --help)`);
+  return { command: 'help', topic };
+}
+
 /** Pure: argv (without node and script) → a command. Throws UserError on bad input. */
 export function parseCli(argv: string[]): Command {
   const [head, ...rest] = argv;
-  if (head === undefined || head === '--help' || head === '-h' || head === 'help') return { command: 'help', topic: head === 'help' ? rest[0] : undefined };
+  if (head === undefined || head === '--help' || head === '-h' || head === 'help') return helpFor(head === 'help' ? rest[0] : undefined);
   if (head === '--version' || head === '-v') return { command: 'version' };
-  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: head };
+  if (rest.includes('--help') || rest.includes('-h')) return helpFor(head);
   switch (head) {
     case 'tasks':
       if (rest.length > 0) throw new UserError(`bench tasks takes no arguments, got: ${rest.join(' ')}`);
@@ -200,10 +244,7 @@ export function parseCli(argv: string[]): Command {
     case 'run':
       return { command: 'run', config: parseRun(rest) };
     case 'generate': {
-      const { values, positionals } = parse(rest, {
-        lengths: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
-        format: { type: 'string' }, tokenizer: { type: 'string' }, placement: { type: 'string' }, data: { type: 'string' },
-      }, 'generate');
+      const { values, positionals } = parse(rest, GENERATE_OPTIONS, 'generate');
       const task = one(positionals, 'task', 'generate');
       const format = (values.format as string | undefined) ?? 'native';
       if (format !== 'ruler' && format !== 'memagent' && format !== 'native') throw new UserError(`--format must be ruler, memagent or native, got '${format}'`);
@@ -220,21 +261,18 @@ export function parseCli(argv: string[]): Command {
       };
     }
     case 'score': {
-      const { values, positionals } = parse(rest, { format: { type: 'string' }, json: { type: 'boolean' } }, 'score');
+      const { values, positionals } = parse(rest, SCORE_OPTIONS, 'score');
       const format = (values.format as string | undefined) ?? 'auto';
       if (!['auto', 'memagent', 'ruler', 'longbench'].includes(format)) throw new UserError(`--format must be memagent, ruler or longbench, got '${format}'`);
       return { command: 'score', target: one(positionals, 'run directory or predictions file', 'score'), format: format as 'auto', json: Boolean(values.json) };
     }
     case 'report': {
-      const { values, positionals } = parse(rest, { out: { type: 'string' }, paper: { type: 'boolean' } }, 'report');
+      const { values, positionals } = parse(rest, REPORT_OPTIONS, 'report');
       if (positionals.length === 0) throw new UserError('bench report needs at least one run directory');
       return { command: 'report', runDirs: positionals, out: values.out as string | undefined, paper: Boolean(values.paper) };
     }
     case 'gate': {
-      const { values, positionals } = parse(rest, {
-        baseline: { type: 'string' }, 'max-drop': { type: 'string' }, 'max-errors': { type: 'string' }, junit: { type: 'string' }, z: { type: 'string' },
-        exact: { type: 'boolean' },
-      }, 'gate');
+      const { values, positionals } = parse(rest, GATE_OPTIONS, 'gate');
       if (!values.baseline) throw new UserError('bench gate needs --baseline FILE');
       return {
         command: 'gate', runDir: one(positionals, 'run directory', 'gate'), baseline: values.baseline as string,
@@ -243,26 +281,22 @@ export function parseCli(argv: string[]): Command {
         junit: values.junit as string | undefined,
         z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
         exact: Boolean(values.exact),
+        allowMissing: Boolean(values['allow-missing']),
       };
     }
     case 'baseline': {
-      const { values, positionals } = parse(rest, { out: { type: 'string' } }, 'baseline');
+      const { values, positionals } = parse(rest, OUT_ONLY, 'baseline');
       if (!values.out) throw new UserError('bench baseline needs --out FILE.json');
       return { command: 'baseline', runDir: one(positionals, 'run directory', 'baseline'), out: values.out as string };
     }
     case 'merge': {
-      const { values, positionals } = parse(rest, { out: { type: 'string' } }, 'merge');
+      const { values, positionals } = parse(rest, OUT_ONLY, 'merge');
       if (positionals.length === 0) throw new UserError('bench merge needs shard directories');
       if (!values.out) throw new UserError('bench merge needs --out DIR');
       return { command: 'merge', shardDirs: positionals, out: values.out as string };
     }
     case 'serve': {
-      const { values, positionals } = parse(rest, {
-        host: { type: 'string' }, port: { type: 'string' }, 'model-name': { type: 'string' }, 'api-key-env': { type: 'string' },
-        'latency-ms': { type: 'string' }, 'latency-per-token-ms': { type: 'string' }, 'fail-5xx': { type: 'string' }, 'fail-429': { type: 'string' },
-        'retry-after': { type: 'string' }, 'fail-reset': { type: 'string' }, 'fail-malformed': { type: 'string' }, 'fail-hang': { type: 'string' },
-        seed: { type: 'string' }, 'max-context': { type: 'string' }, tokenizer: { type: 'string' }, simulate: { type: 'string' }, 'time-scale': { type: 'string' },
-      }, 'serve');
+      const { values, positionals } = parse(rest, SERVE_OPTIONS, 'serve');
       if (positionals.length > 0) throw new UserError(`bench serve takes no positional arguments, got: ${positionals.join(' ')}`);
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
     }

@@ -1,4 +1,4 @@
-// `bench gate <run-dir> --baseline FILE [--max-drop P] [--max-errors N] [--z Z] [--exact] [--junit FILE]`
+// `bench gate <run-dir> --baseline FILE [--max-drop P] [--max-errors N] [--z Z] [--exact] [--allow-missing] [--junit FILE]`
 // and `bench baseline <run-dir> --out FILE`. Exit codes: 0 pass, 1 regression, 2 usage or harness error.
 // The rule is documented in reports/regression.ts.
 import { mkdirSync } from 'node:fs';
@@ -22,6 +22,8 @@ export interface GateCommandOptions {
   z?: number;
   /** Any change fails (for deterministic CI runs). */
   exact?: boolean;
+  /** Skip baseline cells the run lacks (default: they fail the gate). */
+  allowMissing?: boolean;
   /** Write JUnit XML here. */
   junit?: string;
   /** Output sinks (default stdout / stderr). */
@@ -50,7 +52,7 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
     const baseline = readBaseline(options.baseline);
     const rows = summarize(await loadRecords(options.runDir, { onWarning: (m) => printError(`warning: ${m}`) }));
     if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to gate`);
-    const gateOptions = { maxDrop: options.maxDrop, z: options.z, maxErrors: options.maxErrors, exact: options.exact };
+    const gateOptions = { maxDrop: options.maxDrop, z: options.z, maxErrors: options.maxErrors, exact: options.exact, allowMissing: options.allowMissing };
     const result = evaluateGate(baseline, rows, gateOptions);
     print(formatGate(result, gateOptions));
     if (options.junit) writeJunit(options.junit, junitXml(suite, result));
@@ -90,7 +92,7 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
 }
 
 export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
-  return gateCommand({ runDir: cmd.runDir, baseline: cmd.baseline, maxDrop: cmd.maxDrop, maxErrors: cmd.maxErrors, z: cmd.z, exact: cmd.exact, junit: cmd.junit });
+  return gateCommand({ runDir: cmd.runDir, baseline: cmd.baseline, maxDrop: cmd.maxDrop, maxErrors: cmd.maxErrors, z: cmd.z, exact: cmd.exact, allowMissing: cmd.allowMissing, junit: cmd.junit });
 }
 
 export async function baselineCli(cmd: CommandOf<'baseline'>, io: CommandIO): Promise<number> {

@@ -12,6 +12,8 @@ import type { SampleRecord } from '../types.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { formatSummaryTable, loadRecords, summarize, writeSummary } from '../../reports/summary.js';
 import { identityDifferences, type RunIdentity } from '../run-dir/identity.js';
+import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
+import { loadManifestView } from '../../reports/manifest.js';
 
 export interface MergeOptions {
   shardDirs: string[];
@@ -155,7 +157,14 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
     let duplicates = 0;
     let calls = 0;
     let units = 0;
+    // The merged run planned what its shards planned together (per task/length, samples per method).
+    let expected: Record<string, number> | undefined;
     for (const s of shards) {
+      const planned = s.manifest.expected;
+      if (planned && typeof planned === 'object') {
+        expected ??= {};
+        for (const [k, v] of Object.entries(planned as Record<string, unknown>)) if (typeof v === 'number') expected[k] = (expected[k] ?? 0) + v;
+      }
       let kept = 0;
       for (const r of readSamples(join(s.dir, 'samples.jsonl'))) {
         const key = recordKey(r);
@@ -186,6 +195,7 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
       command: ['bench', 'merge', ...opts.shardDirs, '--out', opts.out].join(' '),
       shard: null,
       units,
+      ...(expected ? { expected } : {}),
       merged_from: mergedFrom,
     };
     writeManifest(staging, manifest);
@@ -209,9 +219,11 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
 
 export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO): Promise<number> {
   const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out });
-  const rows = summarize(await loadRecords(cmd.out));
-  writeSummary(cmd.out, rows);
-  io.out(formatSummaryTable(rows));
+  const planned = [expectedSource(loadManifestView(cmd.out))];
+  const rows = markCompleteness(summarize(await loadRecords(cmd.out)), planned);
+  const missing = missingCells(rows, planned);
+  writeSummary(cmd.out, rows, missing);
+  io.out(formatSummaryTable(rows, missing));
   io.out(`merged ${r.samples} samples into ${cmd.out}`);
   return 0;
 }

@@ -8,6 +8,7 @@ import type { SampleRecord } from '../types.js';
 import { loadPaperBaseline, paperBaselinesFor, loadPaperBaselines, type PaperBaseline } from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import { comparison } from '../../reports/comparison.js';
+import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
 import { renderHtml, type ReportRun } from '../../reports/html.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { reportMarkdown } from '../../reports/markdown.js';
@@ -63,10 +64,20 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   const records = [...byKey.values()];
   const rows = summarize(records);
   for (const row of rows) if (referenceModels.has(row.model)) row.isReferenceReader = true;
+  // Cells with fewer samples than their run planned (interrupted, unfinished shard) are flagged, not shown as complete.
+  const planned = runs.map((r) => expectedSource(r.manifest));
+  markCompleteness(rows, planned);
+  const missing = missingCells(rows, planned);
+  const partial = rows.filter((r) => r.complete === false).length;
+  if (partial || missing.length) {
+    warn(`incomplete runs: ${[partial ? `${partial} cell${partial > 1 ? 's have' : ' has'} fewer samples than planned (shown "n of N")` : '',
+      missing.length ? `${missing.length} planned cell${missing.length > 1 ? 's have' : ' has'} no finished sample` : ''].filter(Boolean).join('; ')}; ` +
+      'rerun the same bench run command to finish (or bench merge every shard)');
+  }
 
   const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
   mkdirSync(out, { recursive: true });
-  const files = writeSummary(out, rows);
+  const files = writeSummary(out, rows, missing);
 
   const lengthTable = loadPaperBaseline().lengths;
   const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
@@ -78,11 +89,11 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   files.push(...charts.map((c) => c.file));
 
   const mdFile = join(out, 'summary.md');
-  writeFileAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name)));
+  writeFileAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name), missing));
   files.push(mdFile);
 
   const htmlFile = join(out, 'report.html');
-  writeFileAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings }));
+  writeFileAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings, missing }));
   files.push(htmlFile);
   return { files, rows, warnings };
 }

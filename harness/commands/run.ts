@@ -23,7 +23,7 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   const c = outcome.calls;
   const lines = [
     '',
-    formatSummaryTable(outcome.summary),
+    formatSummaryTable(outcome.summary, outcome.missing),
     `this invocation: ${c.calls} model calls, ${c.retries} retries, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];
   if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
@@ -35,6 +35,13 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   return { lines, exitCode: 0 };
 }
 
+/**
+ * What Ctrl-C does: nothing new starts; a sample in flight either finishes (and is saved) or stops at its next model
+ * call and is not saved (a MemAgent sample keeps its last checkpoint, so a rerun resumes it mid-document).
+ */
+export const INTERRUPT_MESSAGE = 'interrupt: no new samples start; samples in flight finish or stop at their next call ' +
+  '(a stopped sample resumes on the next run); finished samples are saved. Press Ctrl-C again to quit now.';
+
 export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<number> {
   const controller = new AbortController();
   // Every in-flight request listens on this one signal; hundreds in flight are expected, not a leak.
@@ -43,7 +50,7 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<numb
   const onSignal = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
-    io.err('\ninterrupt: no new samples start; finished samples are saved. Press Ctrl-C again to quit now.');
+    io.err(`\n${INTERRUPT_MESSAGE}`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);

@@ -14,6 +14,9 @@ export function createLocalModel(tokenizer: Tokenizer, opts: { maxContext?: numb
     id: `local:${READER_ID}`,
     isReferenceReader: true,
     async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+      // Let timers, signals and messages run between calls: run in-process (--workers 1, one CPU), the reader's
+      // synchronous work otherwise starves the event loop, and Ctrl-C would wait for the whole run to end.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new ModelCallError('request aborted', 'transient');
       const started = performance.now();
       const promptTokens = request.promptTokensHint ?? request.messages.reduce((n, m) => n + tokenizer.count(m.content), 0);

@@ -74,6 +74,8 @@ export interface RunManifest {
   environment: EnvironmentInfo;
   /** Units (samples × methods) planned by this invocation's grid; a merge sums its shards'. */
   units: number;
+  /** Planned samples per method, keyed "task/length label" (reports flag cells with fewer as incomplete). */
+  expected?: Record<string, number>;
   /** Units already finished when this invocation started (bench run only). */
   resumed?: number;
   /** Set by bench merge: the shards it was made from, in shard order. */

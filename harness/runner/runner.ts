@@ -12,6 +12,7 @@ import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.
 import { environmentInfo } from '../run-dir/environment.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
 import { RunDir } from '../run-dir/run-dir.js';
+import { expectedCounts, markCompleteness, missingCells, type MissingCell } from '../../reports/completeness.js';
 import { dryRunRows, type DryRunRow } from './dry-run.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { runIdentity } from '../run-dir/identity.js';
@@ -47,6 +48,8 @@ export type RunOutcome =
       /** Every unit's latest record in this directory (earlier invocations included). */
       records: SampleRecord[];
       summary: SummaryRow[];
+      /** Planned cells without a finished sample (an interrupted run). */
+      missing?: MissingCell[];
       units: number;
       interrupted: boolean;
       /** This invocation's calls. */
@@ -99,6 +102,8 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
       identity,
       environment: environmentInfo(),
       units: plan.units.length,
+      // Samples per method planned for each task/length: reports flag a cell with fewer as incomplete ("n of N").
+      expected: expectedCounts(plan.units),
       resumed: plan.units.length - todo.length,
     });
     if (todo.length < plan.units.length) onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
@@ -190,10 +195,12 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
     try {
       const calls = await runUnits(config, plan, open, model, tokenizer, hooks.signal);
       const records = plan.units.map((u) => open.runDir.finished.get(u.key)).filter((r): r is SampleRecord => r !== undefined);
-      const summary = summarize(records);
-      writeSummary(open.outDir, summary);
+      const planned = [{ expected: expectedCounts(plan.units), methods: config.methods, model: open.modelId, shard: 'all' }];
+      const summary = markCompleteness(summarize(records), planned);
+      const missing = missingCells(summary, planned);
+      writeSummary(open.outDir, summary, missing);
       return {
-        kind: 'finished', outDir: open.outDir, records, summary, units: plan.units.length, interrupted: hooks.signal?.aborted ?? false,
+        kind: 'finished', outDir: open.outDir, records, summary, missing, units: plan.units.length, interrupted: hooks.signal?.aborted ?? false,
         calls, referenceReader: model.isReferenceReader,
       };
     } finally {

@@ -1,4 +1,5 @@
 // Accuracy vs context length: one solid line per method × model on a log-scale token axis, paper curves dashed.
+// A point whose cell has fewer samples than its run planned (row.complete === false) is drawn hollow.
 import type { ChartConfiguration, ChartDataset, Scale } from 'chart.js';
 import type { PaperBaseline, PaperLength } from '../baselines.js';
 import { paperCurves } from '../baselines.js';
@@ -6,6 +7,10 @@ import type { SummaryRow } from '../summary.js';
 import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { displayLength, shortModel } from '../labels.js';
 import { modelLabel } from '../format.js';
+import { fmtCount } from '../completeness.js';
+
+/** The legend entry that explains hollow points (its own marker is the ○ in the text). */
+export const HOLLOW_LEGEND = '○ hollow: incomplete';
 
 export interface AccuracyChartInput {
   task: string;
@@ -35,6 +40,11 @@ export function xPosition(row: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengt
 
 function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boolean): string {
   const parts: string[] = [];
+  const partial = rows.filter((r) => r.complete === false);
+  // One "; " part per cell so the footnote wraps between them; a long list is cut after 8.
+  const cells = partial.map((r) => `${r.method} ${displayLength(r.lengthLabel)} ${fmtCount(r)}`);
+  if (cells.length > 8) cells.splice(7, cells.length - 7, `${cells.length - 7} more cells`);
+  if (cells.length) parts.push(`incomplete (hollow): ${cells.join('; ')}`);
   const cut = rows.filter((r) => r.middleTruncated > 0);
   for (const method of [...new Set(cut.map((r) => r.method))]) {
     const at = cut.filter((r) => r.method === method).map((r) => displayLength(r.lengthLabel));
@@ -64,15 +74,20 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const oneModel = models.length === 1;
   seriesKeys.forEach((key, i) => {
     const group = rows.filter((r) => `${r.method}\u0000${r.model}` === key);
-    const points = group.map((r) => {
+    const placed = group.map((r) => {
       const t = xPosition(r, table);
       ticks.set(t.x, t.label);
-      return { x: t.x, y: r.score * 100 };
+      return { x: t.x, y: r.score * 100, hollow: r.complete === false };
     }).sort((a, b) => a.x - b.x);
     const color = colorAt(i);
     datasets.push({
       label: oneModel ? group[0].method : `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
-      data: points, borderColor: color, backgroundColor: color, borderWidth: 3, pointRadius: 5, pointHoverRadius: 5, tension: 0, clip: 8,
+      data: placed.map(({ x, y }) => ({ x, y })), borderColor: color, backgroundColor: color, borderWidth: 3, pointHoverRadius: 5, tension: 0, clip: 8,
+      // Hollow (white fill, thicker ring, a little larger) where the cell is incomplete.
+      pointBackgroundColor: placed.map((p) => (p.hollow ? '#ffffff' : color)),
+      pointBorderColor: color,
+      pointBorderWidth: placed.map((p) => (p.hollow ? 3 : 1)),
+      pointRadius: placed.map((p) => (p.hollow ? 7 : 5)),
     });
   });
 
@@ -86,6 +101,10 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
         borderColor: color, backgroundColor: color, borderDash: [9, 6], borderWidth: 2, pointRadius: 3, pointStyle: 'rect', tension: 0, clip: 8,
       });
     }
+  }
+  // An entry with an invisible box whose text carries the marker: chart.js draws one kind of legend box for all.
+  if (rows.some((r) => r.complete === false)) {
+    datasets.push({ label: HOLLOW_LEGEND, data: [], borderColor: 'rgba(0,0,0,0)', backgroundColor: 'rgba(0,0,0,0)', borderWidth: 0, pointRadius: 0 });
   }
   // Paper labels become ticks where ours do not already label that part of the axis.
   const ours = [...ticks.keys()];

@@ -94,7 +94,7 @@ test('exact mode fails on any change, up or down, and on missing keys', async ()
   assert.equal((await gate({ runDir: runDir(base), baseline, exact: true })).code, 0);
   assert.equal((await gate({ runDir: runDir([...samples(6, 10), ...samples(3, 10, { lengthLabel: '14k', length: 14336 })]), baseline, exact: true })).code, 1);
   assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline, exact: true })).code, 1);
-  assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline })).code, 0, 'a missing key is skipped outside exact mode');
+  assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline, allowMissing: true })).code, 0, 'a missing key is skipped with allowMissing');
   const extra = runDir([...base, ...samples(4, 10, { lengthLabel: '28k', length: 28672 })]);
   assert.equal((await gate({ runDir: extra, baseline, exact: true })).code, 1, 'a key the baseline lacks is a change');
   assert.equal((await gate({ runDir: extra, baseline })).code, 0, 'outside exact mode a new key is reported, not failed');
@@ -129,9 +129,40 @@ test('exact mode fails on a baseline key missing from the run, even when every s
   assert.match(r.out, /gate: FAIL/);
   // The printed line for the shared key still says ok: only the missing key fails.
   assert.match(r.out, /ruler-hqa \/ memagent \/ 7k .* ok$/m);
-  const skipped = await gate({ runDir: run, baseline });
-  assert.equal(skipped.code, 0, 'outside exact mode a missing key is skipped');
+  const skipped = await gate({ runDir: run, baseline, allowMissing: true });
+  assert.equal(skipped.code, 0, 'outside exact mode --allow-missing skips a missing key');
   assert.match(skipped.out, /MISSING/);
+});
+
+test('a baseline key missing from the run fails the gate unless allowMissing skips it', async () => {
+  // The baseline has 8 lengths; the run (interrupted) has only the first.
+  const lengths = ['7k', '14k', '28k', '56k', '112k', '224k', '448k', '896k'];
+  const base = lengths.flatMap((label, i) => samples(5, 10, { lengthLabel: label, length: 7168 * 2 ** i }));
+  const baseline = baselineFile(base);
+  const run = runDir(samples(5, 10));
+  const refused = await gate({ runDir: run, baseline });
+  assert.equal(refused.code, 1, refused.out);
+  assert.match(refused.out, /a missing key fails/);
+  assert.match(refused.out, /ruler-hqa \/ memagent \/ 14k .*MISSING$/m);
+  assert.match(refused.out, /ruler-hqa \/ memagent \/ 7k .* ok$/m);
+  assert.match(refused.out, /gate: FAIL \(0 of 1 keys regressed, 7 baseline keys missing from the run \(--allow-missing skips them\)\)/);
+
+  const allowed = await gate({ runDir: run, baseline, allowMissing: true });
+  assert.equal(allowed.code, 0, allowed.out);
+  assert.match(allowed.out, /missing keys skipped \(--allow-missing\)/);
+  assert.match(allowed.out, /gate: PASS \(1 keys compared, 7 missing keys skipped\)/);
+
+  // JUnit: a failure per missing key without the flag, skipped with it.
+  const dir = mkdtempSync(join(tmpdir(), 'bench-gate-junit-'));
+  await gate({ runDir: run, baseline, junit: join(dir, 'a.xml') });
+  assert.match(readFileSync(join(dir, 'a.xml'), 'utf8'), /failures="7" errors="0" skipped="0"/);
+  assert.match(readFileSync(join(dir, 'a.xml'), 'utf8'), /<failure message="in the baseline but not in the run" type="missing">/);
+  await gate({ runDir: run, baseline, junit: join(dir, 'b.xml'), allowMissing: true });
+  assert.match(readFileSync(join(dir, 'b.xml'), 'utf8'), /failures="0" errors="0" skipped="7"/);
+
+  // Exact mode keeps its verdict (CHANGED) for a missing key, and allowMissing skips it there too.
+  assert.match((await gate({ runDir: run, baseline, exact: true })).out, /14k .*CHANGED$/m);
+  assert.equal((await gate({ runDir: run, baseline, exact: true, allowMissing: true })).code, 0);
 });
 
 /** A small well-formedness check: balanced tags, quoted attributes, known entities, one root. */

@@ -96,5 +96,8 @@ test('bench tasks and --help', () => {
   assert.match(t.stdout, /ruler-hqa/);
   const h = bench(['--help']);
   assert.equal(h.code, 0);
-  assert.match(h.stdout, /--lengths SPEC/);
+  assert.match(h.stdout, /bench <command> --help/);
+  const r = bench(['run', '--help']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /--lengths SPEC/);
 });

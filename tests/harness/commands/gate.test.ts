@@ -21,7 +21,7 @@ function samples(correct: number, n: number, over: Partial<SampleRecord> = {}): 
   return Array.from({ length: n }, (_, i) => record({ index: i, score: i < correct ? 1 : 0, ...over }));
 }
 
-test('bench gate --exact exits 1 when only n changes or a baseline key is missing; without --exact both pass', () => {
+test('bench gate --exact exits 1 when only n changes or a baseline key is missing; without --exact a changed n passes and a missing key needs --allow-missing', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-gate-cli-'));
   const at14k = { lengthLabel: '14k', length: 14336 };
   const baseline = join(dir, 'baseline.json');
@@ -48,6 +48,8 @@ test('bench gate --exact exits 1 when only n changes or a baseline key is missin
   assert.equal(exact.code, 1, exact.stdout + exact.stderr);
   assert.match(exact.stdout, /14k .*CHANGED/);
   const loose = bench(['gate', partial, '--baseline', baseline]);
-  assert.equal(loose.code, 0, loose.stdout + loose.stderr);
+  assert.equal(loose.code, 1, 'a missing key fails unless --allow-missing');
   assert.match(loose.stdout, /14k .*MISSING/);
+  const allowed = bench(['gate', partial, '--baseline', baseline, '--allow-missing']);
+  assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
 });

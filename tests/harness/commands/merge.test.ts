@@ -122,6 +122,17 @@ test('merged shards hold exactly the samples of an unsharded run, calls concaten
   assert.deepEqual(samples(out).map(key), merged.map(key));
 });
 
+test('planned counts (manifest expected): each shard its own share, the merge their sum, equal to the unsharded run', async () => {
+  const expectedOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).expected;
+  // 5 samples: shard 0/2 has indices 0, 2, 4; shard 1/2 has 1, 3 (per method).
+  assert.deepEqual(expectedOf(runs.s0), { 'ruler-hqa/8k': 3 });
+  assert.deepEqual(expectedOf(runs.s1), { 'ruler-hqa/8k': 2 });
+  assert.deepEqual(expectedOf(runs.all), { 'ruler-hqa/8k': 5 });
+  const out = fresh();
+  await mergeCommand({ shardDirs: [runs.s0, runs.s1], out });
+  assert.deepEqual(expectedOf(out), { 'ruler-hqa/8k': 5 });
+});
+
 test('duplicate samples keep the first; torn last lines from a killed run are left out', async () => {
   const s1 = copy(runs.s1);
   const first = samples(runs.s0)[0];

@@ -85,8 +85,8 @@ test('a method registered from outside runs end to end, appears in --dry-run and
   assert.equal(row.completionTokensMax, 2 * 64);
   assert.ok(dry.rows.find((r) => r.method === 'memagent')!.calls > row.calls);
 
-  assert.match(helpText(), /first-chunk-only\s+answers from the first/);
-  assert.match(helpText(), /--first-chunk-tokens N\s+context tokens shown to the model\s+\[1000\]\s+\(first-chunk-only\)/);
+  assert.match(helpText('run'), /first-chunk-only\s+answers from the first/);
+  assert.match(helpText('run'), /--first-chunk-tokens N\s+context tokens shown to the model\s+\[1000\]\s+\(first-chunk-only\)/);
 
   await refused(['--method', 'first-chunk-only', '--first-chunk-tokens', '200', '--out', out], /--first-chunk-tokens of first-chunk-only \(was 300, now 200\)/);
   // The same settings resume: nothing left to do.

@@ -1,0 +1,131 @@
+// Which summary cells hold every sample their run planned. The runner records the planned count per task and length
+// in manifest.json (`expected`: {"task/length": n}, samples per method after --samples, the data available and
+// --shard); a cell with fewer finished samples (an interrupted run, an unfinished shard) is shown as "n of N",
+// flagged complete = false, and drawn hollow. Cells planned but without any finished sample are listed as missing.
+import type { ManifestView } from './manifest.js';
+import type { SummaryRow } from './summary.js';
+
+/** Planned samples per method, keyed "task/length label" (task names may hold "/", length labels never do). */
+export type ExpectedCounts = Record<string, number>;
+
+export function expectedKey(task: string, lengthLabel: string): string {
+  return `${task}/${lengthLabel}`;
+}
+
+/** The planned count per task/length of a run's units (every method runs the same samples). */
+export function expectedCounts(units: Iterable<{ task: { name: string }; length: { label: string }; index: number }>): ExpectedCounts {
+  const indices = new Map<string, Set<number>>();
+  for (const u of units) {
+    const key = expectedKey(u.task.name, u.length.label);
+    let set = indices.get(key);
+    if (!set) indices.set(key, (set = new Set()));
+    set.add(u.index);
+  }
+  return Object.fromEntries([...indices].map(([k, s]) => [k, s.size]));
+}
+
+/** What one run directory planned: its counts, for which methods and model, and which shard of the run it is. */
+export interface ExpectedSource {
+  expected: ExpectedCounts;
+  methods: string[];
+  /** The model id its records carry; undefined: any. */
+  model?: string;
+  /** "i/n" for a shard, "all" otherwise: counts of different shards add up, the same shard's do not. */
+  shard: string;
+}
+
+/** The planned counts a manifest records, or null (older runs, other tools) when it has none. */
+export function expectedSource(manifest: ManifestView | null): ExpectedSource | null {
+  const raw = manifest?.manifest.expected;
+  if (!manifest || !raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const expected: ExpectedCounts = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) if (typeof v === 'number' && Number.isInteger(v) && v >= 0) expected[k] = v;
+  const s = manifest.manifest.shard as { index?: unknown; count?: unknown } | null | undefined;
+  const shard = s && typeof s === 'object' && typeof s.index === 'number' && typeof s.count === 'number' ? `${s.index}/${s.count}` : 'all';
+  return { expected, methods: manifest.methods, model: manifest.model?.id, shard };
+}
+
+type CellKey = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthLabel'>;
+
+/** The planned count of one cell over several run directories (shards add up; a repeated shard counts once); null: unknown. */
+export function expectedFor(cell: CellKey, sources: ExpectedSource[]): number | null {
+  const byShard = new Map<string, number>();
+  for (const s of sources) {
+    if (!s.methods.includes(cell.method) || (s.model !== undefined && s.model !== cell.model)) continue;
+    const n = s.expected[expectedKey(cell.task, cell.lengthLabel)];
+    if (n === undefined) continue;
+    byShard.set(s.shard, Math.max(byShard.get(s.shard) ?? 0, n));
+  }
+  if (byShard.size === 0) return null;
+  // A whole run covers every shard: it alone is the plan.
+  if (byShard.has('all')) return byShard.get('all')!;
+  return [...byShard.values()].reduce((a, b) => a + b, 0);
+}
+
+/** Sets each row's `expected` and `complete` (null where unknown: no manifest count, or a LongBench-E bucket view). */
+export function markCompleteness(rows: SummaryRow[], sources: Array<ExpectedSource | null>): SummaryRow[] {
+  const known = sources.filter((s): s is ExpectedSource => s !== null);
+  for (const row of rows) {
+    const expected = row.lengthKind === 'bucket' ? null : expectedFor(row, known);
+    row.expected = expected;
+    row.complete = expected === null ? null : row.n >= expected;
+  }
+  return rows;
+}
+
+/** A planned cell without a single finished sample. */
+export interface MissingCell {
+  task: string;
+  method: string;
+  model: string;
+  lengthLabel: string;
+  expected: number;
+}
+
+/** Planned cells (each source's tasks, lengths and methods, for its model) that no row holds, in plan order. */
+export function missingCells(rows: SummaryRow[], sources: Array<ExpectedSource | null>): MissingCell[] {
+  const known = sources.filter((s): s is ExpectedSource => s !== null);
+  const id = (c: CellKey) => [c.task, c.method, c.model, c.lengthLabel].join('\u0000');
+  const seen = new Set(rows.map(id));
+  const out: MissingCell[] = [];
+  for (const s of known) {
+    if (s.model === undefined) continue;
+    for (const key of Object.keys(s.expected)) {
+      const cut = key.lastIndexOf('/');
+      for (const method of s.methods) {
+        const cell = { task: key.slice(0, cut), method, model: s.model, lengthLabel: key.slice(cut + 1) };
+        if (seen.has(id(cell))) continue;
+        seen.add(id(cell));
+        const expected = expectedFor(cell, known);
+        if (expected) out.push({ ...cell, expected });
+      }
+    }
+  }
+  return out;
+}
+
+const int = (n: number) => n.toLocaleString('en-US');
+
+/** The sample count as shown: "286 of 1,024" for an incomplete cell, the count alone otherwise. */
+export function fmtCount(row: Pick<SummaryRow, 'n' | 'expected' | 'complete'>): string {
+  return row.complete === false && row.expected != null ? `${int(row.n)} of ${int(row.expected)}` : String(row.n);
+}
+
+export const INCOMPLETE_NOTE = '"n of N": only n of the N samples the run planned have finished (an interrupted run or an unfinished shard); ' +
+  'rerun the same bench run command to finish it';
+
+/** "no sample finished yet: ruler-hqa · memagent at 2m, 3.5m (0 of 128 each)", or '' when nothing is missing. */
+export function missingNote(missing: MissingCell[]): string {
+  if (missing.length === 0) return '';
+  const groups = new Map<string, MissingCell[]>();
+  for (const m of missing) {
+    const key = `${m.task} · ${m.method}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const parts = [...groups].map(([key, cells]) => {
+    const sameN = cells.every((c) => c.expected === cells[0].expected);
+    const lengths = cells.map((c) => (sameN ? c.lengthLabel : `${c.lengthLabel} (0 of ${int(c.expected)})`)).join(', ');
+    return `${key} at ${lengths}${sameN ? ` (0 of ${int(cells[0].expected)}${cells.length > 1 ? ' each' : ''})` : ''}`;
+  });
+  return `no sample finished yet: ${parts.join('; ')}`;
+}
