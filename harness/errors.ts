@@ -9,7 +9,11 @@ export class UserError extends Error {
   }
 }
 
-export type ModelErrorKind = 'transient' | 'rate-limited' | 'permanent' | 'context-length' | 'timeout';
+/**
+ * 'fatal': the endpoint cannot serve this run at all (key rejected, model or route missing, answers that are not chat
+ * completions, or no answer to any attempt of its first call). The runner stops the whole run on the first one.
+ */
+export type ModelErrorKind = 'transient' | 'rate-limited' | 'permanent' | 'context-length' | 'timeout' | 'fatal';
 
 /** A failed model call, classified so the client knows whether to retry and the runner how to end the sample. */
 export class ModelCallError extends Error {
@@ -22,6 +26,23 @@ export class ModelCallError extends Error {
     super(message);
     this.name = 'ModelCallError';
   }
+}
+
+/**
+ * The abort reason of a run stopped by a fatal endpoint error: calls it cuts off were not answered, so (attempts 0)
+ * they are not recorded as model calls.
+ */
+export class RunStoppedError extends ModelCallError {
+  readonly attempts = 0;
+  constructor(cause: ModelCallError) {
+    super(cause.message, 'fatal', cause.status);
+    this.name = 'RunStoppedError';
+  }
+}
+
+/** True for an error that means the endpoint cannot serve the run (see ModelErrorKind 'fatal'). */
+export function isFatalModelError(err: unknown): err is ModelCallError {
+  return err instanceof ModelCallError && err.kind === 'fatal';
 }
 
 export function errorMessage(err: unknown): string {

@@ -6,9 +6,11 @@
 //   regression  ⇔ p − run score > allowed drop
 // The binomial SE is exact for 0/1 metrics and an upper bound for scores in [0, 1] with the same mean (their
 // variance is at most p(1−p)). At p = 0 or 1 the SE is 0, so only maxDrop applies.
-// In exact mode (for deterministic CI runs) any change of score or n, in either direction, fails. A baseline key
-// missing from the run fails in either mode (an interrupted or narrower run must not pass for a complete one) unless
-// allowMissing, which skips it. Separately, the run fails when its total errors exceed maxErrors.
+// In exact mode (for deterministic CI runs) any change of score or n, in either direction, fails, and so does a key
+// the baseline does not hold. A baseline key missing from the run fails in either mode (an interrupted or narrower
+// run must not pass for a complete one) unless allowMissing, which skips it. Separately, the run fails when its total
+// errored samples exceed maxErrors, or, without maxErrors, exceed the baseline's own total (so a run with errors never
+// passes silently against a clean baseline).
 // LongBench-E bucket rows (lengthKind 'bucket') are views of samples already in a task's 'all' row: never gated.
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -99,7 +101,7 @@ export interface GateOptions {
   maxDrop?: number;
   /** Multiplier of the binomial SE. Default 2. */
   z?: number;
-  /** Most errored samples allowed in the run (all keys together). Default: no limit. */
+  /** Most errored samples allowed in the run (all keys together). Default: as many as the baseline had. */
   maxErrors?: number;
   /** Fail on any change (either direction) and on changed n. */
   exact?: boolean;
@@ -127,7 +129,8 @@ export interface GateCheck {
 
 export interface GateResult {
   checks: GateCheck[];
-  errors: { total: number; max: number | null; failed: boolean };
+  /** max: --max-errors when given (else the baseline's total, `baseline`, is the limit). */
+  errors: { total: number; max: number | null; baseline: number; failed: boolean };
   failed: boolean;
   exitCode: 0 | 1;
   notes: string[];
@@ -201,11 +204,12 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
     }
   }
   const totalErrors = gateRows.reduce((s, r) => s + r.errors, 0);
+  const baselineErrors = baseline.entries.reduce((s, e) => s + (Number.isInteger(e.errors) ? e.errors : 0), 0);
   const maxErrors = options.maxErrors ?? null;
-  const errorsFailed = maxErrors !== null && totalErrors > maxErrors;
+  const errorsFailed = totalErrors > (maxErrors ?? baselineErrors);
   // --exact means any change fails, and a (task, method, length) the baseline does not hold is a change.
   const failed = errorsFailed || checks.some((c) => failing(c) || (options.exact === true && c.verdict === 'new'));
-  return { checks, errors: { total: totalErrors, max: maxErrors, failed: errorsFailed }, failed, exitCode: failed ? 1 : 0, notes };
+  return { checks, errors: { total: totalErrors, max: maxErrors, baseline: baselineErrors, failed: errorsFailed }, failed, exitCode: failed ? 1 : 0, notes };
 }
 
 function pad(s: string, w: number, right = false): string {
@@ -230,7 +234,10 @@ export function formatGate(result: GateResult, options: GateOptions = {}): strin
     ? `rule: exact (any change of score or n fails; ${missingRule})`
     : `rule: regression if drop > max(${fmt2(options.maxDrop ?? 0)} points, ${options.z ?? 2}·sqrt(p(1-p)/n) from the baseline's p and n); ${missingRule}`;
   const lines = [rule, line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
-  const errLine = `errors: ${result.errors.total}${result.errors.max === null ? '' : ` (max ${result.errors.max})`}${result.errors.failed ? ' — TOO MANY' : ''}`;
+  const e = result.errors;
+  const errLine = e.max !== null
+    ? `errors: ${e.total} (max ${e.max})${e.failed ? ' — TOO MANY' : ''}`
+    : `errors: ${e.total}${e.failed ? ` — TOO MANY: the baseline had ${e.baseline}; pass --max-errors ${e.total} to allow them` : ''}`;
   lines.push(errLine, ...result.notes.map((n) => `note: ${n}`));
   const bad = result.checks.filter((c) => c.run && failing(c)).length;
   const compared = result.checks.filter((c) => c.run && c.baseline).length;
@@ -272,8 +279,8 @@ export function junitXml(suiteName: string, result: GateResult | { error: string
         cases.push(`${open}<system-out>${xml(c.message)}</system-out></testcase>`);
       }
     }
-    if (result.errors.max !== null) {
-      const msg = `${result.errors.total} errored samples (max ${result.errors.max})`;
+    if (result.errors.max !== null || result.errors.failed) {
+      const msg = `${result.errors.total} errored samples (max ${result.errors.max ?? `${result.errors.baseline}, as in the baseline`})`;
       if (result.errors.failed) failures++;
       cases.push(`    <testcase classname="bench.gate" name="errors" time="0">${result.errors.failed ? `<failure message="${xml(msg)}" type="errors">${xml(msg)}</failure>` : ''}</testcase>`);
     }

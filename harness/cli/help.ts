@@ -53,7 +53,7 @@ ${LENGTHS}
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
   --workers N           worker threads for the embedded model                           [CPU cores]
   --trial N             trial index (part of the response-cache key)                   [0]
-  --request-timeout S   base per-request timeout in seconds; grows with prompt and output size   [60]
+  --request-timeout S   each attempt's wall limit, exactly S s; a call gives up after 8×S  [60 s + size-based; 15 min]
   --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
   --retry-errors        on resume, run again the samples that ended as errors (the new line supersedes the old)
   --no-retry-429        do not wait out rate limits (daily quotas): a 429 ends the sample as an error
@@ -66,8 +66,9 @@ ${LENGTHS}
   --method LIST         methods run side by side over the same samples (comma-separated) [memagent]
 {methods}
 
-Exit codes: 0 ok, 1 harness error, 2 usage or input error (bad flag, endpoint down, wrong model name or key),
-130 interrupted (rerun the same command to resume).
+Exit codes: 0 every sample ok (or truncated by design), 1 harness bug, 2 usage or set-up error (incl. an endpoint
+  that cannot serve the run: key rejected, model or route missing, not a chat API, no answer; the run stops at once),
+  3 finished with errored samples (rerun with --retry-errors), 130 interrupted (rerun to resume).
 `;
 
 const TASKS = `Usage: bench tasks

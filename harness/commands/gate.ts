@@ -16,7 +16,7 @@ export interface GateCommandOptions {
   baseline: string;
   /** Flat tolerance in points (×100 scale). Default 0. */
   maxDrop?: number;
-  /** Most errored samples allowed in the run. Default: no limit. */
+  /** Most errored samples allowed in the run. Default: as many as the baseline had (usually 0). */
   maxErrors?: number;
   /** Multiplier of the binomial standard error. Default 2. */
   z?: number;

@@ -17,9 +17,26 @@ export function describeEvent(e: RunEvent): string {
   }
 }
 
-/** The lines printed after a run, and its exit code. */
-export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCode: number } {
-  if (outcome.kind === 'dry-run') return { lines: [formatDryRun(outcome.rows)], exitCode: 0 };
+/** `bench run`'s exit codes (documented in `bench run --help` and the README's "Exit codes"). */
+export const EXIT = {
+  /** Every sample ended ok (or truncated by design: a context-length rejection). */
+  ok: 0,
+  /** A harness bug. */
+  bug: 1,
+  /** Usage or set-up error, including an endpoint that cannot serve the run (the run stops at once). */
+  usage: 2,
+  /** The run finished but some samples ended as errors (rerun with --retry-errors). */
+  sampleErrors: 3,
+  /** Interrupted (Ctrl-C / SIGTERM); rerun to resume. */
+  interrupted: 130,
+} as const;
+
+/**
+ * The lines printed after a run (stdout), its exit code, and for a run with errored samples a closing line for
+ * stderr saying how many and how to run them again.
+ */
+export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCode: number; errorLine?: string } {
+  if (outcome.kind === 'dry-run') return { lines: [formatDryRun(outcome.rows)], exitCode: EXIT.ok };
   const c = outcome.calls;
   const lines = [
     '',
@@ -30,9 +47,16 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   lines.push(`results: ${outcome.outDir}`);
   if (outcome.interrupted) {
     lines.push(`interrupted: ${outcome.records.length} of ${outcome.units} samples finished; run the same command again to resume`);
-    return { lines, exitCode: 130 };
+    return { lines, exitCode: EXIT.interrupted };
   }
-  return { lines, exitCode: 0 };
+  const errored = outcome.records.filter((r) => r.status === 'error');
+  if (errored.length > 0) {
+    const first = (errored[0].error ?? 'no message').replace(/\s+/g, ' ').slice(0, 300);
+    const errorLine = `${errored.length} of ${outcome.records.length} samples ended as errors (first: ${first}); ` +
+      `results in ${outcome.outDir}; run the same command with --retry-errors to run those samples again`;
+    return { lines, exitCode: EXIT.sampleErrors, errorLine };
+  }
+  return { lines, exitCode: EXIT.ok };
 }
 
 /**
@@ -57,8 +81,9 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<numb
   process.on('SIGTERM', onSignal);
   try {
     const outcome = await executeRun(cmd.config, { createModel, onEvent: (e) => io.out(describeEvent(e)), signal: controller.signal });
-    const { lines, exitCode } = describeOutcome(outcome);
+    const { lines, exitCode, errorLine } = describeOutcome(outcome);
     for (const l of lines) io.out(l);
+    if (errorLine) io.err(`bench: ${errorLine}`);
     return exitCode;
   } finally {
     process.off('SIGINT', onSignal);

@@ -9,7 +9,10 @@ export function promptHash(request: ModelRequest): string {
   return h.digest('hex').slice(0, 32);
 }
 
-/** One model call of a method, recorded through ctx.onCall whatever its outcome. */
+/**
+ * One model call of a method, recorded through ctx.onCall whatever its outcome, except a call that was never sent
+ * (attempts 0: the endpoint had already failed fatally and the run is stopping).
+ */
 export async function callModel(ctx: MethodContext, sample: Sample, method: string, step: number, kind: string, request: ModelRequest): Promise<ModelResponse> {
   const started = performance.now();
   const hash = promptHash(request);
@@ -19,6 +22,7 @@ export async function callModel(ctx: MethodContext, sample: Sample, method: stri
     ctx.onCall?.({ sampleId: sample.id, method, step, kind, latencyMs: res.latencyMs, usage: res.usage, status: 'ok', retries: res.retries, cached: res.cached, promptHash: hash });
     return res;
   } catch (err) {
+    if ((err as { attempts?: number }).attempts === 0) throw err;
     ctx.onCall?.({
       sampleId: sample.id, method, step, kind, latencyMs: Math.round(performance.now() - started), usage: { promptTokens: 0, completionTokens: 0 },
       status: 'error', retries: Math.max(0, ((err as { attempts?: number }).attempts ?? 1) - 1), cached: false, promptHash: hash, error: errorMessage(err),

@@ -1,11 +1,12 @@
 import type { RunConfig } from '../config/run-config.js';
 import { UserError } from '../errors.js';
 import type { Model, Tokenizer } from '../types.js';
-import { createOpenAIModel, probeEndpoint } from './openai/index.js';
+import { createOpenAIModel, probeEndpoint, type TimeoutPolicy } from './openai/index.js';
 import { createPool, type PoolModel } from './pool.js';
 import { withDriftCheck } from './drift.js';
 import { withResponseCache } from './response-cache.js';
 import { responseCacheDir } from '../cache/cache-root.js';
+import { withWaitingNotice } from './waiting.js';
 
 /** The run's model: the embedded reference reader, or the endpoints behind a pool. */
 export async function createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model> {
@@ -14,6 +15,19 @@ export async function createModel(config: RunConfig, tokenizer: Tokenizer): Prom
     return createLocalModel(tokenizer);
   }
   return createEndpointModel(config, tokenizer);
+}
+
+/**
+ * Per-attempt timeout and total retry time of one call. `--request-timeout S` is the wall limit of every attempt,
+ * exactly S (no growth with prompt size), and a call then gives up after 8 × S of attempts and waits; without the
+ * flag the limit grows with prompt and output size (DEFAULT_TIMEOUT_POLICY) and the budget is 15 minutes.
+ */
+export function timeoutSettings(requestTimeoutMs: number | undefined): { timeoutPolicy?: TimeoutPolicy; totalRetryBudgetMs?: number } {
+  if (requestTimeoutMs === undefined) return {};
+  return {
+    timeoutPolicy: { baseMs: requestTimeoutMs, perPromptCharMs: 0, perMaxTokenMs: 0, maxMs: requestTimeoutMs },
+    totalRetryBudgetMs: 8 * requestTimeoutMs,
+  };
 }
 
 /** Endpoint models for a run: each URL probed once (down, bad key, wrong model → one clear line), then pooled. */
@@ -29,18 +43,25 @@ export async function createEndpointModel(config: RunConfig, _tokenizer: Tokeniz
   // Each endpoint reports its 429s to the pool, which halves that endpoint's concurrency (AIMD).
   let pool: PoolModel | undefined;
   for (const [index, baseURL] of config.model.entries()) {
-    await probeEndpoint({ baseURL, modelName, apiKey });
+    // --request-timeout bounds the probe too (default 10 s): a server that never answers is named within S seconds.
+    await probeEndpoint({ baseURL, modelName, apiKey, ...(config.requestTimeoutMs !== undefined ? { timeoutMs: config.requestTimeoutMs } : {}) });
+    let budgetWarned = false;
     endpoints.push(createOpenAIModel({
       baseURL, modelName, apiKey, retryRateLimited: config.retry429,
       onRetry: (event) => {
         if (event.kind === 'rate-limited') pool?.rateLimited(index);
       },
-      ...(config.requestTimeoutMs !== undefined ? { timeoutPolicy: { baseMs: config.requestTimeoutMs } } : {}),
+      onBudgetSpent: (message) => {
+        if (budgetWarned) return;
+        budgetWarned = true;
+        warn(`warning: ${message}; its sample ends as an error (later such calls are not reported here)`);
+      },
+      ...timeoutSettings(config.requestTimeoutMs),
       ...(config.retryBaseMs !== undefined ? { backoff: { baseMs: config.retryBaseMs } } : {}),
     }));
   }
   pool = createPool(endpoints, { maxInFlightPerEndpoint: config.requestsPerEndpoint, id: endpoints.map((m) => m.id).join(',') });
-  const checked = withDriftCheck(pool, warn);
+  const checked = withWaitingNotice(withDriftCheck(pool, warn), config.model.join(', '), warn);
   if (!config.cache) return checked;
   // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
   return withResponseCache(checked, {

@@ -1,11 +1,12 @@
 // `bench run` as four steps: plan (tasks, grids, units), open the run directory (identity check, what is already
 // done), run the units, finish (summary files). The runner prints nothing: it reports events and returns an outcome
 // that harness/commands/run.ts shows.
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RunConfig } from '../config/run-config.js';
-import { UserError, errorMessage } from '../errors.js';
+import { RunStoppedError, UserError, errorMessage, isFatalModelError, type ModelCallError } from '../errors.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
@@ -117,13 +118,35 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
 /** Runs the units still to do; every finished sample and call is appended to the run directory as it ends. */
 async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: Model, tokenizer: Tokenizer, signal?: AbortSignal): Promise<CallStats> {
   const { runDir, outDir, todo } = open;
+  // The run stops on the user's interrupt, or at once when an endpoint fails fatally (key rejected, model or route
+  // missing, not a chat API, never answering): samples cut off by that are not recorded, so the same command resumes.
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const forward = () => stop.abort(signal!.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  let fatal: ModelCallError | undefined;
+  const watched: Model = model.isReferenceReader ? model : {
+    ...model,
+    async generate(request, callSignal) {
+      try {
+        return await model.generate(request, callSignal);
+      } catch (err) {
+        if (isFatalModelError(err) && !fatal) {
+          fatal = err;
+          stop.abort(new RunStoppedError(err));
+        }
+        throw err;
+      }
+    },
+  };
   const workers = model.isReferenceReader ? Math.min(config.workers ?? availableParallelism(), Math.max(1, todo.length)) : 1;
   const methods = buildMethods(config);
   const env: ExecEnv = {
     modelId: open.modelId,
     prepared: new Map(plan.tasks.map((t, i) => [t.name, plan.prepared[i]])),
     methods: new Map(methods.map((m) => [m.name, m])),
-    model, tokenizer, checkpoints: runDir.checkpoints, checkpointEveryCall: !model.isReferenceReader, signal,
+    model: watched, tokenizer, checkpoints: runDir.checkpoints, checkpointEveryCall: !model.isReferenceReader, signal: stop.signal,
     prompts: config.storePrompts ? new PromptStore(join(outDir, 'prompts')) : undefined,
   };
   // With --server-batch, calls pass a gate sized to the server's batch, longest remaining chain first, so more
@@ -141,7 +164,7 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
   };
   const runner: UnitRunner = workers > 1 ? createWorkerPool(workers, config, outDir) : { run: runInProcess, abort() {}, async close() {} };
   const onAbort = () => runner.abort();
-  signal?.addEventListener('abort', onAbort);
+  stop.signal.addEventListener('abort', onAbort);
   const progress = createProgress(todo.reduce((n, u) => n + u.chain, 0), todo.length, config.progress);
   const stats: CallStats = { calls: 0, retries: 0, cached: 0, failed: 0 };
   const onCalls = (calls: CallRecord[]) => {
@@ -158,7 +181,7 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
   const limit = pLimit(Math.max(1, workers > 1 ? workers : config.concurrency));
   let failed: unknown;
   const runOne = async (unit: WorkUnit) => {
-    if (signal?.aborted || failed !== undefined) return;
+    if (stop.signal.aborted || failed !== undefined) return;
     try {
       const record = await runner.run({ task: unit.task.name, length: unit.length, index: unit.index, method: unit.method, key: unit.key }, onCalls);
       if (record) {
@@ -172,9 +195,14 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
   try {
     await Promise.all(todo.map((unit) => limit(() => runOne(unit))));
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    stop.signal.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', forward);
     await runner.close();
     progress.stop();
+  }
+  if (fatal) {
+    const done = plan.units.filter((u) => runDir.finished.has(u.key)).length;
+    throw new UserError(`${fatal.message}; run stopped: ${done} of ${plan.units.length} samples finished and saved in ${outDir}; once fixed, run the same command again to resume`);
   }
   if (failed !== undefined) throw failed;
   return stats;

@@ -76,23 +76,85 @@ export interface ClassifyContext {
   timeoutMs: number;
   hadApiKey: boolean;
   nowMs: number;
+  /** The model name sent (--model-name), for 404 messages. */
+  modelName?: string;
 }
 
-function apiMessage(err: APIError): string {
-  // err.message is "<status> <server message>"; keep just the server's part, one line, bounded.
-  const text = err.message.replace(/^\d{3}\s+/, '').replace(/\s+/g, ' ').trim();
-  return text.length > 300 ? text.slice(0, 300) + '…' : text;
-}
-
-export function authMessage(endpoint: string, status: number, hadApiKey: boolean): string {
-  return hadApiKey
-    ? `endpoint ${endpoint} rejected the API key (HTTP ${status}): set the variable named by --api-key-env to a valid key`
-    : `endpoint ${endpoint} requires an API key (HTTP ${status}): pass --api-key-env with the name of a variable holding it`;
+/** True when a body is an HTML (or XML) page rather than an API answer. */
+export function looksLikeHtml(text: string): boolean {
+  return /^\s*<(?:!doctype|html|head|body|\?xml|!--|[a-z][a-z0-9]*[\s>])/i.test(text);
 }
 
 /**
- * Classifies one failed attempt. 404s come back as permanent with a generic text; the client replaces it with
- * "model 'x' not found ... available: ..." after listing the endpoint's models.
+ * A server's text as quoted in a one-line message: whitespace collapsed, bounded; an HTML page is summarised as
+ * "an HTML page" with its title, never echoed.
+ */
+export function serverWords(text: string, max = 200): string {
+  if (looksLikeHtml(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+    return title ? `an HTML page titled "${title.slice(0, 80)}"` : 'an HTML page';
+  }
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? one.slice(0, max) + '…' : one;
+}
+
+/** The server's own words in an SDK APIError ("<status> <message>"), or '' when it sent none. */
+export function apiMessage(err: APIError): string {
+  const text = err.message.replace(/^\d{3}\s+/, '');
+  if (/^status code \(no body\)$/i.test(text.trim())) return '';
+  return serverWords(text, 300);
+}
+
+/** "(HTTP 401)" or "(HTTP 401: <server's words>)". */
+function httpTag(status: number, said: string): string {
+  return said ? `(HTTP ${status}: ${said})` : `(HTTP ${status})`;
+}
+
+export function authMessage(endpoint: string, status: number, hadApiKey: boolean, said = ''): string {
+  const tag = httpTag(status, said);
+  if (status === 403) {
+    return hadApiKey
+      ? `endpoint ${endpoint} refused access ${tag}: check that the key in the variable named by --api-key-env may use this model`
+      : `endpoint ${endpoint} refused access ${tag}: if it needs an API key, pass --api-key-env with the name of a variable holding it`;
+  }
+  return hadApiKey
+    ? `endpoint ${endpoint} rejected the API key ${tag}: set the variable named by --api-key-env to a valid key`
+    : `endpoint ${endpoint} requires an API key ${tag}: pass --api-key-env with the name of a variable holding it`;
+}
+
+/** Texts servers use when the requested model is not served (vLLM, OpenAI, Ollama, LiteLLM, TGI, ...). */
+const MODEL_MISSING_RE =
+  /\bmodel\b.{0,120}?\b(?:does not exist|doesn'?t exist|not (?:be )?found|not exist|not available|not served|is not loaded|no access)|\b(?:unknown|invalid|no such|unsupported) model\b/i;
+
+export function isModelMissingMessage(text: string): boolean {
+  return MODEL_MISSING_RE.test(text);
+}
+
+/**
+ * A 404/405 from POST /chat/completions: the model name is wrong (the server says so, or GET /models does not list
+ * it), or the route itself is missing (wrong base URL). Both are fatal for the run.
+ */
+export function explainMissing(endpoint: string, modelName: string, status: number, said: string, listed?: string[]): string {
+  const modelMissing = isModelMissingMessage(said) || (listed !== undefined && !listed.includes(modelName));
+  if (modelMissing) {
+    const names = listed && listed.length > 0 ? ` (GET /models lists: ${listed.slice(0, 20).join(', ')}${listed.length > 20 ? ', …' : ''})` : '';
+    return `endpoint ${endpoint} does not serve model '${modelName}' ${httpTag(status, said)}: check --model-name${names}`;
+  }
+  return `endpoint ${endpoint} has no POST /chat/completions route ${httpTag(status, said)}: check the base URL given to --model (it usually ends in /v1)`;
+}
+
+/** A 200 answer whose body is not a chat completion (HTML page, plain text, JSON without choices). */
+export class NotChatCompletion extends Error {
+  constructor(readonly what: string) {
+    super(what);
+    this.name = 'NotChatCompletion';
+  }
+}
+
+/**
+ * Classifies one failed attempt. 401/403/404/405 are fatal for the run; 404s and 405s come back with a provisional
+ * text that the client replaces (explainMissing) after listing the endpoint's models. A body that is not a chat
+ * completion is retryable here; the client makes it fatal when the endpoint has never answered a call properly.
  */
 export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
   const { endpoint } = ctx;
@@ -119,7 +181,14 @@ export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
       };
     }
     if (status === 401 || status === 403) {
-      return { error: new ModelCallError(authMessage(endpoint, status, ctx.hadApiKey), 'permanent', status), reason: `http-${status}`, retryable: false };
+      return { error: new ModelCallError(authMessage(endpoint, status, ctx.hadApiKey, text), 'fatal', status), reason: `http-${status}`, retryable: false };
+    }
+    if (status === 404 || status === 405 || ((status === 400 || status === 422) && isModelMissingMessage(text))) {
+      return {
+        error: new ModelCallError(explainMissing(endpoint, ctx.modelName ?? '(unknown)', status, text), 'fatal', status),
+        reason: `http-${status}`,
+        retryable: false,
+      };
     }
     if (status === 429) {
       return {
@@ -139,6 +208,13 @@ export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
       error: new ModelCallError(`endpoint ${endpoint} refused the request (HTTP ${status}): ${text}`, 'permanent', status),
       reason: `http-${status}`,
       retryable: false,
+    };
+  }
+  if (err instanceof NotChatCompletion) {
+    return {
+      error: new ModelCallError(`endpoint ${endpoint} answered POST /chat/completions with ${err.what}, not a chat completion`, 'transient'),
+      reason: 'not-a-completion',
+      retryable: true,
     };
   }
   if (err instanceof SyntaxError || (err instanceof Error && err.name === 'MalformedResponse')) {

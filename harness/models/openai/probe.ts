@@ -1,7 +1,7 @@
 // One GET /models at startup: turns "down / unreachable / bad key / wrong model / wrong URL" into one UserError line.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { UserError, errorMessage } from '../../errors.js';
-import { authMessage, connectionText, causeCode } from './classify.js';
+import { apiMessage, authMessage, connectionText, causeCode, looksLikeHtml, serverWords } from './classify.js';
 import { displayURL, makeClient } from './client.js';
 import { formatSeconds } from './policy.js';
 
@@ -43,14 +43,15 @@ export async function probeEndpoint(options: ProbeOptions): Promise<ProbeResult>
   const timeoutMs = options.timeoutMs ?? 10_000;
   const client = makeClient({ baseURL: url, apiKey: options.apiKey, headers: options.headers });
   const hadApiKey = options.apiKey !== undefined && options.apiKey !== '';
-  let data: { id: string; max_model_len?: unknown }[];
+  let text: string;
   try {
-    const page = await client.models.list({ timeout: timeoutMs, maxRetries: 0, signal: AbortSignal.timeout(timeoutMs + 1_000) });
-    if (!Array.isArray(page.data) || !page.data.every((m) => typeof m?.id === 'string')) throw new SyntaxError('no model list');
-    data = page.data as { id: string; max_model_len?: unknown }[];
+    // The raw body, so that an HTML page or other non-API answer is named instead of read as an empty model list.
+    const res = await client.models.list({ timeout: timeoutMs, maxRetries: 0, signal: AbortSignal.timeout(timeoutMs + 1_000) }).asResponse();
+    text = await res.text();
   } catch (err) {
     throw new UserError(probeMessage(err, url, timeoutMs, hadApiKey));
   }
+  const data = modelList(text, url);
   const models = data.map((m) => m.id);
   const mine = data.find((m) => m.id === options.modelName);
   if (!mine) {
@@ -58,6 +59,25 @@ export async function probeEndpoint(options: ProbeOptions): Promise<ProbeResult>
   }
   const len = mine.max_model_len;
   return { models, ...(typeof len === 'number' && len > 0 ? { maxModelLen: len } : {}) };
+}
+
+/** The `data` of a GET /models body; a UserError saying what came back instead (HTML page, plain text, other JSON). */
+function modelList(text: string, url: string): { id: string; max_model_len?: unknown }[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    if (looksLikeHtml(text)) {
+      throw new UserError(`${url} answered GET /models with ${serverWords(text)}, not an OpenAI-compatible API: point --model at the API's base URL (for vLLM, SGLang, llama.cpp and OpenAI it ends in /v1)`);
+    }
+    const what = text.trim() === '' ? 'an empty body' : `a body that is not JSON ("${serverWords(text, 80)}")`;
+    throw new UserError(`${url} answered GET /models with ${what}, not a model list: is it an OpenAI-compatible server? (the base URL usually ends in /v1)`);
+  }
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data) || !data.every((m) => typeof (m as { id?: unknown } | null)?.id === 'string')) {
+    throw new UserError(`${url} did not return a model list from GET /models (JSON without a "data" list of models): is it an OpenAI-compatible server?`);
+  }
+  return data as { id: string; max_model_len?: unknown }[];
 }
 
 function probeMessage(err: unknown, url: string, timeoutMs: number, hadApiKey: boolean): string {
@@ -72,9 +92,9 @@ function probeMessage(err: unknown, url: string, timeoutMs: number, hadApiKey: b
     return `cannot reach ${url} (${what}): check the URL and that the server is up`;
   }
   if (err instanceof APIError && typeof err.status === 'number') {
-    if (err.status === 401 || err.status === 403) return authMessage(url, err.status, hadApiKey);
+    if (err.status === 401 || err.status === 403) return authMessage(url, err.status, hadApiKey, apiMessage(err));
     if (err.status === 404) return `${url} has no /models route (HTTP 404): check the base URL (it usually ends in /v1)`;
-    return `${url} answered GET /models with HTTP ${err.status}: ${err.message.replace(/^\d{3}\s+/, '').slice(0, 200)}`;
+    return `${url} answered GET /models with HTTP ${err.status}: ${apiMessage(err)}`;
   }
   if (err instanceof SyntaxError) return `${url} did not return a model list: is it an OpenAI-compatible server?`;
   return `cannot query ${url}/models: ${errorMessage(err)}`;

@@ -83,7 +83,9 @@ test('samples that ended as errors are kept as errors, and --retry-errors reruns
     const dir = join(mkdtempSync(join(tmpdir(), 'bench-retry-')), 'run');
     const base = ['run', 'ruler-hqa', '--lengths', '8k', '--samples', '3', '--model-name', 'reference-reader', '--no-progress', '--no-cache', '--retry-base-ms', '1', '--out', dir];
     const first = spawnSync(process.execPath, [BIN, ...base, '--model', broken.url], { encoding: 'utf8', timeout: 120_000 });
-    assert.equal(first.status, 0, first.stderr);
+    // Finished with errored samples: exit 3, and the closing line says how to run them again.
+    assert.equal(first.status, 3, first.stderr);
+    assert.match(first.stderr, /3 of 3 samples ended as errors .*--retry-errors/);
     const errored = lines(join(dir, 'samples.jsonl'));
     assert.deepEqual(errored.map((r) => r.status), ['error', 'error', 'error']);
     assert.ok(errored.every((r) => r.score === 0 && /HTTP 5\d\d/.test(r.error)));

@@ -47,15 +47,18 @@ test('wrong model name, bad key, context length and other 400s fail at once with
     const wrongModel = createOpenAIModel({ baseURL: server.url, modelName: 'nope', apiKey: 'k1', sleep: instant });
     await assert.rejects(
       wrongModel.generate(request('hi')),
-      isKind('permanent', new RegExp(`^model 'nope' not found at ${server.url}; available: served-a`)),
+      isKind('fatal', new RegExp(`^endpoint ${server.url} does not serve model 'nope' \\(HTTP 404: The model \`nope\` does not exist\\.\\): check --model-name \\(GET /models lists: served-a\\)$`)),
     );
     assert.equal(wrongModel.stats().attempts, 1);
 
     const badKey = createOpenAIModel({ baseURL: server.url, modelName: 'served-a', apiKey: 'k2', sleep: instant });
-    await assert.rejects(badKey.generate(request('hi')), isKind('permanent', /rejected the API key.*--api-key-env/));
+    await assert.rejects(badKey.generate(request('hi')), isKind('fatal', /rejected the API key \(HTTP 401: Incorrect API key provided\.\).*--api-key-env/));
+    // After a fatal error the endpoint sends nothing more: later calls fail at once with the same words, unsent.
+    await assert.rejects(badKey.generate(request('again')), (e: unknown) => e instanceof EndpointCallError && e.kind === 'fatal' && e.attempts === 0 && /rejected the API key/.test(e.message));
+    assert.equal(badKey.stats().attempts, 1);
     assert.equal(badKey.stats().attempts, 1);
     const noKey = createOpenAIModel({ baseURL: server.url, modelName: 'served-a', sleep: instant });
-    await assert.rejects(noKey.generate(request('hi')), isKind('permanent', /requires an API key/));
+    await assert.rejects(noKey.generate(request('hi')), isKind('fatal', /requires an API key/));
 
     const good = createOpenAIModel({ baseURL: server.url, modelName: 'served-a', apiKey: 'k1', sleep: instant });
     const long = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
@@ -133,7 +136,8 @@ test('attempt cap, backoff growth, timeouts on hangs, and abort', async () => {
       baseURL: hanging.url, modelName: 'reference-reader', maxRetries: 1, sleep: instant,
       timeoutPolicy: { baseMs: 150, perPromptCharMs: 0, perMaxTokenMs: 0 },
     });
-    await assert.rejects(model.generate(request('x')), isKind('timeout', /within 0.2 s.*gave up after 2 attempts/));
+    // No attempt of the first call was ever answered: the endpoint is dead for the run (fatal), not one slow call.
+    await assert.rejects(model.generate(request('x')), isKind('fatal', /within 0.2 s.*gave up after 2 attempts\); the endpoint has answered no call yet: .*raise --request-timeout$/));
     assert.deepEqual(model.stats().retriesByReason, { timeout: 1 });
 
     const patient = createOpenAIModel({ baseURL: hanging.url, modelName: 'reference-reader' });
@@ -146,9 +150,9 @@ test('attempt cap, backoff growth, timeouts on hangs, and abort', async () => {
   }
 });
 
-test('an unreachable endpoint fails as a transient connection error naming the URL', async () => {
+test('an endpoint that never answered and cannot be reached fails fatally, naming the URL', async () => {
   const url = `http://127.0.0.1:${await closedPort()}/v1`;
   const model = createOpenAIModel({ baseURL: url, modelName: 'm', maxRetries: 2, sleep: instant });
-  await assert.rejects(model.generate(request('x')), isKind('transient', new RegExp(`^cannot reach ${url} \\(connection refused\\) \\(gave up after 3 attempts\\)$`)));
+  await assert.rejects(model.generate(request('x')), isKind('fatal', new RegExp(`^cannot reach ${url} \\(connection refused\\) \\(gave up after 3 attempts\\); the endpoint has answered no call yet: check that the server is up$`)));
   assert.deepEqual(model.stats().retriesByReason, { connection: 2 });
 });

@@ -45,8 +45,8 @@ test('probe: down, wrong model, bad key, missing key, wrong path, silent host: o
   const server = await startServer({ model: echoModel(), modelName: 'qwen', apiKey: 'k-9f3a' });
   try {
     lines.push(await oneLine(probeEndpoint({ baseURL: server.url, modelName: 'llama', apiKey: 'k-9f3a' }), /^model 'llama' not found at .*; available: qwen \(set --model-name\)$/));
-    lines.push(await oneLine(probeEndpoint({ baseURL: server.url, modelName: 'qwen', apiKey: 'wrong' }), /rejected the API key \(HTTP 401\): set the variable named by --api-key-env/));
-    lines.push(await oneLine(probeEndpoint({ baseURL: server.url, modelName: 'qwen' }), /requires an API key \(HTTP 401\): pass --api-key-env/));
+    lines.push(await oneLine(probeEndpoint({ baseURL: server.url, modelName: 'qwen', apiKey: 'wrong' }), /rejected the API key \(HTTP 401: Incorrect API key provided\.\): set the variable named by --api-key-env/));
+    lines.push(await oneLine(probeEndpoint({ baseURL: server.url, modelName: 'qwen' }), /requires an API key \(HTTP 401: Incorrect API key provided\.\): pass --api-key-env/));
     const root = server.url.replace(/\/v1$/, '');
     lines.push(await oneLine(probeEndpoint({ baseURL: root, modelName: 'qwen', apiKey: 'k-9f3a' }), /has no \/models route \(HTTP 404\): check the base URL \(it usually ends in \/v1\)/));
   } finally {
