@@ -1,5 +1,6 @@
 import { UserError } from './errors.js';
 import type { TaskDefinition } from './types.js';
+import { didYouMean } from './cli/suggest.js';
 import { ctxDistTask, rulerHqaTask } from '../generators/ruler-hqa/index.js';
 import { niahTasks } from '../generators/niah/index.js';
 import { longbenchGroups, longbenchTasks } from '../generators/longbench/index.js';
@@ -23,7 +24,10 @@ export function taskGroups(): Record<string, string[]> {
 
 export function getTask(name: string): TaskDefinition {
   const task = ALL.find((t) => t.name === name);
-  if (!task) throw new UserError(`unknown task '${name}': run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`);
+  if (!task) {
+    const hint = didYouMean(name, [...ALL.map((t) => t.name), ...Object.keys(GROUPS)]);
+    throw new UserError(`unknown task '${name}'${hint}: run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`);
+  }
   return task;
 }
 

@@ -14,6 +14,8 @@ import { copyLines, DatasetCache, type DatasetKey, tempPathFor, writeJsonRow, ty
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { parseLengths } from '../config/lengths.js';
 import { getTask } from '../tasks.js';
+import { samplesCappedNote } from '../runner/plan.js';
+import { checkOutputFile } from '../cli/path-checks.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import { join } from 'node:path';
 
@@ -217,11 +219,14 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
 
 export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO): Promise<number> {
   const task = getTask(cmd.task);
+  checkOutputFile(cmd.out, '--out', 'pass a file in a writable directory, e.g. --out data.jsonl');
   const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
   const result = await generateCommand({
     task, lengths, samples: cmd.samples ?? task.defaultSamples, seed: cmd.seed, tokenizer: loadTokenizer(cmd.tokenizer),
     format: cmd.format, out: cmd.out, cacheDir: join('.bench-cache', 'datasets'), options: cmd.options,
   });
+  const short = cmd.samples === undefined ? [] : result.lengths.filter((l) => l.rows < cmd.samples!).map((l) => ({ label: l.label, available: l.rows }));
+  if (short.length > 0) io.err(samplesCappedNote({ task: task.name, requested: cmd.samples!, lengths: short }));
   for (const l of result.lengths) io.out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})`);
   io.out(`wrote ${result.rows} rows to ${result.out}`);
   return 0;

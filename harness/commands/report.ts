@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { checkOutputDir } from '../cli/path-checks.js';
 import type { SampleRecord } from '../types.js';
 import { loadPaperBaseline, paperBaselinesFor, loadPaperBaselines, type PaperBaseline } from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
@@ -41,6 +42,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     if (!existsSync(dir)) throw new UserError(`run directory not found: ${dir}`);
     if (!existsSync(join(dir, 'samples.jsonl'))) throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
   }
+  if (options.out !== undefined) checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
   const warnings: string[] = [];
   const warn = (m: string) => {
     warnings.push(m);

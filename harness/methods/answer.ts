@@ -1,8 +1,11 @@
 import { extractBoxedAnswer, extractPhraseAnswer } from '../scorers/extract.js';
+import { stripSpecialTokens } from '../protocol/special-tokens.js';
 import type { PromptSpec } from '../types.js';
 
-/** The answer a method reports, taken from the final output per the sample's answer format. */
-export function takeAnswer(text: string, format: PromptSpec['answerFormat'] | undefined): string | null {
+/** The answer a method reports, taken from the final output per the sample's answer format, without chat-template
+ *  special tokens (<|im_end|>, ...) a server may leave in it. The caller records the raw output untouched. */
+export function takeAnswer(raw: string, format: PromptSpec['answerFormat'] | undefined): string | null {
+  const text = stripSpecialTokens(raw);
   switch (format ?? 'phrase') {
     case 'boxed':
       return extractBoxedAnswer(text);

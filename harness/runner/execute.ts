@@ -3,6 +3,7 @@ import { methods as methodRegistry } from '../methods/index.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from './checkpoints.js';
 import type { PromptStore } from './prompt-store.js';
+import { overTarget } from '../config/lengths.js';
 import { scoreOutput } from './score.js';
 
 /** What identifies a unit of work; plain data, so it can cross to a worker thread. */
@@ -61,12 +62,15 @@ export async function executeUnit(env: ExecEnv, spec: UnitSpec, onCall: (call: C
   });
   if (env.signal?.aborted && output.status !== 'ok') return null;
   const { score, scores } = scoreOutput(sample, output);
+  // A context longer than its token target is scored as usual but never passes for that length.
+  const over = overTarget(sample.length, sample.context.tokenCount);
+  const status = over && output.status === 'ok' ? 'over-target' : output.status;
   return {
     id: sample.id, task: sample.task, taskVersion: sample.taskVersion, method: spec.method, model: env.modelId,
     lengthLabel: sample.length.label, lengthKind: sample.length.kind, length: sample.length.value, index: sample.index,
     builtTokens: sample.context.tokenCount, question: sample.question, answers: sample.answers,
     prediction: output.prediction, rawOutput: output.rawOutput, metric: sample.metric, score, scores,
-    status: output.status, ...(output.error ? { error: output.error } : {}), calls: output.calls, usage: output.usage,
-    elapsedMs: Math.round(performance.now() - started), metadata: { ...sample.metadata, ...(output.extra ?? {}) },
+    status, ...(output.error ? { error: output.error } : {}), calls: output.calls, usage: output.usage,
+    elapsedMs: Math.round(performance.now() - started), metadata: { ...sample.metadata, ...over, ...(output.extra ?? {}) },
   };
 }

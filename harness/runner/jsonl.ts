@@ -1,4 +1,5 @@
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, readSync, fstatSync, writeSync } from 'node:fs';
+import { UserError, errorMessage } from '../errors.js';
 
 /** Parses a JSONL file, skipping a torn last line (a run killed mid-write). Lines before it must be valid. */
 export function readJsonl<T>(file: string): { rows: T[]; tornBytes: number } {
@@ -6,11 +7,19 @@ export function readJsonl<T>(file: string): { rows: T[]; tornBytes: number } {
   const text = readFileSync(file, 'utf8');
   const rows: T[] = [];
   let start = 0;
+  let lineNo = 0;
   while (start < text.length) {
     const nl = text.indexOf('\n', start);
     if (nl < 0) return { rows, tornBytes: Buffer.byteLength(text.slice(start)) };
     const line = text.slice(start, nl);
-    if (line.trim() !== '') rows.push(JSON.parse(line) as T);
+    lineNo++;
+    if (line.trim() !== '') {
+      try {
+        rows.push(JSON.parse(line) as T);
+      } catch (err) {
+        throw new UserError(`${file}:${lineNo}: not valid JSON (${errorMessage(err)}); only a torn last line is skipped: fix or delete line ${lineNo}, or use another --out`);
+      }
+    }
     start = nl + 1;
   }
   return { rows, tornBytes: 0 };

@@ -1,6 +1,6 @@
 // Strict JSONL reading for `bench score`: every problem names the file and line.
-import { readFileSync } from 'node:fs';
 import { UserError } from '../../errors.js';
+import { readTextFile } from '../../text-file.js';
 
 export interface JsonlLine {
   line: number;
@@ -19,12 +19,8 @@ export interface JsonlFile {
  * an unparseable last line when `allowTornLastLine` (a run killed mid-write), which is skipped and reported.
  */
 export function readJsonl(path: string, opts: { allowTornLastLine?: boolean } = {}): JsonlFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UserError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
+  // gzip is read transparently; bytes that are not UTF-8 text are refused with their offset, never echoed.
+  const text = readTextFile(path, 'expected JSON lines (one JSON object per line)');
   const raw = text.split('\n');
   let last = raw.length - 1;
   while (last >= 0 && raw[last].trim() === '') last--;
