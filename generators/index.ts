@@ -4,6 +4,7 @@ import type { TaskDefinition } from '../harness/types.js';
 import { ctxDistTask, rulerHqaTask } from './ruler-hqa/index.js';
 import { niahTasks } from './niah/index.js';
 import { longbenchGroups, longbenchTasks } from './longbench/index.js';
+import { didYouMean } from '../harness/suggest.js';
 
 const ALL: TaskDefinition[] = [rulerHqaTask, ctxDistTask, ...niahTasks, ...longbenchTasks];
 /** Names that stand for several tasks (e.g. longbench-qa → its datasets). */
@@ -20,7 +21,10 @@ export function allTasks(): TaskDefinition[] {
 
 export function getTask(name: string): TaskDefinition {
   const task = ALL.find((t) => t.name === name);
-  if (!task) throw new UserError(`unknown task '${name}': run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`);
+  if (!task) {
+    const hint = didYouMean(name, [...ALL.map((t) => t.name), ...Object.keys(GROUPS)]);
+    throw new UserError(`unknown task '${name}'${hint}: run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`);
+  }
   return task;
 }
 

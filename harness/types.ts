@@ -146,7 +146,9 @@ export interface TaskDefinition {
   prepare(env: TaskEnv): Promise<PreparedTask>;
 }
 
-export type SampleStatus = 'ok' | 'error' | 'truncated';
+/** 'over-target': the method ran and was scored, but the context is longer than its token target (the question's own
+ *  paragraphs alone exceed it; metadata.over_target, target_tokens, built_tokens). Reports count these apart. */
+export type SampleStatus = 'ok' | 'error' | 'truncated' | 'over-target';
 
 /** One model call, as recorded in calls.jsonl. */
 export interface CallRecord {

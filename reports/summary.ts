@@ -52,6 +52,8 @@ export interface SummaryRow {
   ok: number;
   errors: number;
   truncated: number;
+  /** Samples whose context is longer than the length target (status 'over-target'; scored as usual). */
+  overTarget: number;
   /** Mean headline score over all n samples; errored samples count as 0. */
   score: number;
   /** Mean headline score over samples with status "ok" only; null when there are none. */
@@ -100,7 +102,7 @@ function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'leng
   return {
     row: {
       task: r.task, method: r.method, model: r.model, isReferenceReader: isReferenceReaderId(r.model), ...position, metric: '',
-      n: 0, ok: 0, errors: 0, truncated: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0, middleTruncated: 0,
+      n: 0, ok: 0, errors: 0, truncated: 0, overTarget: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0, middleTruncated: 0,
       promptTokens: 0, completionTokens: 0, calls: 0, meanBuiltTokens: 0,
     },
     metricNames: new Set(), scoreSum: 0, okScoreSum: 0, metricSums: new Map(), builtSum: 0, errorRecordsMissing: [],
@@ -119,6 +121,7 @@ function add(acc: Acc, r: SampleRecord): void {
     acc.okScoreSum += score;
   } else if (isError) row.errors++;
   else if (r.status === 'truncated') row.truncated++;
+  else if (r.status === 'over-target') row.overTarget++;
   const scores = r.scores ?? {};
   for (const [name, value] of Object.entries(scores)) {
     const m = acc.metricSums.get(name) ?? { sum: 0, count: 0 };
@@ -186,10 +189,10 @@ function metricColumns(rows: SummaryRow[]): string[] {
 export function summaryCsv(rows: SummaryRow[]): string {
   const metrics = metricColumns(rows);
   const header = ['task', 'method', 'model', 'reference_reader', 'length_label', 'length_kind', 'length', 'metric',
-    'score_x100', 'n', 'expected_n', 'complete', 'ok', 'errors', 'truncated', 'score_ok_only_x100', ...metrics.map((m) => `${m}_x100`),
+    'score_x100', 'n', 'expected_n', 'complete', 'ok', 'errors', 'truncated', 'over_target', 'score_ok_only_x100', ...metrics.map((m) => `${m}_x100`),
     'empty_predictions', 'middle_truncated', 'prompt_tokens', 'completion_tokens', 'calls', 'mean_built_tokens'];
   const body = rows.map((r) => [r.task, r.method, r.model, r.isReferenceReader ? 'yes' : 'no', r.lengthLabel, r.lengthKind,
-    r.length, r.metric, fmtPct(r.score), r.n, r.expected ?? '', r.complete == null ? '' : r.complete ? 'yes' : 'no', r.ok, r.errors, r.truncated, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
+    r.length, r.metric, fmtPct(r.score), r.n, r.expected ?? '', r.complete == null ? '' : r.complete ? 'yes' : 'no', r.ok, r.errors, r.truncated, r.overTarget, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
     ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')), r.empty, r.middleTruncated, r.promptTokens, r.completionTokens,
     r.calls, Math.round(r.meanBuiltTokens)]);
   return stringify([header, ...body]);
@@ -232,6 +235,8 @@ function table(header: string[], body: string[][], rightAlign: boolean[]): strin
 
 export const CUT_NOTE = 'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
 
+export const OVER_TARGET_NOTE = 'over target: samples whose context is longer than the length, because it cannot be built smaller (a RULER-HQA question\'s own paragraphs alone exceed it); scored as usual, counted in n';
+
 export const BUCKET_NOTE = '0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset\'s own length field (words; characters for Chinese)';
 
 /**
@@ -250,13 +255,15 @@ export function formatSummaryTable(rows: SummaryRow[], missing: MissingCell[] = 
     }
     const model = modelLabel(first.model, first.isReferenceReader);
     const metric = [...new Set(group.map((r) => r.metric))].join('/') || 'score';
+    const showOver = group.some((r) => r.overTarget > 0);
     const showEmpty = group.some((r) => r.empty > 0);
     const showCut = group.some((r) => r.middleTruncated > 0);
-    const header = ['length', 'n', `${metric} ×100`, 'errors', 'truncated', ...(showEmpty ? ['empty'] : []), ...(showCut ? ['context cut'] : [])];
+    const header = ['length', 'n', `${metric} ×100`, 'errors', 'truncated', ...(showOver ? ['over target'] : []), ...(showEmpty ? ['empty'] : []), ...(showCut ? ['context cut'] : [])];
     const body = group.map((r) => [r.lengthLabel, fmtCount(r), fmtPct(r.score), String(r.errors), String(r.truncated),
-      ...(showEmpty ? [String(r.empty)] : []), ...(showCut ? [String(r.middleTruncated)] : [])]);
+      ...(showOver ? [String(r.overTarget)] : []), ...(showEmpty ? [String(r.empty)] : []), ...(showCut ? [String(r.middleTruncated)] : [])]);
     blocks.push(`${first.task} · ${first.method} · ${model}\n${table(header, body, header.map((_, k) => k > 0))}`);
   }
+  if (rows.some((r) => r.overTarget > 0)) blocks.push(OVER_TARGET_NOTE);
   if (rows.some((r) => r.complete === false)) blocks.push(INCOMPLETE_NOTE);
   if (missing.length) blocks.push(missingNote(missing));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import { datasetPath } from '../../harness/paths.js';
 import { baseDataset } from '../../harness/protocol/longbench.js';
+import { decodeTextBytes } from '../../harness/text-file.js';
 
 /** One line of a LongBench v1 data file (docs/PROTOCOLS.md §e.6). */
 export interface LongBenchRow {
@@ -132,7 +133,7 @@ export function loadLongBench(dataset: string, data?: string): LongBenchData {
   const hit = cache.get(key);
   if (hit) return hit;
   const raw = readFileSync(file);
-  const text = raw.toString('utf8');
+  const text = decodeTextBytes(raw, file, `pass LongBench's ${dataset}.jsonl (UTF-8 JSON lines)`);
   if (data !== undefined && !statSync(data).isDirectory()) {
     // A single file serves only the dataset its rows name; the run's other LongBench tasks are skipped.
     const named = firstDataset(text) ?? basename(file).replace(/(_e)?\.jsonl$/, '');

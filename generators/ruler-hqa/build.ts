@@ -1,6 +1,7 @@
 import { UserError } from '../../harness/errors.js';
 import type { ContextSource, LengthTarget, Tokenizer } from '../../harness/types.js';
 import { renderParagraph, type HotpotRecord } from '../../datasets/hotpotqa/load.js';
+import { overTarget } from '../../harness/config/lengths.js';
 import { rngFor } from '../common/rng.js';
 import type { ParagraphPool } from './pool.js';
 import { type Placement, placementPositions } from './placement.js';
@@ -67,7 +68,9 @@ export interface BuildInput {
 /**
  * One RULER-HQA context: the question's own paragraphs plus distractors drawn uniformly without replacement from the
  * rest of the pool (reused pass after pass when the pool runs out), as `Document {i}:\n{title}\n{text}` blocks joined
- * by a blank line. Sized to a token target (context tokens, the unit MemAgent chunks) or to a document count.
+ * by a blank line. Sized to a token target (context tokens, the unit MemAgent chunks) or to a document count. A
+ * context never exceeds its token target unless the question's own paragraphs alone do; then it holds only those and
+ * its metadata says so (over_target, target_tokens, built_tokens).
  */
 export function buildHqaContext(input: BuildInput): BuiltContext {
   const { record, pool, headers, tokenizer, length, seed, index, placement, version } = input;
@@ -173,6 +176,8 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
       reuse_factor: reuseFactor,
       pool_passes: passes,
       placement,
+      // Only when the question's own paragraphs alone exceed the token target (harness/config/lengths.ts overTarget).
+      ...overTarget(length, tokenCount),
     },
   };
 }

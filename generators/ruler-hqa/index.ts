@@ -1,14 +1,29 @@
 import { UserError } from '../../harness/errors.js';
 import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
-import { loadHotpot } from '../../datasets/hotpotqa/load.js';
+import { loadHotpot, renderParagraph, type HotpotData } from '../../datasets/hotpotqa/load.js';
 import { buildHqaContext, HeaderCache } from './build.js';
 import { buildPool } from './pool.js';
-import { parsePlacement, PLACEMENTS, type Placement } from './placement.js';
+import { parsePlacement, placementPositions, PLACEMENTS, type Placement } from './placement.js';
 
 export const RULER_HQA_VERSION = '1';
 
-function prepare(env: TaskEnv, taskName: string, placementFor: (index: number) => { placement: Placement; question: number }, perQuestion: number): PreparedTask {
+/**
+ * A placement needs each question's two supporting paragraphs; a record whose supporting_facts do not name two of its
+ * paragraphs would silently get the ordinary shuffle under the placement's label, so it is refused (`why` says who
+ * places them).
+ */
+export function checkSupportingFacts(data: HotpotData, why: string): void {
+  data.records.forEach((r, i) => {
+    const supporting = new Set(r.paragraphs.filter(([title]) => r.supportingTitles.includes(title)).map(([t, s]) => renderParagraph(t, s)));
+    if (supporting.size < 2) {
+      throw new UserError(`${data.source}: record ${i} (_id ${JSON.stringify(r.id)}) has supporting_facts naming ${supporting.size} of its paragraphs; ${why} places a question's two supporting paragraphs, so every record needs them (HotpotQA's dev distractor file has them)`);
+    }
+  });
+}
+
+function prepare(env: TaskEnv, taskName: string, placementFor: (index: number) => { placement: Placement; question: number }, perQuestion: number, placing?: string): PreparedTask {
   const data = loadHotpot(env.options.data);
+  if (placing !== undefined) checkSupportingFacts(data, placing);
   const headers = new HeaderCache(env.tokenizer);
   let pool: ReturnType<typeof buildPool> | undefined; // tokenized on first use: counting samples needs no tokens
   return {
@@ -46,7 +61,7 @@ export const rulerHqaTask: TaskDefinition = {
   acceptsDocCounts: true,
   async prepare(env) {
     const placement = parsePlacement(env.options.placement);
-    return prepare(env, 'ruler-hqa', (index) => ({ placement, question: index }), 1);
+    return prepare(env, 'ruler-hqa', (index) => ({ placement, question: index }), 1, placementPositions(placement) ? `--placement ${placement}` : undefined);
   },
 };
 
@@ -61,6 +76,6 @@ export const ctxDistTask: TaskDefinition = {
   acceptsDocCounts: true,
   async prepare(env) {
     if (env.options.placement !== undefined) throw new UserError('ctx-dist runs every placement; use `bench run ruler-hqa --placement P` for one');
-    return prepare(env, 'ctx-dist', (index) => ({ placement: PLACEMENTS[index % PLACEMENTS.length], question: Math.floor(index / PLACEMENTS.length) }), PLACEMENTS.length);
+    return prepare(env, 'ctx-dist', (index) => ({ placement: PLACEMENTS[index % PLACEMENTS.length], question: Math.floor(index / PLACEMENTS.length) }), PLACEMENTS.length, 'ctx-dist');
   },
 };

@@ -4,6 +4,7 @@ import type { Command } from '../config/commands.js';
 import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry, type MethodOption, type MethodSettings } from '../methods/index.js';
 import { parseLengths } from '../config/lengths.js';
+import { didYouMean } from '../suggest.js';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -81,13 +82,60 @@ export function commandOptions(command: Subcommand): Record<string, OptionSpec> 
   }
 }
 
+/** A value that starts with '-' but is a (negative) number, e.g. -1 or -5k: a value, not an option. */
+const NEGATIVE_VALUE = /^-\.?\d/;
+
+/**
+ * Checks every flag against `options` before node's parseArgs sees them: an unknown flag is refused with the closest
+ * known one, and `--flag -1` becomes `--flag=-1` so a negative value reaches the flag's own check (parseArgs would
+ * call it "ambiguous").
+ */
+function preprocess(argv: string[], options: Record<string, OptionSpec>, command: string): string[] {
+  const out: string[] = [];
+  const unknown = (written: string, name: string) =>
+    new UserError(`bench ${command}: unknown option '${written}'${didYouMean(name, Object.keys(options), (c) => `--${c}`)} (see bench ${command} --help)`);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = arg.slice(2, eq < 0 ? undefined : eq);
+      const spec = Object.hasOwn(options, name) ? options[name] : undefined;
+      if (!spec) throw unknown(eq < 0 ? arg : arg.slice(0, eq), name);
+      if (spec.type === 'string' && eq < 0 && i + 1 < argv.length && NEGATIVE_VALUE.test(argv[i + 1])) {
+        out.push(`${arg}=${argv[++i]}`);
+        continue;
+      }
+    } else if (NEGATIVE_VALUE.test(arg)) {
+      // Not taken by a string flag above: parseArgs would read it as short options.
+      const prev = i > 0 ? argv[i - 1] : '';
+      const flag = prev.startsWith('--') && !prev.includes('=') ? prev : undefined;
+      throw new UserError(`bench ${command}: unexpected argument '${arg}'${flag ? `: ${flag} takes no value` : ''} (see bench ${command} --help)`);
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      throw unknown(arg, arg.slice(1));
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
 function parse(argv: string[], options: Record<string, OptionSpec>, command: string) {
+  const args = preprocess(argv, options, command);
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
     const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new UserError(`bench ${command}: ${msg.replace(/^TypeError \[[A-Z_]+\]: /, '')} (see bench ${command} --help)`);
   }
+}
+
+/** A path argument that must not be empty (`--out ""` would otherwise mean the current directory or nothing). */
+function nonEmptyPath(raw: string | undefined, flag: string, what: string): string | undefined {
+  if (raw !== undefined && raw.trim() === '') throw new UserError(`${flag} is empty: pass ${what}`);
+  return raw;
 }
 
 export function parseInteger(raw: string | undefined, flag: string, min: number, fallback?: number, max?: number): number {
@@ -95,10 +143,13 @@ export function parseInteger(raw: string | undefined, flag: string, min: number,
     if (fallback === undefined) throw new UserError(`${flag} is required`);
     return fallback;
   }
-  if (!/^-?\d+$/.test(raw.trim())) throw new UserError(`${flag} must be a whole number, got '${raw}'`);
-  const n = Number(raw);
-  if (n < min) throw new UserError(`${flag} must be at least ${min}, got ${n}`);
-  if (max !== undefined && n > max) throw new UserError(`${flag} must be at most ${max}, got ${n}`);
+  const text = raw.trim();
+  if (!/^-?\d+$/.test(text)) throw new UserError(`${flag} must be a whole number, got '${raw}'`);
+  const n = Number(text);
+  if (n < min) throw new UserError(`${flag} must be at least ${min}, got ${text}`);
+  if (max !== undefined && n > max) throw new UserError(`${flag} must be at most ${max}, got ${text}`);
+  // Above 2^53 - 1 a double cannot hold every whole number: 99999999999999999999 would silently become 1e20.
+  if (!Number.isSafeInteger(n)) throw new UserError(`${flag} must be at most ${Number.MAX_SAFE_INTEGER} (larger whole numbers lose precision), got ${text}`);
   return n;
 }
 
@@ -179,12 +230,12 @@ function parseRun(argv: string[]): RunConfig {
   const { values, positionals } = parse(argv, runOptions(), 'run');
   if (positionals.length === 0) throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
   if (positionals.length > 1) throw new UserError(`bench run takes one task argument (comma-separate several), got: ${positionals.join(' ')}`);
-  const tasks = positionals[0].split(',').map((s) => s.trim()).filter(Boolean);
+  const tasks = taskNames(positionals[0]);
   const model = parseModel(values.model as string | undefined, values.endpoint as string[] | undefined);
   if (model !== 'local' && !values['model-name']) throw new UserError('--model-name is required with an endpoint (the model name the server serves, e.g. BytedTsinghua-SIA/RL-MemoryAgent-14B)');
   const options: Record<string, string> = {};
   if (values.placement !== undefined) options.placement = values.placement as string;
-  if (values.data !== undefined) options.data = values.data as string;
+  if (values.data !== undefined) options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
   const lengthSpec = values.lengths as string | undefined;
   const methods = parseMethods(values.method as string | undefined);
   return {
@@ -193,7 +244,7 @@ function parseRun(argv: string[]): RunConfig {
     lengths: lengthSpec === undefined ? undefined : parseLengths(lengthSpec),
     samples: values.samples === undefined ? undefined : parseInteger(values.samples as string, '--samples', 1),
     seed: parseInteger(values.seed as string | undefined, '--seed', 0, 42),
-    out: values.out as string | undefined,
+    out: nonEmptyPath(values.out as string | undefined, '--out', 'a directory for the run, e.g. --out runs/mine, or drop --out for runs/<task>__<method>__<model>__seed<S>'),
     methods,
     methodSettings: parseMethodSettings(values, methods),
     model,
@@ -217,6 +268,16 @@ function parseRun(argv: string[]): RunConfig {
     retryBaseMs: values['retry-base-ms'] === undefined ? undefined : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),
     cacheDebug: Boolean(values['cache-debug']),
   };
+}
+
+/** Comma-separated task names; an empty one (`bench run ''`, `bench run ,`, `a,,b`) is refused. */
+function taskNames(raw: string): string[] {
+  const names = raw.split(',').map((s) => s.trim());
+  if (names.some((n) => n === '')) {
+    const where = raw.trim() === '' || names.every((n) => n === '') ? '' : ` in '${raw}'`;
+    throw new UserError(`task name is empty${where}: pass a task such as ruler-hqa, or several separated by commas (see bench tasks)`);
+  }
+  return names;
 }
 
 function one(positionals: string[], what: string, command: string): string {
@@ -246,12 +307,13 @@ export function parseCli(argv: string[]): Command {
     case 'generate': {
       const { values, positionals } = parse(rest, GENERATE_OPTIONS, 'generate');
       const task = one(positionals, 'task', 'generate');
+      if (task.trim() === '') throw new UserError('task name is empty: pass a task such as ruler-hqa (see bench tasks)');
       const format = (values.format as string | undefined) ?? 'native';
       if (format !== 'ruler' && format !== 'memagent' && format !== 'native') throw new UserError(`--format must be ruler, memagent or native, got '${format}'`);
-      if (!values.out) throw new UserError('bench generate needs --out FILE.jsonl');
+      if (!nonEmptyPath(values.out as string | undefined, '--out', 'a file, e.g. --out data.jsonl')) throw new UserError('bench generate needs --out FILE.jsonl');
       const options: Record<string, string> = {};
       if (values.placement !== undefined) options.placement = values.placement as string;
-      if (values.data !== undefined) options.data = values.data as string;
+      if (values.data !== undefined) options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
       const lengthSpec = values.lengths as string | undefined;
       return {
         command: 'generate', task, lengthSpec, lengths: lengthSpec === undefined ? undefined : parseLengths(lengthSpec),
@@ -269,7 +331,7 @@ export function parseCli(argv: string[]): Command {
     case 'report': {
       const { values, positionals } = parse(rest, REPORT_OPTIONS, 'report');
       if (positionals.length === 0) throw new UserError('bench report needs at least one run directory');
-      return { command: 'report', runDirs: positionals, out: values.out as string | undefined, paper: Boolean(values.paper) };
+      return { command: 'report', runDirs: positionals, out: nonEmptyPath(values.out as string | undefined, '--out', 'a directory for the report'), paper: Boolean(values.paper) };
     }
     case 'gate': {
       const { values, positionals } = parse(rest, GATE_OPTIONS, 'gate');
@@ -278,7 +340,7 @@ export function parseCli(argv: string[]): Command {
         command: 'gate', runDir: one(positionals, 'run directory', 'gate'), baseline: values.baseline as string,
         maxDrop: values['max-drop'] === undefined ? undefined : parseNumber(values['max-drop'] as string, '--max-drop', 0, 100, 0),
         maxErrors: values['max-errors'] === undefined ? undefined : parseInteger(values['max-errors'] as string, '--max-errors', 0),
-        junit: values.junit as string | undefined,
+        junit: nonEmptyPath(values.junit as string | undefined, '--junit', 'a file for the JUnit XML, e.g. --junit gate.xml'),
         z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
         exact: Boolean(values.exact),
         allowMissing: Boolean(values['allow-missing']),
@@ -286,13 +348,13 @@ export function parseCli(argv: string[]): Command {
     }
     case 'baseline': {
       const { values, positionals } = parse(rest, OUT_ONLY, 'baseline');
-      if (!values.out) throw new UserError('bench baseline needs --out FILE.json');
+      if (!nonEmptyPath(values.out as string | undefined, '--out', 'a file, e.g. --out baselines/regression/mine.json')) throw new UserError('bench baseline needs --out FILE.json');
       return { command: 'baseline', runDir: one(positionals, 'run directory', 'baseline'), out: values.out as string };
     }
     case 'merge': {
       const { values, positionals } = parse(rest, OUT_ONLY, 'merge');
       if (positionals.length === 0) throw new UserError('bench merge needs shard directories');
-      if (!values.out) throw new UserError('bench merge needs --out DIR');
+      if (!nonEmptyPath(values.out as string | undefined, '--out', 'a directory for the merged run')) throw new UserError('bench merge needs --out DIR');
       return { command: 'merge', shardDirs: positionals, out: values.out as string };
     }
     case 'serve': {
@@ -301,6 +363,6 @@ export function parseCli(argv: string[]): Command {
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
     }
     default:
-      throw new UserError(`unknown command '${head}': use run, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
+      throw new UserError(`unknown command '${head}'${didYouMean(head, [...SUBCOMMANDS])}: use run, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
   }
 }

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError, errorMessage } from '../errors.js';
+import { checkOutputFile } from '../path-checks.js';
 import { loadRecords } from '../../reports/records.js';
 import { evaluateGate, formatGate, junitXml, readBaseline, writeBaseline } from '../../reports/regression.js';
 import { isGateRow, summarize } from '../../reports/summary.js';
@@ -45,6 +46,15 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
   const print = options.print ?? ((t: string) => process.stdout.write(`${t}\n`));
   const printError = options.printError ?? ((t: string) => process.stderr.write(`${t}\n`));
   const suite = `bench gate ${options.runDir}`;
+  if (options.junit !== undefined) {
+    // Before any work, and never retried below: a JUnit path that cannot be written is a usage error.
+    try {
+      checkOutputFile(options.junit, '--junit', 'pass a file in a writable directory, e.g. --junit gate.xml');
+    } catch (err) {
+      printError(`bench gate: ${errorMessage(err)}`);
+      return 2;
+    }
+  }
   try {
     checkNumber('--max-drop', options.maxDrop, 0);
     checkNumber('--max-errors', options.maxErrors, 0);
@@ -79,6 +89,7 @@ export interface BaselineCommandOptions {
 /** `bench baseline <run-dir> --out FILE`: freezes a run's per-(task, method, length) scores for `bench gate`. */
 export async function baselineCommand(options: BaselineCommandOptions): Promise<{ file: string; entries: number }> {
   if (!options.out) throw new UserError('bench baseline needs --out FILE');
+  checkOutputFile(options.out, '--out', 'pass a file in a writable directory, e.g. --out baselines/regression/mine.json');
   const rows = summarize(await loadRecords(options.runDir));
   if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to make a baseline from`);
   const manifest = loadManifestView(options.runDir);

@@ -15,6 +15,8 @@ import { datasetCacheDir } from '../cache/cache-root.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { parseLengths } from '../config/lengths.js';
 import { getTask } from '../../generators/index.js';
+import { samplesCappedNote } from '../runner/plan.js';
+import { checkOutputFile } from '../path-checks.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 
 export type GenerateFormat = 'ruler' | 'memagent' | 'native';
@@ -193,11 +195,14 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
 
 export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO): Promise<number> {
   const task = getTask(cmd.task);
+  checkOutputFile(cmd.out, '--out', 'pass a file in a writable directory, e.g. --out data.jsonl');
   const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
   const result = await generateCommand({
     task, lengths, samples: cmd.samples ?? task.defaultSamples, seed: cmd.seed, tokenizer: loadTokenizer(cmd.tokenizer),
     format: cmd.format, out: cmd.out, cacheDir: datasetCacheDir(), options: cmd.options,
   });
+  const short = cmd.samples === undefined ? [] : result.lengths.filter((l) => l.rows < cmd.samples!).map((l) => ({ label: l.label, available: l.rows }));
+  if (short.length > 0) io.err(samplesCappedNote({ task: task.name, requested: cmd.samples!, lengths: short }));
   for (const l of result.lengths) io.out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})`);
   io.out(`wrote ${result.rows} rows to ${result.out}`);
   return 0;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeFileAtomic } from '../run-dir/atomic-write.js';
 import { modelRecordKey } from '../run-dir/record-key.js';
+import { checkOutputDir } from '../path-checks.js';
 import type { SampleRecord } from '../types.js';
 import { loadPaperBaseline, paperBaselinesFor, loadPaperBaselines, type PaperBaseline } from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
@@ -38,6 +39,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     if (!existsSync(dir)) throw new UserError(`run directory not found: ${dir}`);
     if (!existsSync(join(dir, 'samples.jsonl'))) throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
   }
+  if (options.out !== undefined) checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
   const warnings: string[] = [];
   const warn = (m: string) => {
     warnings.push(m);

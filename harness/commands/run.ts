@@ -1,8 +1,10 @@
 // `bench run`: Ctrl-C / SIGTERM handling, the model, the runner, and everything the user reads about the run.
 import { setMaxListeners } from 'node:events';
 import type { CommandIO, CommandOf } from '../config/commands.js';
+import { checkOutputDir } from '../path-checks.js';
 import { createModel } from '../models/factory.js';
 import { formatDryRun } from '../runner/dry-run.js';
+import { samplesCappedNote } from '../runner/plan.js';
 import { executeRun, type RunEvent, type RunOutcome } from '../runner/runner.js';
 import { formatSummaryTable } from '../../reports/summary.js';
 
@@ -14,6 +16,8 @@ export function describeEvent(e: RunEvent): string {
       return `${e.task}: lengths ${e.lengths.join(', ')} (${e.lengths.length} points)`;
     case 'resuming':
       return `resuming: ${e.finished} of ${e.total} samples already finished in ${e.dir}`;
+    case 'samples-capped':
+      return samplesCappedNote(e);
   }
 }
 
@@ -67,6 +71,7 @@ export const INTERRUPT_MESSAGE = 'interrupt: no new samples start; samples in fl
   '(a stopped sample resumes on the next run); finished samples are saved. Press Ctrl-C again to quit now.';
 
 export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<number> {
+  if (cmd.config.out !== undefined) checkOutputDir(cmd.config.out, '--out', 'pass a directory for the run, e.g. --out runs/mine');
   const controller = new AbortController();
   // Every in-flight request listens on this one signal; hundreds in flight are expected, not a leak.
   setMaxListeners(0, controller.signal);
@@ -80,7 +85,8 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<numb
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const outcome = await executeRun(cmd.config, { createModel, onEvent: (e) => io.out(describeEvent(e)), signal: controller.signal });
+    const onEvent = (e: RunEvent) => (e.type === 'samples-capped' ? io.err : io.out)(describeEvent(e));
+    const outcome = await executeRun(cmd.config, { createModel, onEvent, signal: controller.signal });
     const { lines, exitCode, errorLine } = describeOutcome(outcome);
     for (const l of lines) io.out(l);
     if (errorLine) io.err(`bench: ${errorLine}`);

@@ -16,7 +16,17 @@ function trimNumber(x: number): string {
   return String(Number(x.toFixed(2)));
 }
 
+/**
+ * The largest token length accepted: 64m. The longest published point is 3.5m (MemAgent); 64m is 18× that and a
+ * MemAgent sample there is already ~13,000 sequential model calls. Above it a length is almost always a mistyped unit
+ * (99999m for 99999k), and building it would exhaust memory long before any model call.
+ */
+export const MAX_TOKENS = 64 * M;
+/** The largest document count accepted: 500,000 documents (≈ 64m tokens of RULER-HQA paragraphs), for the same reason. */
+export const MAX_DOCS = 500_000;
+
 function parseTokenValue(raw: string, whole: string): number {
+  if (/^\s*-/.test(raw)) throw new UserError(`bad --lengths '${whole}': '${raw}' is negative; a length must be positive; ${HINT}`);
   const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(raw.trim());
   if (!m) throw new UserError(`bad --lengths '${whole}': '${raw}' is not a length; ${HINT}`);
   const unit = m[2].toLowerCase();
@@ -24,15 +34,25 @@ function parseTokenValue(raw: string, whole: string): number {
   const rounded = Math.round(value);
   if (!Number.isFinite(value) || rounded <= 0) throw new UserError(`bad --lengths '${whole}': '${raw}' must be positive; ${HINT}`);
   if (Math.abs(rounded - value) > 1e-9) throw new UserError(`bad --lengths '${whole}': '${raw}' is not a whole number of tokens; ${HINT}`);
+  if (rounded > MAX_TOKENS) {
+    throw new UserError(`bad --lengths '${whole}': '${raw}' is ${rounded.toLocaleString('en-US')} tokens, above the maximum of 64m (18× the longest published length, 3.5m; a larger value is usually a mistyped unit and would exhaust memory building the context)`);
+  }
   return rounded;
 }
 
 function parseDocValue(raw: string, whole: string): number {
-  if (!/^\d+$/.test(raw.trim())) throw new UserError(`bad --lengths '${whole}': '${raw}' is not a document count; ${HINT}`);
-  const n = Number(raw.trim());
+  const text = raw.trim().replace(DOCS_PREFIX, '').trim();
+  if (text.startsWith('-')) throw new UserError(`bad --lengths '${whole}': '${raw}' is negative; a document count must be at least 1`);
+  if (!/^\d+$/.test(text)) throw new UserError(`bad --lengths '${whole}': '${raw}' is not a document count; ${HINT}`);
+  const n = Number(text);
   if (n < 1) throw new UserError(`bad --lengths '${whole}': a document count must be at least 1`);
+  if (n > MAX_DOCS) {
+    throw new UserError(`bad --lengths '${whole}': '${raw}' is above the maximum of ${MAX_DOCS.toLocaleString('en-US')} documents (≈ 64m tokens; MemAgent's largest grid point is docs:25600)`);
+  }
   return n;
 }
+
+const DOCS_PREFIX = /^docs:/i;
 
 function expandRange(lo: number, hi: number, raw: string, whole: string): number[] {
   if (lo > hi) throw new UserError(`bad --lengths '${whole}': range '${raw}' goes down; write the smaller length first`);
@@ -50,12 +70,13 @@ function expandRange(lo: number, hi: number, raw: string, whole: string): number
 export function parseLengths(spec: string): LengthTarget[] {
   const whole = spec.trim();
   if (whole === '') throw new UserError(`bad --lengths '': empty; ${HINT}`);
-  const docs = /^docs:/i.test(whole);
-  const body = docs ? whole.slice(5) : whole;
+  // `docs:` before the first item makes the whole list document counts; later items may repeat it (docs:50,docs:200).
+  const docs = DOCS_PREFIX.test(whole);
   const values: number[] = [];
-  for (const part of body.split(',')) {
+  for (const part of whole.split(',')) {
     const item = part.trim();
     if (item === '') throw new UserError(`bad --lengths '${whole}': empty item in the list; ${HINT}`);
+    if (!docs && /docs:/i.test(item)) throw new UserError(`bad --lengths '${whole}': mixes token lengths and docs: counts; run them separately`);
     const parse = (s: string) => (docs ? parseDocValue(s, whole) : parseTokenValue(s, whole));
     const range = item.split('..');
     if (range.length === 1) values.push(parse(item));
@@ -66,4 +87,22 @@ export function parseLengths(spec: string): LengthTarget[] {
   return unique.map((value) =>
     docs ? { kind: 'docs', value, label: `docs:${value}` } : { kind: 'tokens', value, label: tokenLabel(value) },
   );
+}
+
+/** What a sample records when its built context is longer than its token target (kind 'tokens' only). */
+export interface OverTarget {
+  over_target: true;
+  target_tokens: number;
+  built_tokens: number;
+}
+
+/**
+ * The over-target rule: a context sized to a token target is never longer than the target, unless it cannot be made
+ * to fit (a question's own paragraphs alone exceed it). Such a sample is marked, never passed off as that length:
+ * its metadata gets these facts and its record the status 'over-target'. Document counts and native lengths have no
+ * token target, so they are never over it.
+ */
+export function overTarget(length: LengthTarget, builtTokens: number): OverTarget | undefined {
+  if (length.kind !== 'tokens' || builtTokens <= length.value) return undefined;
+  return { over_target: true, target_tokens: length.value, built_tokens: builtTokens };
 }

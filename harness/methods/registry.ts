@@ -2,6 +2,7 @@
 // simulator all learn about it from one place. A new method is one file exporting a MethodDefinition plus one line
 // in harness/methods/index.ts.
 import { UserError } from '../errors.js';
+import { didYouMean } from '../suggest.js';
 import type { Method } from '../types.js';
 
 /** A setting a method reads, and the flag that sets it. */
@@ -80,7 +81,7 @@ export class MethodRegistry {
 
   get(name: string): MethodDefinition {
     const def = this.byName.get(name);
-    if (!def) throw new UserError(`unknown method '${name}': use one or more of ${this.names().join(', ')} (comma-separated)`);
+    if (!def) throw new UserError(`unknown method '${name}'${didYouMean(name, this.names())}: use one or more of ${this.names().join(', ')} (comma-separated)`);
     return def;
   }
 

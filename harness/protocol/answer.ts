@@ -4,6 +4,7 @@
 // The memory a MemAgent update call leaves is extract_solution's result on the raw reply.
 import type { PromptSpec } from '../types.js';
 import { pyStrip } from './pytext.js';
+import { stripSpecialTokens } from './special-tokens.js';
 
 const THINK_CLOSE = '</think>';
 const PHRASE = 'the answer is';
@@ -80,8 +81,10 @@ export function extractBoxedAnswer(text: string): string | null {
   return group.slice(left.length, -1);
 }
 
-/** The answer a method reports, taken from the final output per the sample's answer format (default 'phrase'). */
-export function takeAnswer(text: string, format: PromptSpec['answerFormat'] | undefined): string | null {
+/** The answer a method reports, taken from the final output per the sample's answer format (default 'phrase'),
+ *  without chat-template special tokens (<|im_end|>, ...) a server may leave in it. The raw output is recorded as is. */
+export function takeAnswer(raw: string, format: PromptSpec['answerFormat'] | undefined): string | null {
+  const text = stripSpecialTokens(raw);
   switch (format ?? 'phrase') {
     case 'boxed':
       return extractBoxedAnswer(text);

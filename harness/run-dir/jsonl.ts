@@ -12,6 +12,7 @@
 // Writing (JsonlAppender) appends each row as one write() of a complete line, so a kill never splits earlier rows.
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { invalidUtf8Offset, isGzip, readTextFile } from '../text-file.js';
 
 export type JsonlMode = 'strict' | 'lenient';
 
@@ -35,6 +36,8 @@ export interface JsonlReadOptions {
   onTornLastLine?: (line: number) => void;
   /** Bytes per read (default 1 MiB); lines may be longer than a chunk. */
   chunkBytes?: number;
+  /** Lenient mode: what else the user can do about a corrupt line, appended to the error (e.g. "or use another --out"). */
+  fixHint?: string;
 }
 
 const DEFAULT_CHUNK = 1 << 20;
@@ -60,37 +63,73 @@ interface RawLine {
   terminated: boolean;
 }
 
-/** The file's lines as text, read in chunks; a line spanning chunks is joined from its pieces. */
+/** Lines of text held in memory (a gzip file, gunzipped whole: its size is the user's data file, not a run log). */
+function* linesOf(text: string): Generator<RawLine> {
+  const parts = text.split('\n');
+  for (let i = 0; i < parts.length; i++) {
+    if (i === parts.length - 1 && parts[i] === '') break;
+    yield { text: parts[i], line: i + 1, terminated: i < parts.length - 1 };
+  }
+}
+
+/** One line's bytes as strict UTF-8 text: a NUL byte (a binary file) or an invalid sequence is a UserError naming
+ *  the file and the byte offset, never decoded into U+FFFD or echoed. */
+function lineText(path: string, bytes: Buffer, lineStart: number): string {
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) throw new UserError(`${path} is binary, not text: a NUL byte at byte offset ${lineStart + nul}; expected JSON lines`);
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    const at = Math.max(0, invalidUtf8Offset(bytes));
+    throw new UserError(`${path} is not UTF-8 text: byte 0x${bytes[at].toString(16).padStart(2, '0').toUpperCase()} at byte offset ${lineStart + at} is not valid UTF-8; expected JSON lines`);
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The file's lines as text, read in chunks; a line spanning chunks is joined from its pieces. gzip is read whole. */
 function* rawLines(path: string, chunkBytes: number): Generator<RawLine> {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (err) {
-    throw new UserError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw new UserError(`${path} is a directory, not a JSONL file`);
+    throw new UserError(`cannot read ${path}: ${code ?? String(err)}`);
   }
+  let gzipped = false;
   try {
-    const buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
+    const buf = Buffer.allocUnsafe(Math.max(2, chunkBytes));
     let pending: Buffer[] = [];
     let line = 0;
-    for (;;) {
+    let offset = 0;
+    let lineStart = 0;
+    for (let first = true; ; first = false) {
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
       const chunk = buf.subarray(0, n);
+      if (first && isGzip(chunk)) {
+        gzipped = true;
+        break;
+      }
       let start = 0;
       for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
         const piece = chunk.subarray(start, nl);
         const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
         pending = [];
         // A newline byte never falls inside a UTF-8 sequence, so each line decodes on its own.
-        yield { text: bytes.toString('utf8'), line: ++line, terminated: true };
+        yield { text: lineText(path, bytes, lineStart), line: ++line, terminated: true };
         start = nl + 1;
+        lineStart = offset + start;
       }
       if (start < n) pending.push(Buffer.from(chunk.subarray(start))); // a copy: buf is reused
+      offset += n;
     }
-    if (pending.length > 0) yield { text: Buffer.concat(pending).toString('utf8'), line: ++line, terminated: false };
+    if (pending.length > 0) yield { text: lineText(path, Buffer.concat(pending), lineStart), line: ++line, terminated: false };
   } finally {
     closeSync(fd);
   }
+  if (gzipped) yield* linesOf(readTextFile(path, 'expected JSON lines (one JSON object per line)'));
 }
 
 function describe(value: unknown): string {
@@ -120,7 +159,8 @@ export function* jsonlRows<T = Record<string, unknown>>(path: string, opts: Json
         opts.onTornLastLine?.(raw.line);
         continue;
       }
-      throw lineError(path, raw.line, `not valid JSON (${parseError(err)}); each line must be one JSON object`);
+      const fix = lenient ? `only a torn last line is skipped: fix or delete line ${raw.line}${opts.fixHint ? `, ${opts.fixHint}` : ''}` : 'each line must be one JSON object';
+      throw lineError(path, raw.line, `not valid JSON (${parseError(err)}); ${fix}`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw lineError(path, raw.line, `expected a JSON object on each line, found ${describe(value)}`);

@@ -38,7 +38,7 @@ export class RunDir {
       // A torn last line (a killed run) is skipped here and cut off by the appender; a later copy of a sample wins.
       const finished = new Map<string, SampleRecord>();
       const samplesFile = join(dir, 'samples.jsonl');
-      if (existsSync(samplesFile)) for (const { value } of jsonlRows<SampleRecord>(samplesFile, { mode: 'lenient' })) finished.set(recordKey(value), value);
+      if (existsSync(samplesFile)) for (const { value } of jsonlRows<SampleRecord>(samplesFile, { mode: 'lenient', fixHint: 'or use another --out' })) finished.set(recordKey(value), value);
       return new RunDir(dir, finished, unlock);
     } catch (err) {
       unlock();

@@ -4,6 +4,7 @@ import { scoreSample } from '../scorers/score-sample.js';
 import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from '../run-dir/checkpoints.js';
 import type { PromptStore } from '../run-dir/prompt-store.js';
+import { overTarget } from '../config/lengths.js';
 
 /** What identifies a unit of work; plain data, so it can cross to a worker thread. */
 export interface UnitSpec {
@@ -60,14 +61,17 @@ export async function executeUnit(env: ExecEnv, spec: UnitSpec, onCall: (call: C
     },
   });
   if (env.signal?.aborted && output.status !== 'ok') return null;
+  // A context longer than its token target is scored as usual but never passes for that length.
+  const over = overTarget(sample.length, sample.context.tokenCount);
   const { score, scores } = scoreSample({ ...output, metric: sample.metric, answers: sample.answers, scoring: sample.scoring });
+  const status = over && output.status === 'ok' ? 'over-target' : output.status;
   return {
     id: sample.id, task: sample.task, taskVersion: sample.taskVersion, method: spec.method, model: env.modelId,
     lengthLabel: sample.length.label, lengthKind: sample.length.kind, length: sample.length.value, index: sample.index,
     builtTokens: sample.context.tokenCount, question: sample.question, answers: sample.answers,
     prediction: output.prediction, rawOutput: output.rawOutput, metric: sample.metric,
     ...(sample.scoring ? { scoring: sample.scoring } : {}), score, scores,
-    status: output.status, ...(output.error ? { error: output.error } : {}), calls: output.calls, usage: output.usage,
-    elapsedMs: Math.round(performance.now() - started), metadata: sample.metadata, extra: output.extra ?? {},
+    status, ...(output.error ? { error: output.error } : {}), calls: output.calls, usage: output.usage,
+    elapsedMs: Math.round(performance.now() - started), metadata: { ...sample.metadata, ...over }, extra: output.extra ?? {},
   };
 }

@@ -19,6 +19,28 @@ export interface RunPlan {
   units: WorkUnit[];
   /** Tasks skipped because their data is missing, with the reason. */
   skipped: { task: string; reason: string }[];
+  /** Tasks that have fewer samples than --samples asked for, at the lengths where they fall short. */
+  capped: SamplesCapped[];
+}
+
+export interface SamplesCapped {
+  task: string;
+  requested: number;
+  /** Per length that falls short: how many samples exist there. */
+  lengths: { label: string; available: number }[];
+}
+
+/** "note: ruler-hqa has only 1,580 samples at 8k, 16k: running 1,580 there (--samples 1000000000)". */
+export function samplesCappedNote(c: SamplesCapped): string {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const counts = [...new Set(c.lengths.map((l) => l.available))];
+  const native = c.lengths.length === 1 && c.lengths[0].label === NATIVE_LENGTH.label;
+  const at = counts.length === 1
+    ? native
+      ? `only ${fmt(counts[0])} sample${counts[0] === 1 ? '' : 's'}: running ${fmt(counts[0])}`
+      : `only ${fmt(counts[0])} sample${counts[0] === 1 ? '' : 's'} at ${c.lengths.map((l) => l.label).join(', ')}: running ${fmt(counts[0])} there`
+    : `fewer samples than asked at ${c.lengths.map((l) => `${l.label} (${fmt(l.available)})`).join(', ')}: running those`;
+  return `note: ${c.task} has ${at} (--samples ${c.requested})`;
 }
 
 function gridFor(task: TaskDefinition, config: RunConfig): LengthTarget[] {
@@ -55,6 +77,13 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer): Promise<
   }
   if (tasks.length === 0) throw new UserError(`none of the tasks could be prepared (${names.join(', ')}): ${skipped.map((s) => s.reason).join('; ')}`);
   const grids = tasks.map((t) => gridFor(t, config));
+  const capped: SamplesCapped[] = [];
+  if (config.samples !== undefined) {
+    for (let t = 0; t < tasks.length; t++) {
+      const short = grids[t].map((l) => ({ label: l.label, available: prepared[t].maxSamples(l) })).filter((x) => x.available < config.samples!);
+      if (short.length > 0) capped.push({ task: tasks[t].name, requested: config.samples, lengths: short });
+    }
+  }
   const units: WorkUnit[] = [];
   for (let t = 0; t < tasks.length; t++) {
     for (const length of grids[t]) {
@@ -67,5 +96,5 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer): Promise<
       }
     }
   }
-  return { tasks, prepared, grids, units, skipped };
+  return { tasks, prepared, grids, units, skipped, capped };
 }

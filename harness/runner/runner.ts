@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RunConfig } from '../config/run-config.js';
 import { RunStoppedError, UserError, errorMessage, isFatalModelError, type ModelCallError } from '../errors.js';
+import { expandTaskNames } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
@@ -17,7 +18,7 @@ import { expectedCounts, markCompleteness, missingCells, type MissingCell } from
 import { dryRunRows, type DryRunRow } from './dry-run.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { runIdentity } from '../run-dir/identity.js';
-import { planRun, type RunPlan } from './plan.js';
+import { planRun, type RunPlan, type SamplesCapped } from './plan.js';
 import { createProgress } from './progress.js';
 import { CallGate, gatedModel } from './schedule-policy.js';
 import { scheduleUnits, type WorkUnit } from './units.js';
@@ -26,7 +27,9 @@ import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 export type RunEvent =
   | { type: 'skipped'; task: string; reason: string }
   | { type: 'grid'; task: string; lengths: string[] }
-  | { type: 'resuming'; finished: number; total: number; dir: string };
+  | { type: 'resuming'; finished: number; total: number; dir: string }
+  /** --samples asked for more samples than a task has (a note for stderr; the run goes on with what there is). */
+  | ({ type: 'samples-capped' } & SamplesCapped);
 
 export interface RunHooks {
   createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model>;
@@ -186,7 +189,7 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
       const record = await runner.run({ task: unit.task.name, length: unit.length, index: unit.index, method: unit.method, key: unit.key }, onCalls);
       if (record) {
         runDir.appendSample(unit.key, record);
-        progress.sampleDone(record.status === 'ok');
+        progress.sampleDone(record.status === 'ok' || record.status === 'over-target');
       }
     } catch (err) {
       failed ??= err;
@@ -211,9 +214,11 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
 /** Runs every (task, length, sample, method) unit of a run, resuming from what the run directory already holds. */
 export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<RunOutcome> {
   const onEvent = hooks.onEvent ?? (() => {});
+  expandTaskNames(config.tasks); // an unknown task name is refused before the tokenizer loads
   const tokenizer = loadTokenizer(config.tokenizer);
   const plan = await planRun(config, tokenizer);
   for (const s of plan.skipped) onEvent({ type: 'skipped', ...s });
+  for (const c of plan.capped) onEvent({ type: 'samples-capped', ...c });
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
   plan.tasks.forEach((t, i) => onEvent({ type: 'grid', task: t.name, lengths: plan.grids[i].map((l) => l.label) }));
   if (config.dryRun) return { kind: 'dry-run', rows: dryRunRows(plan.tasks, plan.prepared, plan.grids, config) };

@@ -2,6 +2,7 @@
 // samples.jsonl) share.
 import type { MetricOptions, SampleStatus } from '../types.js';
 import { getMetric, scoreAll } from './index.js';
+import { stripSpecialTokens } from '../protocol/special-tokens.js';
 
 /** What scoring needs of a finished sample: a Sample plus its MethodOutput, or a SampleRecord. */
 export interface FinishedSample {
@@ -21,7 +22,9 @@ export interface FinishedSample {
 export function scoreSample(sample: FinishedSample): { score: number; scores: Record<string, number> } {
   const metric = getMetric(sample.metric);
   if (sample.status !== 'ok') return { score: 0, scores: {} };
-  const input = metric.input === 'raw' ? sample.rawOutput : sample.prediction;
+  // Chat-template special tokens are never part of the answer (takeAnswer already removed them from predictions;
+  // this also covers raw-output metrics and records rescored from other tools).
+  const input = stripSpecialTokens(metric.input === 'raw' ? sample.rawOutput : sample.prediction);
   const { score, scores } = scoreAll(metric.name, input, sample.answers, sample.scoring ?? {});
   return { score, scores };
 }

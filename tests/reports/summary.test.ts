@@ -129,3 +129,18 @@ test('records written before `extra` existed (method extras inside metadata) sti
   // A new record reads its extras only: a generator fact of the same name in metadata is not a method extra.
   assert.equal(summarize([record({ method: 'full-context', metadata: { middle_truncated: true }, extra: {} })])[0].middleTruncated, 0);
 });
+
+test('over-target samples are scored as usual and counted apart, in the CSV and as a terminal column only when some exist', () => {
+  const recs = [
+    record({ index: 0, score: 1, status: 'over-target', metadata: { over_target: true, target_tokens: 1024, built_tokens: 1300 } }),
+    record({ index: 1, score: 0 }),
+  ];
+  const [row] = summarize(recs);
+  assert.deepEqual([row.n, row.ok, row.errors, row.truncated, row.overTarget], [2, 1, 0, 0, 1]);
+  assert.equal(row.score, 0.5);
+  const csv = summaryCsv([row]).trim().split('\n').map((l) => l.split(','));
+  assert.equal(csv[0].indexOf('over_target'), csv[0].indexOf('truncated') + 1);
+  assert.equal(csv[1][csv[0].indexOf('over_target')], '1');
+  assert.match(formatSummaryTable([row]).split('\n')[1], /truncated\s+over target$/);
+  assert.doesNotMatch(formatSummaryTable(summarize([record()])), /over target/);
+});

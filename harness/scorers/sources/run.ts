@@ -5,8 +5,9 @@ import { getMetric } from '../index.js';
 import { scoreSample, scoringOptionsOf } from '../score-sample.js';
 import { isStringArray, jsonlRows, lineError, tornLineMessage } from '../../run-dir/jsonl.js';
 import { modelRecordKey } from '../../run-dir/record-key.js';
+import { stripSpecialTokens } from '../../protocol/special-tokens.js';
 
-const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated']);
+const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated', 'over-target']);
 
 interface Located {
   record: SampleRecord;
@@ -18,7 +19,7 @@ function validate(path: string, line: number, v: Record<string, unknown>): Sampl
     if (!ok) throw lineError(path, line, `not a sample record: ${what}`);
   };
   for (const k of ['id', 'task', 'method', 'model', 'lengthLabel', 'metric', 'rawOutput']) need(typeof v[k] === 'string', `'${k}' must be a string`);
-  need(typeof v.status === 'string' && STATUSES.has(v.status), `'status' must be ok, error or truncated`);
+  need(typeof v.status === 'string' && STATUSES.has(v.status), `'status' must be ok, error, truncated or over-target`);
   need(isStringArray(v.answers), `'answers' must be an array of strings`);
   need(v.prediction === null || typeof v.prediction === 'string', `'prediction' must be a string or null`);
   return v as unknown as SampleRecord;
@@ -39,6 +40,7 @@ export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
     latest.set(key, { record, line });
   }
   const groups = new Map<string, { group: Group; order: number }>();
+  let overTarget = 0;
   for (const { record, line } of latest.values()) {
     let metric;
     try {
@@ -55,14 +57,17 @@ export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
       };
       groups.set(key, entry);
     }
-    const status: SampleStatus = record.status;
+    // An over-target sample ran and is scored like an ok one; it is counted in a warning below.
+    if (record.status === 'over-target') overTarget++;
+    const status: Exclude<SampleStatus, 'over-target'> = record.status === 'over-target' ? 'ok' : record.status;
     // The runner's rule: a sample that did not finish ok (error, truncated) scores 0 whatever it holds.
-    const result = scoreSample({ ...record, metric: metric.name, scoring: scoringOptionsOf(record) });
+    const result = scoreSample({ ...record, status, metric: metric.name, scoring: scoringOptionsOf(record) });
     const extras = { ...result.scores };
     delete extras[metric.name];
-    entry.group.add(result.score, extras, status, status === 'error' ? null : record.prediction);
+    entry.group.add(result.score, extras, status, status === 'error' ? null : stripSpecialTokens(record.prediction));
     if (typeof record.score === 'number') entry.group.addReference(record.score);
   }
+  if (overTarget > 0) warnings.push(`${samplesFile}: ${overTarget} sample(s) have status over-target: their context is longer than the length target (it cannot be built smaller: a RULER-HQA question's own paragraphs exceed it); scored as usual`);
   const sorted = [...groups.values()].sort((x, y) => {
     const a = x.group.key;
     const b = y.group.key;

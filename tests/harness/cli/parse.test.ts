@@ -61,3 +61,34 @@ test('help and version', () => {
   assert.equal(parseCli(['--version']).command, 'version');
   assert.equal(parseCli(['tasks']).command, 'tasks');
 });
+
+test('negative values reach the flag\'s own check, as --flag -1 or --flag=-1', () => {
+  for (const argv of [['run', 'ruler-hqa', '--samples', '-1'], ['run', 'ruler-hqa', '--samples=-1']]) {
+    assert.throws(() => parseCli(argv), /^UserError: --samples must be at least 1, got -1$/);
+  }
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--lengths', '-5k']), /'-5k' is negative/);
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--temperature', '-0.5']), /--temperature must be a number in/);
+  // A boolean flag never takes the next argument.
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--dry-run', '-1']), /^UserError: bench run: unexpected argument '-1': --dry-run takes no value/);
+});
+
+test('unknown flags and empty names are refused with what to do', () => {
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--sample', '3']), /unknown option '--sample' \(did you mean --samples\?\)/);
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--sample=3']), /unknown option '--sample' \(did you mean --samples\?\)/);
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '-samples', '3']), /unknown option '-samples' \(did you mean --samples\?\)/);
+  assert.throws(() => parseCli(['gate', 'r', '--baseline', 'b', '--junt', 'x']), /did you mean --junit\?/);
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--xyzzy']), (e: unknown) => e instanceof UserError && !/did you mean/.test(e.message));
+  assert.throws(() => parseCli(['run', '']), /^UserError: task name is empty:/);
+  assert.throws(() => parseCli(['run', ' , ']), /^UserError: task name is empty:/);
+  assert.throws(() => parseCli(['generate', '', '--out', 'x.jsonl']), /task name is empty/);
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--out', '']), /--out is empty/);
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--data', ' ']), /--data is empty/);
+  assert.throws(() => parseCli(['gate', 'r', '--baseline', 'b', '--junit', '']), /--junit is empty/);
+  assert.throws(() => parseCli(['serv']), /unknown command 'serv' \(did you mean serve\?\)/);
+});
+
+test('whole numbers above Number.MAX_SAFE_INTEGER are refused, not rounded', () => {
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--seed', '99999999999999999999']), /--seed must be at most 9007199254740991 \(larger whole numbers lose precision\), got 99999999999999999999/);
+  const cmd = parseCli(['run', 'ruler-hqa', '--seed', String(Number.MAX_SAFE_INTEGER)]);
+  assert.equal(cmd.command === 'run' && cmd.config.seed, Number.MAX_SAFE_INTEGER);
+});

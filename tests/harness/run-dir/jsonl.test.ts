@@ -135,3 +135,11 @@ test('JsonlAppender starts on a fresh line after a torn tail and writes whole li
   assert.equal(readFileSync(f, 'utf8'), '{"a":1}\n{"a":3}\n{"a":4}\n');
   assert.deepEqual(rows(f).map((r) => r.line), [1, 2, 3]);
 });
+
+test('resume reading (lenient with a hint): a corrupt earlier line names file:line and what to do', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'resume-jsonl-'));
+  const file = join(dir, 'samples.jsonl');
+  writeFileSync(file, '{"a":1}\n\n{"a":"unterminated\n{"a":3}\n');
+  assert.throws(() => [...jsonlRows(file, { mode: 'lenient', fixHint: 'or use another --out' })], (e: unknown) => e instanceof UserError &&
+    e.message.startsWith(`${file}:3: not valid JSON (`) && /only a torn last line is skipped: fix or delete line 3, or use another --out$/.test(e.message));
+});

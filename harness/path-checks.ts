@@ -1,0 +1,55 @@
+// Argument-level checks of output paths, done before any work so that a bad --out or --junit is one line and exit 2
+// instead of an error (or "internal error") after the work. What happens inside a run directory once it is open
+// (a full disk, permissions changing mid-run) is the run directory's business.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UserError } from './errors.js';
+
+/** The path itself if it exists, else its nearest existing ancestor. */
+function nearestExisting(path: string): string {
+  let p = resolve(path);
+  while (!existsSync(p)) {
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  return p;
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where a missing directory `dir` would be created: refuses when an ancestor is a file or is not writable. */
+function checkCreatable(dir: string, flag: string, path: string, fix: string): void {
+  const at = nearestExisting(dir);
+  if (!statSync(at).isDirectory()) throw new UserError(`${flag} ${path}: ${at} is a file, so no directory can be made under it; ${fix}`);
+  if (!writable(at)) throw new UserError(`${flag} ${path}: cannot write in ${at} (permission denied); ${fix}`);
+}
+
+/** A directory the command will create or write into (e.g. `bench run --out`). */
+export function checkOutputDir(path: string, flag: string, fix: string): void {
+  if (path.trim() === '') throw new UserError(`${flag} is empty; ${fix}`);
+  if (existsSync(path)) {
+    if (!statSync(path).isDirectory()) throw new UserError(`${flag} ${path} is a file, not a directory; ${fix}`);
+    if (!writable(path)) throw new UserError(`${flag} ${path}: the directory is not writable (permission denied); ${fix}`);
+    return;
+  }
+  checkCreatable(path, flag, path, fix);
+}
+
+/** A file the command will write (created with its parent directories if missing), e.g. `bench gate --junit`. */
+export function checkOutputFile(path: string, flag: string, fix: string): void {
+  if (path.trim() === '') throw new UserError(`${flag} is empty; ${fix}`);
+  if (existsSync(path)) {
+    if (statSync(path).isDirectory()) throw new UserError(`${flag} ${path} is a directory, not a file; ${fix}`);
+    if (!writable(path) || !writable(dirname(resolve(path)))) throw new UserError(`${flag} ${path}: cannot write it (permission denied); ${fix}`);
+    return;
+  }
+  checkCreatable(dirname(resolve(path)), flag, path, fix);
+}
