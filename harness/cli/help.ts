@@ -5,8 +5,12 @@ const BASE = `bench — long-context benchmark harness (MemAgent vs long-context
 Usage:
   bench run <task[,task...]> [options]     run a benchmark and print per-length scores
   bench tasks                              list tasks
-  bench generate <task> --out FILE.jsonl   write samples for other tools (--format ruler|memagent|native)
-  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench] [--json]
+  bench generate <task> --out PATH         write samples for other tools (--format ruler|memagent: one file per length under
+                                           the folder PATH; native: the file PATH)
+  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench]
+                                           [--metric NAME] [--json]
+  bench export <run-dir> --format F --out DIR   a run's predictions in the layout RULER's evaluate.py (ruler), LongBench's
+                                           eval.py (longbench) or MemAgent's visualize.py (memagent) reads [--tasks LIST]
   bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
   bench gate <run-dir> --baseline FILE     CI regression gate (exit 0 pass, 1 regression, 2 usage/harness error)
   bench baseline <run-dir> --out FILE      store a run's scores as a gate baseline

@@ -207,7 +207,7 @@ export function parseCli(argv: string[]): Command {
       const task = one(positionals, 'task', 'generate');
       const format = (values.format as string | undefined) ?? 'native';
       if (format !== 'ruler' && format !== 'memagent' && format !== 'native') throw new UserError(`--format must be ruler, memagent or native, got '${format}'`);
-      if (!values.out) throw new UserError('bench generate needs --out FILE.jsonl');
+      if (!values.out) throw new UserError(`bench generate needs --out ${format === 'native' ? 'FILE.jsonl' : 'DIR (one file per length, in the layout of the peer tool)'}`);
       const options: Record<string, string> = {};
       if (values.placement !== undefined) options.placement = values.placement as string;
       if (values.data !== undefined) options.data = values.data as string;
@@ -220,10 +220,20 @@ export function parseCli(argv: string[]): Command {
       };
     }
     case 'score': {
-      const { values, positionals } = parse(rest, { format: { type: 'string' }, json: { type: 'boolean' } }, 'score');
+      const { values, positionals } = parse(rest, { format: { type: 'string' }, json: { type: 'boolean' }, metric: { type: 'string' } }, 'score');
       const format = (values.format as string | undefined) ?? 'auto';
       if (!['auto', 'memagent', 'ruler', 'longbench'].includes(format)) throw new UserError(`--format must be memagent, ruler or longbench, got '${format}'`);
-      return { command: 'score', target: one(positionals, 'run directory or predictions file', 'score'), format: format as 'auto', json: Boolean(values.json) };
+      const metric = values.metric as string | undefined;
+      return { command: 'score', target: one(positionals, 'run directory or predictions file', 'score'), format: format as 'auto', json: Boolean(values.json), ...(metric !== undefined ? { metric } : {}) };
+    }
+    case 'export': {
+      const { values, positionals } = parse(rest, { format: { type: 'string' }, out: { type: 'string' }, tasks: { type: 'string' } }, 'export');
+      const runDir = one(positionals, 'run directory', 'export');
+      const format = values.format as string | undefined;
+      if (format !== 'ruler' && format !== 'longbench' && format !== 'memagent') throw new UserError(`bench export needs --format ruler, longbench or memagent${format === undefined ? '' : `, got '${format}'`}`);
+      if (!values.out) throw new UserError('bench export needs --out DIR (the folder the peer tool reads from)');
+      const tasks = (values.tasks as string | undefined)?.split(',').map((t) => t.trim()).filter(Boolean);
+      return { command: 'export', runDir, format, out: values.out as string, ...(tasks !== undefined ? { tasks } : {}) };
     }
     case 'report': {
       const { values, positionals } = parse(rest, { out: { type: 'string' }, paper: { type: 'boolean' } }, 'report');
@@ -267,6 +277,6 @@ export function parseCli(argv: string[]): Command {
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
     }
     default:
-      throw new UserError(`unknown command '${head}': use run, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
+      throw new UserError(`unknown command '${head}': use run, tasks, generate, score, export, report, gate, baseline, merge or serve (see bench --help)`);
   }
 }

@@ -8,7 +8,7 @@ import { modelRecordKey } from '../../run-dir/record-key.js';
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated']);
 
-interface Located {
+export interface Located {
   record: SampleRecord;
   line: number;
 }
@@ -28,8 +28,11 @@ function lengthOrder(r: SampleRecord): number {
   return (r.lengthKind === 'docs' ? 1e15 : 0) + (typeof r.length === 'number' ? r.length : 0);
 }
 
-export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
-  // A sample written again after a resume keeps its last version (one per model: a hand-joined file may hold several).
+/**
+ * The records of a samples.jsonl, checked, in file order, keeping only the last version of a sample written again
+ * after a resume (one per model: a hand-joined file may hold several). A torn last line is skipped with a warning.
+ */
+export function latestRunRecords(samplesFile: string, warnings: string[]): Located[] {
   const latest = new Map<string, Located>();
   const rows = jsonlRows(samplesFile, { mode: 'lenient', onTornLastLine: (line) => warnings.push(tornLineMessage(samplesFile, line)) });
   for (const { line, value } of rows) {
@@ -38,11 +41,16 @@ export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
     latest.delete(key);
     latest.set(key, { record, line });
   }
+  return [...latest.values()];
+}
+
+/** Re-scores a samples.jsonl; `metricOverride` (bench score --metric) replaces every record's own metric. */
+export function scoreRun(samplesFile: string, warnings: string[], metricOverride?: string): ScoreRow[] {
   const groups = new Map<string, { group: Group; order: number }>();
-  for (const { record, line } of latest.values()) {
+  for (const { record, line } of latestRunRecords(samplesFile, warnings)) {
     let metric;
     try {
-      metric = getMetric(record.metric);
+      metric = getMetric(metricOverride ?? record.metric);
     } catch (err) {
       throw lineError(samplesFile, line, (err as Error).message);
     }
@@ -61,7 +69,8 @@ export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
     const extras = { ...result.scores };
     delete extras[metric.name];
     entry.group.add(result.score, extras, status, status === 'error' ? null : record.prediction);
-    if (typeof record.score === 'number') entry.group.addReference(record.score);
+    // The recorded score is of the record's own metric: compared only when that is the metric scored here.
+    if (typeof record.score === 'number' && metric.name === record.metric) entry.group.addReference(record.score);
   }
   const sorted = [...groups.values()].sort((x, y) => {
     const a = x.group.key;

@@ -61,3 +61,15 @@ test('help and version', () => {
   assert.equal(parseCli(['--version']).command, 'version');
   assert.equal(parseCli(['tasks']).command, 'tasks');
 });
+
+test('bench export and bench score --metric', () => {
+  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'ruler', '--out', 'ruler-root']), { command: 'export', runDir: 'runs/x', format: 'ruler', out: 'ruler-root' });
+  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'memagent', '--out', 'm', '--tasks', 'ruler-hqa, niah_single_1']), {
+    command: 'export', runDir: 'runs/x', format: 'memagent', out: 'm', tasks: ['ruler-hqa', 'niah_single_1'],
+  });
+  assert.deepEqual(parseCli(['score', 'f.jsonl', '--metric', 'sub_em']), { command: 'score', target: 'f.jsonl', format: 'auto', json: false, metric: 'sub_em' });
+  assert.deepEqual(parseCli(['score', 'f.jsonl']), { command: 'score', target: 'f.jsonl', format: 'auto', json: false });
+  for (const argv of [['export', 'r', '--out', 'o'], ['export', 'r', '--format', 'native', '--out', 'o'], ['export', 'r', '--format', 'ruler'], ['export', '--format', 'ruler', '--out', 'o']]) {
+    assert.throws(() => parseCli(argv), (e: unknown) => e instanceof UserError && e.exitCode === 2, argv.join(' '));
+  }
+});
