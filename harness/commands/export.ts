@@ -245,10 +245,13 @@ export function exportRun(opts: ExportOptions): ExportResult {
   if (bad.size > 0) {
     const list = [...bad].map(([t, { why }]) => `${t} (${why})`).join(', ');
     const fitting = runTasks.filter((t) => !bad.has(t) && (opts.tasks === undefined || opts.tasks.includes(t)));
-    const hints = [...bad].flatMap(([t, { record }]) => {
+    // The formats each misfit task would fit, one hint per set of formats.
+    const byHint = new Map<string, string[]>();
+    for (const [t, { record }] of bad) {
       const others = EXPORT_FORMATS.filter((f) => f !== format && misfit(f, record) === null);
-      return others.length > 0 ? [`--format ${others.join(' or ')} for ${t}`] : [];
-    });
+      if (others.length > 0) byHint.set(others.join(' or '), [...(byHint.get(others.join(' or ')) ?? []), t]);
+    }
+    const hints = [...byHint].map(([f, ts]) => `--format ${f} for ${ts.join(', ')}`);
     const also = fitting.length > 0 ? `; export the others with --tasks ${fitting.join(',')}` : '';
     throw new UserError(`--format ${format} takes ${FITS[format]}; this run has ${list}${hints.length ? ` (use ${hints.join(', ')})` : ''}${also}`);
   }
