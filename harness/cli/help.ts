@@ -11,8 +11,12 @@ const OVERVIEW = `bench — long-context benchmark harness (MemAgent vs long-con
 Usage:
   bench run <task[,task...]> [options]     run a benchmark and print per-length scores
   bench tasks                              list tasks
-  bench generate <task> --out FILE.jsonl   write samples for other tools (--format ruler|memagent|native)
-  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench] [--json]
+  bench generate <task> --out PATH         write samples for other tools (--format ruler|memagent: one file per length under
+                                           the folder PATH; native: the file PATH)
+  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench]
+                                           [--metric NAME] [--json]
+  bench export <run-dir> --format F --out DIR   a run's predictions in the layout RULER's evaluate.py (ruler), LongBench's
+                                           eval.py (longbench) or MemAgent's visualize.py (memagent) reads [--tasks LIST]
   bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
   bench gate <run-dir> --baseline FILE     CI regression gate (exit 0 pass, 1 regression, 2 usage/harness error)
   bench baseline <run-dir> --out FILE      store a run's scores as a gate baseline
@@ -96,14 +100,32 @@ ${LENGTHS}
 ${EXIT_CODES}
 `;
 
-const SCORE = `Usage: bench score <run-dir|samples.jsonl|pred-dir|preds.jsonl> [--format F] [--json]
+const SCORE = `Usage: bench score <run-dir|samples.jsonl|pred-dir|preds.jsonl> [--format F] [--metric NAME] [--json]
 
 Rescores finished predictions without calling a model: a bench run directory, LongBench pred/ files, RULER
 pred/*.jsonl, or MemAgent driver results; prints one row per group.
 
 Options:
   --format F            memagent, ruler or longbench: the kind of file to read          [detected from the first line]
+  --metric NAME         score with this metric (e.g. sub_em, string_match_all) instead of the detected one; a
+                        metric chosen from a folder name alone is said in a note
   --json                print the table as JSON (means 0..1 and percentages)
+
+${EXIT_CODES}
+`;
+
+const EXPORT = `Usage: bench export <run-dir> --format ruler|longbench|memagent --out DIR [--tasks LIST]
+
+Writes a run's predictions (the extracted answers the run scored) in the layout a peer tool's own scorer reads:
+  ruler      DIR/<model>__<method>/synthetic/<tokens>/pred/<task>.jsonl   (NVIDIA/RULER eval/evaluate.py)
+  longbench  DIR/pred/<model>__<method>/<dataset>.jsonl, pred_e/ for LongBench-E   (THUDM/LongBench eval.py)
+  memagent   DIR/results/ruler_hqa_<N>/<model>__<method>.jsonl           (MemAgent taskutils/memory_eval/visualize.py)
+Errored and truncated samples are exported as empty predictions, and counted.
+
+Options:
+  --format F            ruler, longbench or memagent (required)
+  --out DIR             the folder the peer tool reads from (required)
+  --tasks LIST          only these tasks (comma-separated)                              [every task of the run]
 
 ${EXIT_CODES}
 `;
@@ -173,7 +195,7 @@ ${EXIT_CODES}
 `;
 
 const TOPICS: Record<Subcommand, string> = {
-  run: RUN, tasks: TASKS, generate: GENERATE, score: SCORE, report: REPORT, gate: GATE, baseline: BASELINE, merge: MERGE, serve: SERVE,
+  run: RUN, tasks: TASKS, generate: GENERATE, score: SCORE, export: EXPORT, report: REPORT, gate: GATE, baseline: BASELINE, merge: MERGE, serve: SERVE,
 };
 
 function pad(s: string, n: number): string {

@@ -17,6 +17,7 @@ const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Pr
   tasks: async () => (await import('../commands/tasks.js')).tasksCli,
   generate: async () => (await import('../commands/generate.js')).generateCli,
   score: async () => (await import('../commands/score.js')).scoreCli,
+  export: async () => (await import('../commands/export.js')).exportCli,
   report: async () => (await import('../commands/report.js')).reportCli,
   gate: async () => (await import('../commands/gate.js')).gateCli,
   baseline: async () => (await import('../commands/gate.js')).baselineCli,

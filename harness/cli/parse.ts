@@ -49,7 +49,8 @@ const GENERATE_OPTIONS: Record<string, OptionSpec> = {
   lengths: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
   format: { type: 'string' }, tokenizer: { type: 'string' }, placement: { type: 'string' }, data: { type: 'string' },
 };
-const SCORE_OPTIONS: Record<string, OptionSpec> = { format: { type: 'string' }, json: { type: 'boolean' } };
+const SCORE_OPTIONS: Record<string, OptionSpec> = { format: { type: 'string' }, json: { type: 'boolean' }, metric: { type: 'string' } };
+const EXPORT_OPTIONS: Record<string, OptionSpec> = { format: { type: 'string' }, out: { type: 'string' }, tasks: { type: 'string' } };
 const REPORT_OPTIONS: Record<string, OptionSpec> = { out: { type: 'string' }, paper: { type: 'boolean' } };
 const GATE_OPTIONS: Record<string, OptionSpec> = {
   baseline: { type: 'string' }, 'max-drop': { type: 'string' }, 'max-errors': { type: 'string' }, junit: { type: 'string' }, z: { type: 'string' },
@@ -64,7 +65,7 @@ const SERVE_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** The subcommands, in the order help lists them. */
-export const SUBCOMMANDS = ['run', 'tasks', 'generate', 'score', 'report', 'gate', 'baseline', 'merge', 'serve'] as const;
+export const SUBCOMMANDS = ['run', 'tasks', 'generate', 'score', 'export', 'report', 'gate', 'baseline', 'merge', 'serve'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The flags each subcommand's parser accepts (without the leading --), so help can be checked against them. */
@@ -74,6 +75,7 @@ export function commandOptions(command: Subcommand): Record<string, OptionSpec> 
     case 'tasks': return {};
     case 'generate': return GENERATE_OPTIONS;
     case 'score': return SCORE_OPTIONS;
+    case 'export': return EXPORT_OPTIONS;
     case 'report': return REPORT_OPTIONS;
     case 'gate': return GATE_OPTIONS;
     case 'baseline': return OUT_ONLY;
@@ -310,7 +312,7 @@ export function parseCli(argv: string[]): Command {
       if (task.trim() === '') throw new UserError('task name is empty: pass a task such as ruler-hqa (see bench tasks)');
       const format = (values.format as string | undefined) ?? 'native';
       if (format !== 'ruler' && format !== 'memagent' && format !== 'native') throw new UserError(`--format must be ruler, memagent or native, got '${format}'`);
-      if (!nonEmptyPath(values.out as string | undefined, '--out', 'a file, e.g. --out data.jsonl')) throw new UserError('bench generate needs --out FILE.jsonl');
+      if (!nonEmptyPath(values.out as string | undefined, '--out', format === 'native' ? 'a file, e.g. --out data.jsonl' : 'a directory (one file per length, in the layout of the peer tool)')) throw new UserError(`bench generate needs --out ${format === 'native' ? 'FILE.jsonl' : 'DIR (one file per length, in the layout of the peer tool)'}`);
       const options: Record<string, string> = {};
       if (values.placement !== undefined) options.placement = values.placement as string;
       if (values.data !== undefined) options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
@@ -326,7 +328,17 @@ export function parseCli(argv: string[]): Command {
       const { values, positionals } = parse(rest, SCORE_OPTIONS, 'score');
       const format = (values.format as string | undefined) ?? 'auto';
       if (!['auto', 'memagent', 'ruler', 'longbench'].includes(format)) throw new UserError(`--format must be memagent, ruler or longbench, got '${format}'`);
-      return { command: 'score', target: one(positionals, 'run directory or predictions file', 'score'), format: format as 'auto', json: Boolean(values.json) };
+      const metric = values.metric as string | undefined;
+      return { command: 'score', target: one(positionals, 'run directory or predictions file', 'score'), format: format as 'auto', json: Boolean(values.json), ...(metric !== undefined ? { metric } : {}) };
+    }
+    case 'export': {
+      const { values, positionals } = parse(rest, EXPORT_OPTIONS, 'export');
+      const runDir = one(positionals, 'run directory', 'export');
+      const format = values.format as string | undefined;
+      if (format !== 'ruler' && format !== 'longbench' && format !== 'memagent') throw new UserError(`bench export needs --format ruler, longbench or memagent${format === undefined ? '' : `, got '${format}'`}`);
+      if (!values.out) throw new UserError('bench export needs --out DIR (the folder the peer tool reads from)');
+      const tasks = (values.tasks as string | undefined)?.split(',').map((t) => t.trim()).filter(Boolean);
+      return { command: 'export', runDir, format, out: values.out as string, ...(tasks !== undefined ? { tasks } : {}) };
     }
     case 'report': {
       const { values, positionals } = parse(rest, REPORT_OPTIONS, 'report');
@@ -363,6 +375,6 @@ export function parseCli(argv: string[]): Command {
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
     }
     default:
-      throw new UserError(`unknown command '${head}'${didYouMean(head, [...SUBCOMMANDS])}: use run, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
+      throw new UserError(`unknown command '${head}'${didYouMean(head, [...SUBCOMMANDS])}: use ${SUBCOMMANDS.join(', ')} (see bench --help)`);
   }
 }

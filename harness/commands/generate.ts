@@ -1,16 +1,22 @@
 // `bench generate`: writes a task's samples as JSONL in the layouts other tools read, through the dataset cache.
 //   ruler:    {index, input, outputs, length, answer_prefix?}  (NVIDIA/RULER data files: `input` is the whole prompt
-//             before the answer prefix; `length` = tokens of input + answer prefix + the generation budget)
+//             before the answer prefix; `length` = tokens of input + answer prefix + the generation budget), one file
+//             per length as RULER lays them out: OUT/<tokens>/data/<task>/validation.jsonl, where OUT stands for
+//             RULER's <root>/<model>/synthetic (scripts/run.sh; pred/call_api.py reads <data_dir>/<task>/validation.jsonl
+//             with --data_dir OUT/<tokens>/data).
 //   memagent: {index, input, context, answers, outputs, length} (MemAgent's taskutils/memory_eval: ruler_general.py
-//             reads `context`, `input`, `outputs`; ruler_hqa.py reads `answers`; `length` = context tokens)
-//   native:   every Sample field, context last.
-import { dirname } from 'node:path';
-import { mkdirSync } from 'node:fs';
+//             reads `context`, `input`, `outputs`; ruler_hqa.py reads `answers`; `length` = context tokens), one file
+//             per length as MemAgent names them under its DATAROOT: OUT/eval_<N>.json for ruler-hqa at docs:N
+//             (ruler_hqa.py), OUT/eval_<task>_<tokens>.json otherwise (ruler_general.py). The files hold JSON Lines,
+//             which the scripts' load_dataset("json", ...) reads as it reads a JSON list.
+//   native:   every Sample field, context last; all lengths in the one file OUT.
+import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { fillTemplate, FULL_CONTEXT_PHRASE } from '../methods/templates.js';
 import type { ContextSource, LengthTarget, PreparedTask, Sample, TaskDefinition, Tokenizer } from '../types.js';
 import { copyLines, DatasetCache, type DatasetKey, writeJsonRow, type StreamedText } from '../cache/dataset-cache.js';
-import { openAtomic } from '../run-dir/atomic-write.js';
+import { openAtomic, type AtomicFile } from '../run-dir/atomic-write.js';
 import { datasetCacheDir } from '../cache/cache-root.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { parseLengths } from '../config/lengths.js';
@@ -42,6 +48,8 @@ export interface GenerateOptions {
 
 export interface GenerateLengthResult {
   label: string;
+  /** The file this length's rows went to (the same file for every length with --format native). */
+  path: string;
   rows: number;
   /** All rows came from the cache. */
   cacheHit: boolean;
@@ -51,6 +59,7 @@ export interface GenerateLengthResult {
 }
 
 export interface GenerateResult {
+  /** --out: the file (native) or the folder holding one file per length (ruler, memagent). */
   out: string;
   rows: number;
   /** Every length came from the cache. */
@@ -131,10 +140,39 @@ export function formatRow(sample: Sample, format: GenerateFormat, tokenizer: Tok
   ];
 }
 
+function taskFolder(task: string): string {
+  return task.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/** Where one length's rows go: RULER's and MemAgent's per-length files, or the one native file. */
+export function generatedPath(format: GenerateFormat, out: string, task: string, length: LengthTarget): string {
+  switch (format) {
+    case 'ruler':
+      if (length.kind !== 'tokens') {
+        throw new UserError(`--format ruler lays data out by token length (OUT/<tokens>/data/<task>/validation.jsonl, as RULER's run.sh); ${length.label} is not a token length: use --format memagent or native`);
+      }
+      return join(out, String(length.value), 'data', taskFolder(task), 'validation.jsonl');
+    case 'memagent':
+      if (length.kind === 'native') throw new UserError(`--format memagent lays data out as MemAgent's eval_<N>.json / eval_<task>_<length>.json, which have no LongBench files: use --format native`);
+      if (length.kind === 'docs' && task === 'ruler-hqa') return join(out, `eval_${length.value}.json`);
+      return join(out, `eval_${taskFolder(task)}_${length.value}.json`);
+    case 'native':
+      return out;
+  }
+}
+
+function checkOut(format: GenerateFormat, out: string): void {
+  if (format === 'native') return;
+  const layout = format === 'ruler' ? 'DIR/<tokens>/data/<task>/validation.jsonl' : 'DIR/eval_<N>.json or DIR/eval_<task>_<tokens>.json';
+  if (/\.jsonl?$/i.test(out)) throw new UserError(`--format ${format} writes one file per length (${layout}): pass --out DIR, not the file name '${out}'`);
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out} is a file; --format ${format} writes one file per length under a folder (${layout})`);
+}
+
 /**
- * Generates `samples` samples per length into `out` (JSONL, lengths in the given order, then sample index). Rows
- * already in the cache are copied; missing rows are generated, added to the cache and written. The output file is
- * written to a temporary name and renamed at the end, so an interrupted run leaves the old file (or none).
+ * Generates `samples` samples per length (lengths in the given order, then sample index): with --format native into
+ * the file `out`, with ruler and memagent into one file per length under the folder `out` (generatedPath). Rows
+ * already in the cache are copied; missing rows are generated, added to the cache and written. Each output file is
+ * written to a temporary name and renamed when it is complete, so an interrupted run leaves the old file (or none).
  */
 export async function generateCommand(opts: GenerateOptions): Promise<GenerateResult> {
   const { task, lengths, samples, seed, tokenizer, format, out } = opts;
@@ -144,18 +182,27 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
   for (const l of lengths) {
     if (l.kind === 'docs' && !task.acceptsDocCounts) throw new UserError(`${task.name} takes token lengths (e.g. 32k), not ${l.label}`);
   }
+  checkOut(format, out);
+  const paths = lengths.map((l) => generatedPath(format, out, task.name, l));
+  const duplicate = paths.find((p, k) => format !== 'native' && paths.indexOf(p) !== k);
+  if (duplicate !== undefined) throw new UserError(`two lengths would write the same file ${duplicate}: list each length once`);
   const options = opts.options ?? {};
   const cache = new DatasetCache(opts.cacheDir);
   let prepared: PreparedTask | undefined;
   const prepare = async () => (prepared ??= await task.prepare({ tokenizer, seed, options }));
 
-  mkdirSync(dirname(out) || '.', { recursive: true });
-  const output = openAtomic(out);
-  const outFd = output.fd;
   const results: GenerateLengthResult[] = [];
   let total = 0;
+  // native: one file for every length; ruler, memagent: one per length, each committed when its rows are written.
+  let output: AtomicFile | undefined;
   try {
-    for (const length of lengths) {
+    for (const [k, length] of lengths.entries()) {
+      const path = paths[k];
+      if (!output) {
+        mkdirSync(dirname(path) || '.', { recursive: true });
+        output = openAtomic(path);
+      }
+      const outFd = output.fd;
       const key: DatasetKey = { task: task.name, taskVersion: task.version, length, seed, tokenizer: tokenizer.id, generator: GENERATE_ROWS_VERSION, format, options };
       const cached = cache.lookup(key);
       let n = samples;
@@ -163,31 +210,34 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
       if (n < 1) throw new UserError(`${task.name} has no samples at ${length.label}`);
       if (cached && cached.rows >= n) {
         copyLines(cached.path, n, [outFd]);
-        results.push({ label: length.label, rows: n, cacheHit: true, fromCache: n, generated: 0, cachePath: cached.path });
-        total += n;
+        results.push({ label: length.label, path, rows: n, cacheHit: true, fromCache: n, generated: 0, cachePath: cached.path });
         opts.onRow?.(n, n, length);
-        continue;
-      }
-      const p = await prepare();
-      const entry = cache.begin(key, n);
-      try {
-        const reuse = cached ? copyLines(cached.path, cached.rows, [entry.fd, outFd]) : 0;
-        for (let i = reuse; i < n; i++) {
-          const sample = p.build(length, i);
-          writeJsonRow([entry.fd, outFd], formatRow(sample, format, tokenizer));
-          opts.onRow?.(i + 1, n, length);
+      } else {
+        const p = await prepare();
+        const entry = cache.begin(key, n);
+        try {
+          const reuse = cached ? copyLines(cached.path, cached.rows, [entry.fd, outFd]) : 0;
+          for (let i = reuse; i < n; i++) {
+            const sample = p.build(length, i);
+            writeJsonRow([entry.fd, outFd], formatRow(sample, format, tokenizer));
+            opts.onRow?.(i + 1, n, length);
+          }
+          const cachePath = entry.commit();
+          results.push({ label: length.label, path, rows: n, cacheHit: false, fromCache: reuse, generated: n - reuse, cachePath });
+        } catch (err) {
+          entry.abort();
+          throw err;
         }
-        const path = entry.commit();
-        results.push({ label: length.label, rows: n, cacheHit: false, fromCache: reuse, generated: n - reuse, cachePath: path });
-        total += n;
-      } catch (err) {
-        entry.abort();
-        throw err;
+      }
+      total += n;
+      if (format !== 'native') {
+        output.commit();
+        output = undefined;
       }
     }
-    output.commit();
+    output?.commit();
   } catch (err) {
-    output.abort();
+    output?.abort();
     throw err;
   }
   return { out, rows: total, cacheHit: results.every((r) => r.cacheHit), lengths: results };
@@ -203,7 +253,8 @@ export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO): Pr
   });
   const short = cmd.samples === undefined ? [] : result.lengths.filter((l) => l.rows < cmd.samples!).map((l) => ({ label: l.label, available: l.rows }));
   if (short.length > 0) io.err(samplesCappedNote({ task: task.name, requested: cmd.samples!, lengths: short }));
-  for (const l of result.lengths) io.out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})`);
-  io.out(`wrote ${result.rows} rows to ${result.out}`);
+  const perLength = cmd.format !== 'native';
+  for (const l of result.lengths) io.out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})${perLength ? ` -> ${l.path}` : ''}`);
+  io.out(perLength ? `wrote ${result.rows} rows in ${result.lengths.length} file(s) under ${result.out}` : `wrote ${result.rows} rows to ${result.out}`);
   return 0;
 }

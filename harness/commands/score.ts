@@ -12,12 +12,15 @@ import { scoreLongBench } from '../scorers/sources/longbench.js';
 import { scoreMemAgent } from '../scorers/sources/memagent.js';
 import { scoreRuler } from '../scorers/sources/ruler.js';
 import { scoreRun } from '../scorers/sources/run.js';
+import { getMetric } from '../scorers/index.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 
 export type { ScoreRow, ScoreTable } from '../scorers/aggregate.js';
 
 export interface ScoreOptions {
   format?: 'auto' | 'memagent' | 'ruler' | 'longbench';
+  /** A metric of the registry that replaces the one each file or record would be scored with (bench score --metric). */
+  metric?: string;
   /** LongBench-E: bucket scores by `length` (0-4k, 4-8k, 8k+). Default: when result.json is bucketed or every file stem ends in _e. */
   longbenchE?: boolean;
 }
@@ -75,24 +78,27 @@ function resolveTarget(target: string, requested: ScoreOptions['format']): { for
 
 /** Re-scores TARGET and returns one row per task × method × model × length (LongBench: per dataset, or per bucket). */
 export async function scoreTarget(target: string, opts: ScoreOptions = {}): Promise<ScoreTable> {
+  const metric = opts.metric === undefined ? undefined : getMetric(opts.metric).name;
   const { format, files } = resolveTarget(target, opts.format);
   const warnings: string[] = [];
+  const notes: string[] = [];
   let rows: ScoreRow[];
   switch (format) {
     case 'run':
-      rows = scoreRun(files[0], warnings);
+      rows = scoreRun(files[0], warnings, metric);
       break;
     case 'longbench':
-      rows = scoreLongBench(files, { e: opts.longbenchE }, warnings);
+      rows = scoreLongBench(files, { e: opts.longbenchE, metric }, warnings);
       break;
     case 'ruler':
-      rows = scoreRuler(files);
+      rows = scoreRuler(files, { metric, notes });
       break;
     case 'memagent':
-      rows = scoreMemAgent(files, warnings);
+      rows = scoreMemAgent(files, warnings, { metric, notes });
       break;
   }
-  return { target, format, rows, warnings };
+  if (metric !== undefined) notes.push(`metric ${metric} from --metric, in place of the one ${format === 'run' ? 'each record names' : 'the files would be scored with'}`);
+  return { target, format, rows, warnings, notes };
 }
 
 function pct(x: number | null | undefined): string {
@@ -114,7 +120,7 @@ function pad(cells: string[][]): string[] {
 export function formatScoreTable(table: ScoreTable, json: boolean): string {
   if (json) {
     return JSON.stringify(
-      { target: table.target, format: table.format, scale: 'mean: 0..1; percent: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0', rows: table.rows, warnings: table.warnings },
+      { target: table.target, format: table.format, scale: 'mean: 0..1; percent: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0', rows: table.rows, notes: table.notes ?? [], warnings: table.warnings },
       null,
       2,
     );
@@ -131,11 +137,12 @@ export function formatScoreTable(table: ScoreTable, json: boolean): string {
   const lines = [`${basename(table.target)} (${table.format}): ${table.rows.length} group(s)`, '', ...pad([header, ...body]), ''];
   lines.push('score: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0 and are counted in n. extras: means x 100.');
   if (labels.length > 0) lines.push(`ref: ${labels.join('; ')}${differs > 0 ? `; * marks ${differs} group(s) that differ from our score` : '; all groups match'}.`);
+  for (const n of table.notes ?? []) lines.push(`note: ${n}`);
   for (const w of table.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }
 
 export async function scoreCli(cmd: CommandOf<'score'>, io: CommandIO): Promise<number> {
-  io.out(formatScoreTable(await scoreTarget(cmd.target, { format: cmd.format }), cmd.json));
+  io.out(formatScoreTable(await scoreTarget(cmd.target, { format: cmd.format, metric: cmd.metric }), cmd.json));
   return 0;
 }

@@ -9,7 +9,8 @@ export type Command =
   | { command: 'tasks' }
   | { command: 'run'; config: RunConfig }
   | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
-  | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean }
+  | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean; metric?: string }
+  | { command: 'export'; runDir: string; format: 'ruler' | 'longbench' | 'memagent'; out: string; tasks?: string[] }
   | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
   | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean; allowMissing: boolean }
   | { command: 'baseline'; runDir: string; out: string }

@@ -32,6 +32,8 @@ export interface ScoreTable {
   format: 'run' | 'memagent' | 'ruler' | 'longbench';
   rows: ScoreRow[];
   warnings: string[];
+  /** How a metric was chosen where the files did not say it themselves (e.g. from a folder name). */
+  notes?: string[];
 }
 
 export interface GroupKey {

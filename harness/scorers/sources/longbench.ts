@@ -2,7 +2,7 @@
 // LongBench/eval.py does: dataset = file name up to the first '.', per-sample max over golds, mean ×100 to 2 decimals;
 // LongBench-E buckets by `length`: 0-4k (< 4000), 4-8k (< 8000), 8k+.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
 import { LONGBENCH_E_BUCKETS, longbenchEBucket } from '../../protocol/longbench.js';
 import { Group, type ScoreRow } from '../aggregate.js';
@@ -23,17 +23,19 @@ function readReference(dir: string, warnings: string[]): Reference | undefined {
 }
 
 /** Scores LongBench pred files. `files` are .jsonl paths in one directory; `e` forces LongBench-E buckets. */
-export function scoreLongBench(files: string[], opts: { e?: boolean }, warnings: string[]): ScoreRow[] {
+export function scoreLongBench(files: string[], opts: { e?: boolean; metric?: string }, warnings: string[]): ScoreRow[] {
   const dir = dirname(files[0]);
   const model = basename(dir);
   const reference = readReference(dir, warnings);
   const stems = files.map((f) => basename(f).split('.')[0]);
   const refIsE = reference !== undefined && Object.values(reference).some((v) => typeof v === 'object' && v !== null);
-  const e = opts.e ?? (refIsE || stems.every((s) => s.endsWith('_e')));
+  // pred.py writes LongBench-E predictions to pred_e/<model>/<dataset>.jsonl (without the _e).
+  const inPredE = basename(dirname(resolve(dir))) === 'pred_e';
+  const e = opts.e ?? (refIsE || inPredE || stems.every((s) => s.endsWith('_e')));
   const rows: ScoreRow[] = [];
   files.forEach((file, k) => {
     const dataset = stems[k];
-    const metricName = longbenchMetricFor(dataset);
+    const metricName = opts.metric ?? longbenchMetricFor(dataset);
     const metric = getMetric(metricName);
     const groups = new Map<string, Group>();
     const groupFor = (label: string): Group => {

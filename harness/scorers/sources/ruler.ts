@@ -12,6 +12,12 @@ export function rulerMetricFor(task: string): string {
   return task.startsWith('qa') ? 'string_match_part' : 'string_match_all';
 }
 
+/** The tasks of RULER's scripts/synthetic.yaml: evaluate.py looks for `<task>.jsonl` for each of them. */
+export const RULER_TASKS: readonly string[] = [
+  'niah_single_1', 'niah_single_2', 'niah_single_3', 'niah_multikey_1', 'niah_multikey_2', 'niah_multikey_3',
+  'niah_multivalue', 'niah_multiquery', 'vt', 'cwe', 'fwe', 'qa_1', 'qa_2',
+];
+
 /** Length and model from RULER's layout: the nearest all-digit folder above the file, and the folder above "synthetic". */
 function placeOf(file: string): { lengthLabel: string; model: string } {
   const parts = resolve(dirname(file)).split(sep);
@@ -26,11 +32,15 @@ function placeOf(file: string): { lengthLabel: string; model: string } {
   return { lengthLabel, model: at > 0 ? parts[at - 1] : '-' };
 }
 
-export function scoreRuler(files: string[]): ScoreRow[] {
+/** Scores RULER pred files; `metric` (bench score --metric) replaces the metric evaluate.py takes from the task name. */
+export function scoreRuler(files: string[], opts: { metric?: string; notes?: string[] } = {}): ScoreRow[] {
   const rows: ScoreRow[] = [];
   for (const file of files) {
     const task = basename(file).replace(/\.jsonl$/, '');
-    const metricName = rulerMetricFor(task);
+    const metricName = opts.metric ?? rulerMetricFor(task);
+    if (opts.metric === undefined && !RULER_TASKS.includes(task)) {
+      opts.notes?.push(`${file}: metric ${metricName} chosen from the file name '${task}' (not one of RULER's tasks; RULER scores qa_* with string_match_part, the rest with string_match_all); pass --metric to override`);
+    }
     const metric = getMetric(metricName);
     const { lengthLabel, model } = placeOf(file);
     const group = new Group({ task, method: 'ruler-pred', model, lengthLabel, metric: metricName });

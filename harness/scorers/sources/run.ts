@@ -9,7 +9,7 @@ import { stripSpecialTokens } from '../../protocol/special-tokens.js';
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated', 'over-target']);
 
-interface Located {
+export interface Located {
   record: SampleRecord;
   line: number;
 }
@@ -29,8 +29,11 @@ function lengthOrder(r: SampleRecord): number {
   return (r.lengthKind === 'docs' ? 1e15 : 0) + (typeof r.length === 'number' ? r.length : 0);
 }
 
-export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
-  // A sample written again after a resume keeps its last version (one per model: a hand-joined file may hold several).
+/**
+ * The records of a samples.jsonl, checked, in file order, keeping only the last version of a sample written again
+ * after a resume (one per model: a hand-joined file may hold several). A torn last line is skipped with a warning.
+ */
+export function latestRunRecords(samplesFile: string, warnings: string[]): Located[] {
   const latest = new Map<string, Located>();
   const rows = jsonlRows(samplesFile, { mode: 'lenient', onTornLastLine: (line) => warnings.push(tornLineMessage(samplesFile, line)) });
   for (const { line, value } of rows) {
@@ -39,12 +42,17 @@ export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
     latest.delete(key);
     latest.set(key, { record, line });
   }
+  return [...latest.values()];
+}
+
+/** Re-scores a samples.jsonl; `metricOverride` (bench score --metric) replaces every record's own metric. */
+export function scoreRun(samplesFile: string, warnings: string[], metricOverride?: string): ScoreRow[] {
   const groups = new Map<string, { group: Group; order: number }>();
   let overTarget = 0;
-  for (const { record, line } of latest.values()) {
+  for (const { record, line } of latestRunRecords(samplesFile, warnings)) {
     let metric;
     try {
-      metric = getMetric(record.metric);
+      metric = getMetric(metricOverride ?? record.metric);
     } catch (err) {
       throw lineError(samplesFile, line, (err as Error).message);
     }
@@ -65,7 +73,8 @@ export function scoreRun(samplesFile: string, warnings: string[]): ScoreRow[] {
     const extras = { ...result.scores };
     delete extras[metric.name];
     entry.group.add(result.score, extras, status, status === 'error' ? null : stripSpecialTokens(record.prediction));
-    if (typeof record.score === 'number') entry.group.addReference(record.score);
+    // The recorded score is of the record's own metric: compared only when that is the metric scored here.
+    if (typeof record.score === 'number' && metric.name === record.metric) entry.group.addReference(record.score);
   }
   if (overTarget > 0) warnings.push(`${samplesFile}: ${overTarget} sample(s) have status over-target: their context is longer than the length target (it cannot be built smaller: a RULER-HQA question's own paragraphs exceed it); scored as usual`);
   const sorted = [...groups.values()].sort((x, y) => {

@@ -92,3 +92,15 @@ test('whole numbers above Number.MAX_SAFE_INTEGER are refused, not rounded', () 
   const cmd = parseCli(['run', 'ruler-hqa', '--seed', String(Number.MAX_SAFE_INTEGER)]);
   assert.equal(cmd.command === 'run' && cmd.config.seed, Number.MAX_SAFE_INTEGER);
 });
+
+test('bench export and bench score --metric', () => {
+  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'ruler', '--out', 'ruler-root']), { command: 'export', runDir: 'runs/x', format: 'ruler', out: 'ruler-root' });
+  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'memagent', '--out', 'm', '--tasks', 'ruler-hqa, niah_single_1']), {
+    command: 'export', runDir: 'runs/x', format: 'memagent', out: 'm', tasks: ['ruler-hqa', 'niah_single_1'],
+  });
+  assert.deepEqual(parseCli(['score', 'f.jsonl', '--metric', 'sub_em']), { command: 'score', target: 'f.jsonl', format: 'auto', json: false, metric: 'sub_em' });
+  assert.deepEqual(parseCli(['score', 'f.jsonl']), { command: 'score', target: 'f.jsonl', format: 'auto', json: false });
+  for (const argv of [['export', 'r', '--out', 'o'], ['export', 'r', '--format', 'native', '--out', 'o'], ['export', 'r', '--format', 'ruler'], ['export', '--format', 'ruler', '--out', 'o']]) {
+    assert.throws(() => parseCli(argv), (e: unknown) => e instanceof UserError && e.exitCode === 2, argv.join(' '));
+  }
+});

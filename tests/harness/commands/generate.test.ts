@@ -1,11 +1,12 @@
-// bench generate: byte-identical output per seed, the cache hit on a second run, the row layouts, atomic writes.
+// bench generate: byte-identical output per seed, the cache hit on a second run, the row layouts, the per-length file
+// layouts of RULER and MemAgent, atomic writes.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { generateCommand, type GenerateFormat } from '../../../harness/commands/generate.js';
+import { generateCommand, generatedPath, type GenerateFormat } from '../../../harness/commands/generate.js';
 import { datasetKeyHash, type DatasetKey } from '../../../harness/cache/dataset-cache.js';
 import { niahTasks } from '../../../generators/niah/index.js';
 import { textContext } from '../../../harness/context.js';
@@ -29,7 +30,7 @@ function run(task: TaskDefinition, dir: string, cacheDir: string, name: string, 
     samples: extra.samples ?? 3,
     seed: extra.seed ?? 42,
     tokenizer,
-    format: extra.format ?? 'ruler',
+    format: extra.format ?? 'native',
     out: join(dir, name),
     cacheDir,
   });
@@ -67,11 +68,12 @@ test('same seed → byte-identical output; the second run is served from the cac
 test('more samples than cached: the cached rows are reused and the rest generated', async () => {
   const dir = tmp();
   const cache = join(dir, 'cache');
-  await run(multikey2, dir, cache, 'small.jsonl', { samples: 2, lengths: [L8k], format: 'memagent' });
-  const grown = await run(multikey2, dir, cache, 'big.jsonl', { samples: 4, lengths: [L8k], format: 'memagent' });
+  await run(multikey2, dir, cache, 'small', { samples: 2, lengths: [L8k], format: 'memagent' });
+  const grown = await run(multikey2, dir, cache, 'big', { samples: 4, lengths: [L8k], format: 'memagent' });
   assert.deepEqual(grown.lengths.map((l) => [l.fromCache, l.generated, l.cacheHit]), [[2, 2, false]]);
-  await run(multikey2, dir, join(dir, 'other'), 'ref.jsonl', { samples: 4, lengths: [L8k], format: 'memagent' });
-  assert.ok(readFileSync(join(dir, 'big.jsonl')).equals(readFileSync(join(dir, 'ref.jsonl'))));
+  await run(multikey2, dir, join(dir, 'other'), 'ref', { samples: 4, lengths: [L8k], format: 'memagent' });
+  const file = 'eval_niah_multikey_2_8192.json';
+  assert.ok(readFileSync(join(dir, 'big', file)).equals(readFileSync(join(dir, 'ref', file))));
   // Only the larger cache entry is kept.
   const files = readdirSync(join(cache, 'datasets', 'niah_multikey_2'));
   assert.equal(files.length, 1);
@@ -86,8 +88,8 @@ test('row layouts: ruler, memagent, native', async () => {
   const sample = prepared.build(L8k, 0);
   const context = sample.context.text();
 
-  await run(single2, dir, cache, 'r.jsonl', { lengths: [L8k], samples: 1 });
-  const [r] = rows(join(dir, 'r.jsonl'));
+  await run(single2, dir, cache, 'r', { lengths: [L8k], samples: 1, format: 'ruler' });
+  const [r] = rows(join(dir, 'r', '8192', 'data', 'niah_single_2', 'validation.jsonl'));
   assert.deepEqual(Object.keys(r), ['index', 'input', 'outputs', 'length', 'answer_prefix']);
   assert.equal(r.input, sample.prompt!.nativeTemplate!.replace('{context}', () => context));
   assert.deepEqual(r.outputs, sample.answers);
@@ -95,8 +97,8 @@ test('row layouts: ruler, memagent, native', async () => {
   assert.equal(r.length, tokenizer.count((r.input as string) + (r.answer_prefix as string)) + 128);
   assert.ok((r.length as number) <= 8192);
 
-  await run(single2, dir, cache, 'm.jsonl', { lengths: [L8k], samples: 1, format: 'memagent' });
-  const [m] = rows(join(dir, 'm.jsonl'));
+  await run(single2, dir, cache, 'm', { lengths: [L8k], samples: 1, format: 'memagent' });
+  const [m] = rows(join(dir, 'm', 'eval_niah_single_2_8192.json'));
   assert.deepEqual(Object.keys(m), ['index', 'input', 'context', 'answers', 'outputs', 'length']);
   assert.equal(m.context, context);
   assert.equal(m.input, sample.question);
@@ -141,14 +143,14 @@ test('any task works: a text-context task without its own template uses the full
       };
     },
   };
-  const res = await generateCommand({ task: toy, lengths: [{ kind: 'docs', value: 2, label: 'docs:2' }], samples: 5, seed: 1, tokenizer, format: 'ruler', out: join(dir, 'toy.jsonl'), cacheDir: join(dir, 'c') });
+  const res = await generateCommand({ task: toy, lengths: [L8k], samples: 5, seed: 1, tokenizer, format: 'ruler', out: join(dir, 'toy'), cacheDir: join(dir, 'c') });
   assert.equal(res.rows, 2, 'capped at maxSamples');
-  const [r0] = rows(join(dir, 'toy.jsonl'));
+  const [r0] = rows(join(dir, 'toy', '8192', 'data', 'toy', 'validation.jsonl'));
   assert.match(r0.input as string, /<text>\nDocument 1:\nPerson 0 is a0.\n<\/text>\n\nWho is 0\?/);
   assert.equal(r0.length, tokenizer.count(r0.input as string) + 1024);
   assert.ok(!('answer_prefix' in r0));
   await assert.rejects(
-    generateCommand({ task: single2, lengths: [{ kind: 'docs', value: 2, label: 'docs:2' }], samples: 1, seed: 1, tokenizer, format: 'ruler', out: join(dir, 'x.jsonl'), cacheDir: join(dir, 'c') }),
+    generateCommand({ task: single2, lengths: [{ kind: 'docs', value: 2, label: 'docs:2' }], samples: 1, seed: 1, tokenizer, format: 'native', out: join(dir, 'x.jsonl'), cacheDir: join(dir, 'c') }),
     UserError,
   );
   rmSync(dir, { recursive: true, force: true });
@@ -172,11 +174,86 @@ test('an interrupted run leaves the old output and no cache entry or temporary f
       };
     },
   };
-  await assert.rejects(generateCommand({ task: failing, lengths: [L8k], samples: 4, seed: 42, tokenizer, format: 'ruler', out, cacheDir: cache }), /interrupted/);
+  await assert.rejects(generateCommand({ task: failing, lengths: [L8k], samples: 4, seed: 42, tokenizer, format: 'native', out, cacheDir: cache }), /interrupted/);
   assert.equal(readFileSync(out, 'utf8'), 'old\n');
   assert.deepEqual(readdirSync(dir).sort(), ['cache', 'out.jsonl']);
   const folder = join(cache, 'datasets', 'niah_single_2');
   assert.ok(!existsSync(folder) || readdirSync(folder).length === 0);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('--format ruler: one validation.jsonl per length in RULER\'s layout, index restarting at 0 in each', async () => {
+  const dir = tmp();
+  const out = join(dir, 'synthetic');
+  const res = await run(single2, dir, join(dir, 'cache'), 'synthetic', { format: 'ruler' });
+  // RULER's scripts/run.sh: <root>/<model>/synthetic/<MAX_SEQ_LENGTH>/data/<task>/validation.jsonl, which
+  // pred/call_api.py reads as <data_dir>/<task>/validation.jsonl with --data_dir <...>/<MAX_SEQ_LENGTH>/data.
+  const files = [join(out, '8192', 'data', 'niah_single_2', 'validation.jsonl'), join(out, '16384', 'data', 'niah_single_2', 'validation.jsonl')];
+  assert.deepEqual(res.lengths.map((l) => l.path), files);
+  assert.deepEqual(readdirSync(out).sort(), ['16384', '8192']);
+  for (const [k, file] of files.entries()) {
+    const got = rows(file);
+    assert.deepEqual(got.map((r) => r.index), [0, 1, 2], file);
+    for (const r of got) assert.ok((r.length as number) <= [8192, 16384][k]);
+  }
+  // Same rows as the native file holds per length, in the same order.
+  await run(single2, dir, join(dir, 'cache'), 'all.jsonl');
+  assert.equal(rows(join(dir, 'all.jsonl')).length, 6);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('--format memagent: one eval_*.json per length, named as MemAgent\'s ruler_hqa.py / ruler_general.py read them', async () => {
+  const dir = tmp();
+  const out = join(dir, 'data');
+  const res = await run(single2, dir, join(dir, 'cache'), 'data', { format: 'memagent' });
+  assert.deepEqual(res.lengths.map((l) => l.path), [join(out, 'eval_niah_single_2_8192.json'), join(out, 'eval_niah_single_2_16384.json')]);
+  for (const l of res.lengths) assert.deepEqual(rows(l.path).map((r) => r.index), [0, 1, 2]);
+  // ruler_hqa.py reads {DATAROOT}/eval_{N}.json for N documents.
+  assert.equal(generatedPath('memagent', out, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }), join(out, 'eval_50.json'));
+  assert.equal(generatedPath('memagent', out, 'ruler-hqa', L8k), join(out, 'eval_ruler-hqa_8192.json'));
+  assert.equal(generatedPath('ruler', out, 'niah_multivalue', L16k), join(out, '16384', 'data', 'niah_multivalue', 'validation.jsonl'));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('--format native keeps one file for every length (index repeats per length)', async () => {
+  const dir = tmp();
+  const res = await run(single2, dir, join(dir, 'cache'), 'n.jsonl');
+  assert.deepEqual(res.lengths.map((l) => l.path), [join(dir, 'n.jsonl'), join(dir, 'n.jsonl')]);
+  assert.deepEqual(rows(join(dir, 'n.jsonl')).map((r) => `${(r.length as { label: string }).label}/${r.index as number}`), ['8k/0', '8k/1', '8k/2', '16k/0', '16k/1', '16k/2']);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('per-length formats refuse a file name, a file, and lengths their layout has no place for', async () => {
+  const dir = tmp();
+  const cache = join(dir, 'cache');
+  await assert.rejects(run(single2, dir, cache, 'niah.jsonl', { format: 'ruler' }), (e: unknown) => e instanceof UserError && /pass --out DIR, not the file name/.test(e.message));
+  writeFileSync(join(dir, 'plain'), 'x');
+  await assert.rejects(run(single2, dir, cache, 'plain', { format: 'memagent' }), (e: unknown) => e instanceof UserError && /is a file/.test(e.message));
+  assert.throws(() => generatedPath('ruler', dir, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }), /docs:50 is not a token length/);
+  assert.throws(() => generatedPath('memagent', dir, 'longbench/hotpotqa', { kind: 'native', value: 0, label: 'all' }), /use --format native/);
+  assert.deepEqual(readdirSync(dir).sort(), ['plain']);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('--format ruler interrupted in its second length: the first length\'s file is complete, no temporary file is left', async () => {
+  const dir = tmp();
+  const failing: TaskDefinition = {
+    ...single2,
+    async prepare(env) {
+      const inner = await single2.prepare(env);
+      return {
+        maxSamples: inner.maxSamples,
+        build(length, index) {
+          if (length.value === 16384 && index === 1) throw new Error('interrupted');
+          return inner.build(length, index);
+        },
+      };
+    },
+  };
+  const out = join(dir, 'synthetic');
+  await assert.rejects(generateCommand({ task: failing, lengths: [L8k, L16k], samples: 2, seed: 42, tokenizer, format: 'ruler', out, cacheDir: join(dir, 'cache') }), /interrupted/);
+  assert.equal(rows(join(out, '8192', 'data', 'niah_single_2', 'validation.jsonl')).length, 2);
+  assert.deepEqual(readdirSync(join(out, '16384', 'data', 'niah_single_2')), []);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -211,3 +211,68 @@ describe('scoreTarget input errors', () => {
     await userError(scoreTarget(mixed), /b\.jsonl: looks like ruler output, not longbench/);
   });
 });
+
+describe('bench score --metric, and the metric chosen from a path said in words', () => {
+  // Eight lines as MemAgent's ruler_hqa.py writes them: sub_em (answers[0], both directions) gives 5/8; the NIAH
+  // metric (every gold in the answer) 4.5/8, since line 4's answer has one of its two golds.
+  const hqaLine = (i: number, answer: string, golds: string[], sub: number) => ({
+    input: `q${i}`, answers: golds, num_docs: 200, index: i, _id: i, response: `Therefore, the answer is ${answer}.`, answer: golds[0],
+    pred: answer, judge_f1: sub, judge_em: sub, judge_sub_em: sub,
+  });
+  const upstream = [
+    hqaLine(0, 'Paris', ['Paris'], 1), hqaLine(1, 'Paris', ['Paris'], 1), hqaLine(2, 'Paris', ['Paris'], 1),
+    hqaLine(3, 'Paris, France', ['Paris', 'Lyon'], 1), hqaLine(4, 'Chief of Protocol', ['Chief of Protocol'], 1),
+    hqaLine(5, 'Rome', ['Oslo'], 0), hqaLine(6, 'Rome', ['Oslo'], 0), hqaLine(7, 'Rome', ['Oslo'], 0),
+  ];
+  const stripped = upstream.map(({ judge_f1: _f, judge_em: _e, ...rest }) => rest);
+
+  it('an upstream RULER-HQA result file outside a ruler_hqa* folder scores 62.50 with --metric sub_em, 56.25 with the NIAH metric', async () => {
+    const file = join(dir('elsewhere'), 'MemoryAgent-14B.jsonl');
+    writeFileSync(file, jsonl(upstream));
+    const sub = await scoreTarget(file, { metric: 'sub_em' });
+    assert.deepEqual([sub.rows[0].metric, sub.rows[0].percent, sub.rows[0].reference], ['sub_em', 62.5, 62.5]);
+    assert.match(formatScoreTable(sub, false), /note: metric sub_em from --metric, in place of the one the files would be scored with/);
+    const niah = await scoreTarget(file, { metric: 'memagent_niah' });
+    assert.deepEqual([niah.rows[0].metric, niah.rows[0].percent], ['memagent_niah', 56.25]);
+    // Without --metric the judge_f1 / judge_em fields (written only for QA tasks) decide: sub_em, and no note.
+    const auto = await scoreTarget(file);
+    assert.deepEqual([auto.rows[0].metric, auto.rows[0].percent], ['sub_em', 62.5]);
+    assert.deepEqual(auto.notes, []);
+  });
+
+  it('when only the folder name decides, the output says so in words', async () => {
+    const named = join(dir('results-x', 'ruler_hqa_200'), 'MemoryAgent-14B.jsonl');
+    writeFileSync(named, jsonl(stripped));
+    const table = await scoreTarget(named);
+    assert.deepEqual([table.rows[0].metric, table.rows[0].percent], ['sub_em', 62.5]);
+    const text = formatScoreTable(table, false);
+    assert.match(text, /note: .*metric sub_em chosen from the folder name 'ruler_hqa_200' \(the lines have no judge_f1\/judge_em to decide it\); pass --metric to override/);
+    assert.doesNotMatch(text, /\*/);
+
+    const unnamed = join(dir('elsewhere-2'), 'MemoryAgent-14B.jsonl');
+    writeFileSync(unnamed, jsonl(stripped));
+    const guessed = await scoreTarget(unnamed);
+    assert.deepEqual([guessed.rows[0].metric, guessed.rows[0].percent, guessed.rows[0].reference], ['memagent_niah', 56.25, 62.5]);
+    assert.match(formatScoreTable(guessed, false), /note: .*metric memagent_niah by default: neither the folder name 'elsewhere-2' .* nor the fields .* decide it; pass --metric sub_em for a RULER-HQA or QA file/);
+    assert.equal((await scoreTarget(unnamed, { metric: 'sub_em' })).rows[0].percent, 62.5);
+  });
+
+  it('--metric overrides RULER, LongBench and run files too; an unknown metric is refused', async () => {
+    const pred = dir('ruler-metric', 'm', 'synthetic', '4096', 'pred');
+    writeFileSync(join(pred, 'qa_1.jsonl'), jsonl([{ index: 0, pred: 'Paris and Lyon', input: 'q', outputs: ['Paris', 'Rome'], others: {}, truncation: -1, length: 1 }]));
+    assert.equal((await scoreTarget(pred)).rows[0].percent, 100);
+    assert.equal((await scoreTarget(pred, { metric: 'string_match_all' })).rows[0].percent, 50);
+    writeFileSync(join(dir('ruler-odd'), 'mytask.jsonl'), jsonl([{ index: 0, pred: 'x', input: 'q', outputs: ['x'], others: {}, truncation: -1, length: 1 }]));
+    const odd = await scoreTarget(join(root, 'ruler-odd'));
+    assert.match(odd.notes!.join('\n'), /metric string_match_all chosen from the file name 'mytask' \(not one of RULER's tasks/);
+    const lb = dir('lb-metric', 'pred', 'm');
+    writeFileSync(join(lb, 'hotpotqa.jsonl'), jsonl([{ pred: 'the Paris', answers: ['Paris'], all_classes: null, length: 10 }]));
+    assert.equal((await scoreTarget(lb)).rows[0].metric, 'qa_f1');
+    assert.deepEqual((await scoreTarget(lb, { metric: 'em' })).rows.map((r) => [r.metric, r.percent]), [['em', 100]]);
+    const run = dir('run-metric');
+    writeFileSync(join(run, 'samples.jsonl'), jsonl([rec({ prediction: 'Paris France', score: 1 })]));
+    const rescored = await scoreTarget(run, { metric: 'em' });
+    assert.deepEqual([rescored.rows[0].metric, rescored.rows[0].percent, rescored.rows[0].reference], ['em', 0, undefined]);
+    await userError(scoreTarget(run, { metric: 'bleu' }), /unknown metric 'bleu'/);
+  });
+});
