@@ -34,10 +34,11 @@ export function loadHotpot(path?: string): HotpotData {
   const raw = readFileSync(file);
   const sha256 = createHash('sha256').update(raw).digest('hex');
   let rows: unknown;
+  const gzip = raw[0] === 0x1f && raw[1] === 0x8b; // by content, not by name
   try {
-    rows = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'));
+    rows = JSON.parse((gzip ? gunzipSync(raw) : raw).toString('utf8'));
   } catch {
-    throw new UserError(`${file} is not valid JSON${file.endsWith('.gz') ? ' (gzip)' : ''}: expected the HotpotQA dev distractor file`);
+    throw new UserError(`${file} is not valid JSON${gzip ? ' (gzip)' : ''}: expected the HotpotQA dev distractor file`);
   }
   if (!Array.isArray(rows)) throw new UserError(`${file}: expected a JSON array of HotpotQA records`);
   const records = rows.map((row, i) => toRecord(row, i, file));

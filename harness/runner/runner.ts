@@ -19,11 +19,12 @@ import { planRun, type RunPlan } from './plan.js';
 import { createProgress } from './progress.js';
 import { CallGate, gatedModel } from './schedule-policy.js';
 import { scheduleUnits, type WorkUnit } from './units.js';
+import { describeData, manifestData } from '../../generators/file/index.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 
 export type RunEvent =
   | { type: 'skipped'; task: string; reason: string }
-  | { type: 'grid'; task: string; lengths: string[] }
+  | { type: 'grid'; task: string; lengths: string[]; /** Where --data samples come from (format, file, rows, sha256). */ data?: string }
   | { type: 'resuming'; finished: number; total: number; dir: string };
 
 export interface RunHooks {
@@ -87,7 +88,7 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
     runDir.writeManifest({
       command: ['bench', 'run', ...process.argv.slice(3)].join(' '),
-      tasks: plan.tasks.map((t) => ({ name: t.name, version: t.version, metric: t.metric })),
+      tasks: plan.tasks.map((t, i) => ({ name: t.name, version: t.version, metric: plan.prepared[i].metric ?? t.metric })),
       methods: config.methods,
       lengths: Object.fromEntries(plan.tasks.map((t, i) => [t.name, plan.grids[i].map((l) => l.label)])),
       samples: config.samples ?? null,
@@ -100,6 +101,7 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
       environment: environmentInfo(),
       units: plan.units.length,
       resumed: plan.units.length - todo.length,
+      data: manifestData(plan.tasks, plan.prepared),
     });
     if (todo.length < plan.units.length) onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
     return { runDir, outDir, modelId, todo };
@@ -182,7 +184,10 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   const plan = await planRun(config, tokenizer);
   for (const s of plan.skipped) onEvent({ type: 'skipped', ...s });
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
-  plan.tasks.forEach((t, i) => onEvent({ type: 'grid', task: t.name, lengths: plan.grids[i].map((l) => l.label) }));
+  plan.tasks.forEach((t, i) => {
+    const data = plan.prepared[i].data;
+    onEvent({ type: 'grid', task: t.name, lengths: plan.grids[i].map((l) => l.label), ...(data ? { data: describeData(data) } : {}) });
+  });
   if (config.dryRun) return { kind: 'dry-run', rows: dryRunRows(plan.tasks, plan.prepared, plan.grids, config) };
   const model = await hooks.createModel(config, tokenizer);
   try {
