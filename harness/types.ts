@@ -134,6 +134,8 @@ export interface DataSourceInfo {
   files: Array<{ path: string; format: string; sha256: string; rows: number }>;
   /** The HotpotQA file that MemAgent's index-form rows point into (--pool). */
   pool?: { path: string; sha256: string; paragraphs: number };
+  /** Files of a --data directory left out because they hold another format. */
+  ignored?: string[];
 }
 
 export interface PreparedTask {

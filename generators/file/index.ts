@@ -49,10 +49,12 @@ export function readRulerHqaData(env: TaskEnv, task: string, version: string): P
   const path = env.options.data;
   if (path === undefined) return undefined;
   let files: string[];
+  let ignored: string[] = [];
   if (isDirectory(path)) {
     const found: Detected[] = [];
     for (const f of listFiles(path, 0)) if (looksLikeJson(f)) found.push(detectFile(f));
     files = found.filter((d) => d.format === 'memagent-hqa').map((d) => d.path);
+    ignored = found.filter((d) => d.format !== 'memagent-hqa').map((d) => `${d.path} (${d.format})`);
     if (files.length === 0) throw new UserError(`--data ${path} holds no MemAgent RULER-HQA files (JSON rows {context, input, answers, num_docs, index}, e.g. eval_50.json); for a HotpotQA dev file pass the file itself`);
   } else {
     const d = detectFile(path);
@@ -65,7 +67,9 @@ export function readRulerHqaData(env: TaskEnv, task: string, version: string): P
   }
   if (task === 'ctx-dist') throw new UserError('ctx-dist builds its own placements and cannot reorder MemAgent\'s files: run `bench run ruler-hqa --data ...`');
   if (env.options.placement !== undefined) throw new UserError('--placement builds its own contexts; MemAgent\'s files keep their document order: drop --placement');
-  return prepareMemAgentHqa(env, task, version, files, path);
+  const prepared = prepareMemAgentHqa(env, task, version, files, path);
+  if (ignored.length > 0) prepared.data!.ignored = ignored;
+  return prepared;
 }
 
 /** A LongBench task's --data FILE must hold LongBench rows (a directory is resolved by the LongBench loader). */
@@ -125,7 +129,8 @@ export function describeData(info: DataSourceInfo): string {
   const where = info.files.length === 1 ? info.files[0].path : `${info.files.length} files under ${info.path}`;
   const sha = info.files.length === 1 ? `, sha256 ${info.files[0].sha256.slice(0, 12)}` : '';
   const pool = info.pool ? `; pool ${info.pool.path} (${info.pool.paragraphs} paragraphs, sha256 ${info.pool.sha256.slice(0, 12)})` : '';
-  return `data ${where}: ${info.format}, ${rows} rows${sha}${pool}`;
+  const ignored = info.ignored?.length ? `; ignored ${info.ignored.join(', ')}` : '';
+  return `data ${where}: ${info.format}, ${rows} rows${sha}${pool}${ignored}`;
 }
 
 export { FORMAT_NAMES };
