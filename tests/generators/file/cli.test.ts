@@ -3,7 +3,7 @@
 // Needs `npm run build` (dist/).
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertOneLine, runBench } from '../../helpers/cli.js';
 import { BUNDLED_POOL, jsonl, jsonList, memagentRows, rulerRow, tempDir, write } from './helpers.js';
@@ -80,4 +80,5 @@ test('a 25600-document index-form file (3.5M tokens a sample) runs from cached p
   const generated = await run(['--lengths', 'docs:25600']);
   console.log(`peak RSS, 25600-document sample: index-form file ${fromFile.rss} MB, generated ${generated.rss} MB`);
   assert.ok(fromFile.rss < 1024, `peak RSS ${fromFile.rss} MB`);
+  rmSync(dir, { recursive: true, force: true }); // a 60 MB file
 });
