@@ -5,8 +5,11 @@ import { ctxDistTask, rulerHqaTask } from './ruler-hqa/index.js';
 import { niahTasks } from './niah/index.js';
 import { longbenchGroups, longbenchTasks } from './longbench/index.js';
 import { didYouMean } from '../harness/suggest.js';
+import { jsonlTask, withFileData } from './file/index.js';
 
-const ALL: TaskDefinition[] = [rulerHqaTask, ctxDistTask, ...niahTasks, ...longbenchTasks];
+// Every built-in task also reads other tools' files given with --data (generators/file): MemAgent's RULER-HQA files,
+// RULER's NIAH rows, LongBench rows, by content.
+const ALL: TaskDefinition[] = [...[rulerHqaTask, ctxDistTask, ...niahTasks, ...longbenchTasks].map(withFileData), jsonlTask];
 /** Names that stand for several tasks (e.g. longbench-qa → its datasets). */
 const GROUPS: Record<string, string[]> = { ...longbenchGroups };
 

@@ -124,10 +124,30 @@ export interface TaskEnv {
   options: Record<string, string>;
 }
 
+/** Where a task's samples come from when they are read from the user's files (--data), for the manifest and grid line. */
+export interface DataSourceInfo {
+  /** --data as given: a file or a directory. */
+  path: string;
+  /** The detected format (generators/file/detect.ts), e.g. "memagent-hqa (index form)". */
+  format: string;
+  /** Every file read, with its sha256 and row count. */
+  files: Array<{ path: string; format: string; sha256: string; rows: number }>;
+  /** The HotpotQA file that MemAgent's index-form rows point into (--pool). */
+  pool?: { path: string; sha256: string; paragraphs: number };
+  /** Files of a --data directory left out because they hold another format. */
+  ignored?: string[];
+}
+
 export interface PreparedTask {
   /** How many samples exist at this length (before --samples caps it). */
   maxSamples(length: LengthTarget): number;
   build(length: LengthTarget, index: number): Sample;
+  /** Lengths defined by the data (samples read from files): the run's grid, which --lengths may only filter. */
+  lengths?: LengthTarget[];
+  /** The headline metric when the data decides it (e.g. RULER rows: string_match_all), else the task's. */
+  metric?: string;
+  /** Set when the samples come from --data. */
+  data?: DataSourceInfo;
 }
 
 export interface TaskDefinition {

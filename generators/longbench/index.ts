@@ -32,6 +32,9 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
   const fullContext = fullContextTemplate(dataset);
   const maxTokens = maxNewTokens(dataset);
   return {
+    ...(env.options.data !== undefined
+      ? { data: { path: env.options.data, format: 'longbench', files: [{ path: data.file, format: 'longbench', sha256: data.sha256, rows: data.rows.length }] } }
+      : {}),
     maxSamples: () => data.rows.length,
     build(length: LengthTarget, index: number): Sample {
       const row = data.rows[index];

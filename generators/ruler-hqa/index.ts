@@ -27,6 +27,9 @@ function prepare(env: TaskEnv, taskName: string, placementFor: (index: number) =
   const headers = new HeaderCache(env.tokenizer);
   let pool: ReturnType<typeof buildPool> | undefined; // tokenized on first use: counting samples needs no tokens
   return {
+    ...(env.options.data !== undefined
+      ? { data: { path: env.options.data, format: 'hotpotqa-dev', files: [{ path: data.source, format: 'hotpotqa-dev', sha256: data.sha256, rows: data.records.length }] } }
+      : {}),
     maxSamples: () => data.records.length * perQuestion,
     build(length: LengthTarget, index: number): Sample {
       const { placement, question } = placementFor(index);

@@ -39,13 +39,23 @@ export function compareCodePoints(a: string, b: string): number {
 const pools = new Map<string, ParagraphPool>();
 
 export function buildPool(data: HotpotData, tokenizer: Tokenizer): ParagraphPool {
-  const key = `${data.sha256}|${tokenizer.id}`;
+  return poolFromTexts(data.sha256, () => {
+    const unique = new Set<string>();
+    for (const r of data.records) for (const [title, sentences] of r.paragraphs) unique.add(renderParagraph(title, sentences));
+    return [...unique].sort(compareCodePoints);
+  }, tokenizer);
+}
+
+/**
+ * The pool of a HotpotQA file whose paragraphs are already rendered, deduplicated and sorted (`texts`, called only on
+ * a miss), tokenized once per (file sha256, tokenizer) and cached in memory and on disk like buildPool's.
+ */
+export function poolFromTexts(sha256: string, textsOf: () => string[], tokenizer: Tokenizer): ParagraphPool {
+  const key = `${sha256}|${tokenizer.id}`;
   const hit = pools.get(key);
   if (hit) return hit;
-  const unique = new Set<string>();
-  for (const r of data.records) for (const [title, sentences] of r.paragraphs) unique.add(renderParagraph(title, sentences));
-  const texts = [...unique].sort(compareCodePoints);
-  const cacheFile = join(cacheDir(), `hotpot-${data.sha256.slice(0, 16)}-${tokenizer.id}-v${POOL_CACHE_VERSION}.bin`);
+  const texts = textsOf();
+  const cacheFile = join(cacheDir(), `hotpot-${sha256.slice(0, 16)}-${tokenizer.id}-v${POOL_CACHE_VERSION}.bin`);
   const ids = loadCachedIds(cacheFile, texts, tokenizer) ?? texts.map((t) => tokenizer.encode(t + DOC_SEPARATOR));
   if (!existsSync(cacheFile)) saveCachedIds(cacheFile, ids);
   const counts = new Int32Array(texts.length);

@@ -53,7 +53,11 @@ ${LENGTHS}
   --requests-per-endpoint N  requests in flight per endpoint                            [64]
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
   --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
-  --data PATH           your own data (HotpotQA dev file; LongBench data directory)
+  --data PATH           your own data, format read from the content (README "Your own data"): MemAgent's
+                        RULER-HQA eval_N.json (ruler-hqa), RULER's validation.jsonl (niah_*), LongBench's
+                        <dataset>.jsonl or directory (longbench/*), generic JSONL (jsonl; or task file:PATH),
+                        a HotpotQA dev file (ruler-hqa builds its contexts from it)
+  --pool FILE           the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
   --workers N           worker threads for the embedded model                           [CPU cores]
   --trial N             trial index (part of the response-cache key)                   [0]

@@ -24,6 +24,7 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   tokenizer: { type: 'string' },
   placement: { type: 'string' },
   data: { type: 'string' },
+  pool: { type: 'string' },
   shard: { type: 'string' },
   workers: { type: 'string' },
   'no-progress': { type: 'boolean' },
@@ -232,12 +233,22 @@ function parseRun(argv: string[]): RunConfig {
   const { values, positionals } = parse(argv, runOptions(), 'run');
   if (positionals.length === 0) throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
   if (positionals.length > 1) throw new UserError(`bench run takes one task argument (comma-separate several), got: ${positionals.join(' ')}`);
-  const tasks = taskNames(positionals[0]);
+  let tasks = taskNames(positionals[0]);
   const model = parseModel(values.model as string | undefined, values.endpoint as string[] | undefined);
   if (model !== 'local' && !values['model-name']) throw new UserError('--model-name is required with an endpoint (the model name the server serves, e.g. BytedTsinghua-SIA/RL-MemoryAgent-14B)');
   const options: Record<string, string> = {};
   if (values.placement !== undefined) options.placement = values.placement as string;
   if (values.data !== undefined) options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
+  if (values.pool !== undefined) options.pool = values.pool as string;
+  // `file:PATH` is the generic JSONL task with --data PATH (generators/file).
+  const file = tasks.find((t) => t.startsWith('file:'));
+  if (file !== undefined) {
+    if (tasks.length > 1 || options.data !== undefined) throw new UserError(`${file} is a task with its own data: run it alone and without --data`);
+    if (file.length === 5) throw new UserError('file: needs a path, e.g. `bench run file:my-data.jsonl`');
+    tasks = ['jsonl'];
+    options.data = file.slice(5);
+  }
+  if (options.pool !== undefined && options.data === undefined) throw new UserError('--pool goes with --data: it is the HotpotQA dev file that MemAgent\'s index-form RULER-HQA files point into');
   const lengthSpec = values.lengths as string | undefined;
   const methods = parseMethods(values.method as string | undefined);
   return {

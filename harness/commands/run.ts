@@ -13,7 +13,7 @@ export function describeEvent(e: RunEvent): string {
     case 'skipped':
       return `skipping ${e.task}: ${e.reason}`;
     case 'grid':
-      return `${e.task}: lengths ${e.lengths.join(', ')} (${e.lengths.length} points)`;
+      return `${e.task}: lengths ${e.lengths.join(', ')} (${e.lengths.length} points)${e.data ? `; ${e.data}` : ''}`;
     case 'resuming':
       return `resuming: ${e.finished} of ${e.total} samples already finished in ${e.dir}`;
     case 'samples-capped':

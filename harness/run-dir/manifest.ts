@@ -80,6 +80,19 @@ export interface RunManifest {
   resumed?: number;
   /** Set by bench merge: the shards it was made from, in shard order. */
   merged_from?: MergedShard[];
+  /** Set when samples were read from --data files (generators/file): where from, in which detected format. */
+  data?: ManifestData;
+}
+
+/** The data a run read with --data: the path given, the detected format(s), and each file's sha256. */
+export interface ManifestData {
+  path: string;
+  format: string;
+  /** The file's sha256 when exactly one file was read. */
+  sha256?: string;
+  files: Array<{ task: string; path: string; format: string; sha256: string; rows: number }>;
+  /** The HotpotQA file MemAgent's index-form rows point into (--pool). */
+  pool?: { path: string; sha256: string; paragraphs: number };
 }
 
 export function manifestPath(dir: string): string {
@@ -128,6 +141,7 @@ const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
   ['units', isInteger, 'a whole number'],
   ['resumed', isInteger, 'a whole number', true],
   ['merged_from', arrayOf(fields({ dir: isString, shard: fields({ index: isInteger, count: isInteger }) })), 'an array of {dir, shard, ...}', true],
+  ['data', fields({ path: isString, format: isString, sha256: isString, files: arrayOf(fields({ path: isString, format: isString, sha256: isString })) }, ['sha256']), 'an object {path, format, sha256?, files}', true],
 ];
 
 /** The first thing wrong with a parsed manifest, or null. */

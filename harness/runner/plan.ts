@@ -43,7 +43,8 @@ export function samplesCappedNote(c: SamplesCapped): string {
   return `note: ${c.task} has ${at} (--samples ${c.requested})`;
 }
 
-function gridFor(task: TaskDefinition, config: RunConfig): LengthTarget[] {
+function gridFor(task: TaskDefinition, prepared: PreparedTask, config: RunConfig): LengthTarget[] {
+  if (prepared.lengths) return dataGrid(task, prepared.lengths, config);
   if (task.nativeLengths) {
     if (config.lengths) throw new UserError(`task ${task.name} uses its documents' own lengths; drop --lengths`);
     return [NATIVE_LENGTH];
@@ -53,9 +54,23 @@ function gridFor(task: TaskDefinition, config: RunConfig): LengthTarget[] {
   return grid;
 }
 
-/** The sample indices of a task at a length that this run (or this shard of it) covers. */
+/**
+ * Lengths defined by the data (samples read from --data files): the grid is the data's; --lengths only selects among
+ * them, and a length the data does not have is refused.
+ */
+function dataGrid(task: TaskDefinition, lengths: LengthTarget[], config: RunConfig): LengthTarget[] {
+  if (!config.lengths) return lengths;
+  const has = (l: LengthTarget) => lengths.some((d) => d.kind === l.kind && d.value === l.value);
+  const missing = config.lengths.filter((l) => !has(l));
+  if (missing.length > 0) {
+    throw new UserError(`${task.name}: the data defines the lengths ${lengths.map((l) => l.label).join(', ')}; --lengths ${config.lengthSpec ?? ''} asks for ${missing.map((l) => l.label).join(', ')}, which it does not have (with --data, --lengths only selects among the data's lengths)`);
+  }
+  return lengths.filter((d) => config.lengths!.some((l) => l.kind === d.kind && l.value === d.value));
+}
+
+/** The sample indices of a task at a length that this run (or this shard of it) covers; data-defined grids run every row by default. */
 export function sampleIndices(task: TaskDefinition, prepared: PreparedTask, length: LengthTarget, config: RunConfig): number[] {
-  const n = Math.min(config.samples ?? task.defaultSamples, prepared.maxSamples(length));
+  const n = Math.min(config.samples ?? (prepared.lengths ? Number.POSITIVE_INFINITY : task.defaultSamples), prepared.maxSamples(length));
   return [...Array(n).keys()].filter((i) => !config.shard || i % config.shard.count === config.shard.index);
 }
 
@@ -76,7 +91,7 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer): Promise<
     }
   }
   if (tasks.length === 0) throw new UserError(`none of the tasks could be prepared (${names.join(', ')}): ${skipped.map((s) => s.reason).join('; ')}`);
-  const grids = tasks.map((t) => gridFor(t, config));
+  const grids = tasks.map((t, i) => gridFor(t, prepared[i], config));
   const capped: SamplesCapped[] = [];
   if (config.samples !== undefined) {
     for (let t = 0; t < tasks.length; t++) {

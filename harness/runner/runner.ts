@@ -22,11 +22,12 @@ import { planRun, type RunPlan, type SamplesCapped } from './plan.js';
 import { createProgress } from './progress.js';
 import { CallGate, gatedModel } from './schedule-policy.js';
 import { scheduleUnits, type WorkUnit } from './units.js';
+import { describeData, manifestData } from '../../generators/file/index.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 
 export type RunEvent =
   | { type: 'skipped'; task: string; reason: string }
-  | { type: 'grid'; task: string; lengths: string[] }
+  | { type: 'grid'; task: string; lengths: string[]; /** Where --data samples come from (format, file, rows, sha256). */ data?: string }
   | { type: 'resuming'; finished: number; total: number; dir: string }
   /** --samples asked for more samples than a task has (a note for stderr; the run goes on with what there is). */
   | ({ type: 'samples-capped' } & SamplesCapped);
@@ -94,7 +95,7 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
     runDir.writeManifest({
       command: ['bench', 'run', ...process.argv.slice(3)].join(' '),
-      tasks: plan.tasks.map((t) => ({ name: t.name, version: t.version, metric: t.metric })),
+      tasks: plan.tasks.map((t, i) => ({ name: t.name, version: t.version, metric: plan.prepared[i].metric ?? t.metric })),
       methods: config.methods,
       lengths: Object.fromEntries(plan.tasks.map((t, i) => [t.name, plan.grids[i].map((l) => l.label)])),
       samples: config.samples ?? null,
@@ -109,6 +110,7 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
       // Samples per method planned for each task/length: reports flag a cell with fewer as incomplete ("n of N").
       expected: expectedCounts(plan.units),
       resumed: plan.units.length - todo.length,
+      data: manifestData(plan.tasks, plan.prepared),
     });
     if (todo.length < plan.units.length) onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
     return { runDir, outDir, modelId, todo };
@@ -220,7 +222,10 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   for (const s of plan.skipped) onEvent({ type: 'skipped', ...s });
   for (const c of plan.capped) onEvent({ type: 'samples-capped', ...c });
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
-  plan.tasks.forEach((t, i) => onEvent({ type: 'grid', task: t.name, lengths: plan.grids[i].map((l) => l.label) }));
+  plan.tasks.forEach((t, i) => {
+    const data = plan.prepared[i].data;
+    onEvent({ type: 'grid', task: t.name, lengths: plan.grids[i].map((l) => l.label), ...(data ? { data: describeData(data) } : {}) });
+  });
   if (config.dryRun) return { kind: 'dry-run', rows: dryRunRows(plan.tasks, plan.prepared, plan.grids, config) };
   const model = await hooks.createModel(config, tokenizer);
   try {

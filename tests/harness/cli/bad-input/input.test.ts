@@ -84,7 +84,7 @@ test('B4 a HotpotQA --data file that is not UTF-8: strict decoding, with the byt
   writeFileSync(file, bytes);
   const out = join(root, 'out-latin1');
   assertOneLine(await bench('run', 'ruler-hqa', '--data', file, '--lengths', '8k', '--out', out), 2,
-    new RegExp(`latin1\\.json is not UTF-8 text: byte 0xE9 at byte offset ${at} is not valid UTF-8`));
+    new RegExp(`latin1\\.json: invalid UTF-8 at byte offset ${at} \\(item 0\\); the file must be UTF-8 text`));
   assert.ok(!existsSync(out));
 });
 
@@ -103,7 +103,7 @@ test('B5 a LongBench --data file that is not UTF-8: strict decoding, with the by
 test('B6 a HotpotQA file holding [] is refused: no questions in FILE', async () => {
   const file = writeHotpot(root, 'empty.json', []);
   const out = join(root, 'out-empty');
-  assertOneLine(await bench('run', 'ruler-hqa', '--data', file, '--lengths', '8k', '--out', out), 2, /^bench: no questions in .*empty\.json/);
+  assertOneLine(await bench('run', 'ruler-hqa', '--data', file, '--lengths', '8k', '--out', out), 2, /^bench: .*empty\.json: holds no rows/);
   assert.ok(!existsSync(out));
 });
 
@@ -203,7 +203,7 @@ test('B24 --out "" is refused: it names no directory', async () => {
 });
 
 test('B25 --data DIR for ruler-hqa (a directory where a file is expected)', async () => {
-  assertOneLine(await bench('run', 'ruler-hqa', '--data', root, '--lengths', '8k', '--dry-run'), 2, /--data .* is a directory; ruler-hqa takes one file: the HotpotQA dev distractor JSON/);
+  assertOneLine(await bench('run', 'ruler-hqa', '--data', root, '--lengths', '8k', '--dry-run'), 2, /--data .* holds no MemAgent RULER-HQA files .*; for a HotpotQA dev file pass the file itself/);
 });
 
 test('B26 bench gate --junit in a place that cannot be written: one line before any work, no stray file', async () => {
