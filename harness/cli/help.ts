@@ -34,6 +34,8 @@ bench run options:
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
   --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
   --data PATH           your own data (HotpotQA dev file; LongBench data directory)
+  --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
+                        25-line steps down per sample)                                   [exact]
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
   --workers N           worker threads for the embedded model                           [CPU cores]
   --trial N             trial index (part of the response-cache key)                   [0]

@@ -23,6 +23,7 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   tokenizer: { type: 'string' },
   placement: { type: 'string' },
   data: { type: 'string' },
+  sizing: { type: 'string' },
   shard: { type: 'string' },
   workers: { type: 'string' },
   'no-progress': { type: 'boolean' },
@@ -148,6 +149,7 @@ function parseRun(argv: string[]): RunConfig {
   const options: Record<string, string> = {};
   if (values.placement !== undefined) options.placement = values.placement as string;
   if (values.data !== undefined) options.data = values.data as string;
+  if (values.sizing !== undefined) options.sizing = values.sizing as string;
   const lengthSpec = values.lengths as string | undefined;
   const methods = parseMethods(values.method as string | undefined);
   return {
@@ -203,6 +205,7 @@ export function parseCli(argv: string[]): Command {
       const { values, positionals } = parse(rest, {
         lengths: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
         format: { type: 'string' }, tokenizer: { type: 'string' }, placement: { type: 'string' }, data: { type: 'string' },
+        sizing: { type: 'string' },
       }, 'generate');
       const task = one(positionals, 'task', 'generate');
       const format = (values.format as string | undefined) ?? 'native';
@@ -211,6 +214,7 @@ export function parseCli(argv: string[]): Command {
       const options: Record<string, string> = {};
       if (values.placement !== undefined) options.placement = values.placement as string;
       if (values.data !== undefined) options.data = values.data as string;
+      if (values.sizing !== undefined) options.sizing = values.sizing as string;
       const lengthSpec = values.lengths as string | undefined;
       return {
         command: 'generate', task, lengthSpec, lengths: lengthSpec === undefined ? undefined : parseLengths(lengthSpec),
