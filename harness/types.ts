@@ -74,6 +74,12 @@ export interface ContextSource {
   text(): string;
 }
 
+/** Sampling of a model call (docs/PROTOCOLS.md §a.5, §e.6): each task has its protocol's default (harness/protocol/decoding.ts). */
+export interface Decoding {
+  temperature: number;
+  topP: number;
+}
+
 export interface PromptSpec {
   /** One-shot template with {context} and {question} placeholders (full-context / rag). Default: MemAgent's full-context QA template. */
   fullContext?: string;
@@ -87,6 +93,16 @@ export interface PromptSpec {
   nativeTemplate?: string;
   /** RULER answer prefix, for methods that support an assistant prefill. */
   answerPrefix?: string;
+  /** Middle truncation of a one-shot prompt longer than the window (docs/PROTOCOLS.md §a.9, §e.6):
+   *  'memagent' keeps the first floor(max/2) and last ceil(max/2) ids and decodes them joined (MemAgent's baseline);
+   *  'longbench' keeps int(max/2) ids at each end (max-1 ids for an odd max) and decodes each half on its own
+   *  (LongBench's pred.py). Default 'memagent'. */
+  truncation?: 'memagent' | 'longbench';
+  /** How the one-shot template receives the question: 'stripped' (MemAgent's baselines strip it) or 'raw' (LongBench's
+   *  pred.py formats the row's fields as they are). Default 'stripped'. MemAgent's own prompts always strip it. */
+  questionFill?: 'stripped' | 'raw';
+  /** The task's default sampling (its protocol's); --temperature / --top-p override it. Default MemAgent's 0.7 / 0.95. */
+  decoding?: Decoding;
 }
 
 /** Per-sample inputs of a metric beyond prediction and answers (harness/scorers); set by the generator. */
@@ -162,6 +178,9 @@ export interface TaskDefinition {
   acceptsDocCounts: boolean;
   /** True for datasets with their own document lengths (LongBench): the grid is one 'native' point, --lengths is refused. */
   nativeLengths?: boolean;
+  /** The task's default sampling, the same as its samples' prompt.decoding (recorded in the manifest and the run
+   *  identity). Default MemAgent's 0.7 / 0.95 (harness/protocol/decoding.ts). */
+  decoding?: Decoding;
   /** May throw DatasetMissingError (harness/errors.ts): the runner then reports it once and skips the task. */
   prepare(env: TaskEnv): Promise<PreparedTask>;
 }

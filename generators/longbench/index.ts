@@ -1,5 +1,6 @@
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
+import { LONGBENCH_DECODING } from '../../harness/protocol/decoding.js';
 import { longbenchEBucket, longbenchMetric, longbenchMetricProblem } from '../../harness/protocol/longbench.js';
 import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { loadLongBench, type LongBenchRow } from './load.js';
@@ -12,7 +13,8 @@ import {
   type LongBenchDataset,
 } from './prompts.js';
 
-export const LONGBENCH_VERSION = '1';
+/** 2: full-context prompts follow pred.py (raw question, int(max/2) ids kept at each end) and decode greedily. */
+export const LONGBENCH_VERSION = '2';
 
 /** The metric LongBench v1 scores `dataset` with (harness/protocol/longbench.ts). */
 function metricOf(dataset: LongBenchDataset): string {
@@ -50,7 +52,9 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
         context: textContext(row.context, env.tokenizer),
         metric,
         scoring: { dataset: row.dataset, allClasses: row.all_classes },
-        prompt: { fullContext, maxNewTokens: maxTokens, answerFormat: 'raw' },
+        // pred.py: prompt_format.format(**json_obj) on the raw fields, middle truncation keeping int(max/2) ids at
+        // each end, greedy decoding (docs/PROTOCOLS.md §e.6). MemAgent's prompts still strip the question (§e.4).
+        prompt: { fullContext, maxNewTokens: maxTokens, answerFormat: 'raw', truncation: 'longbench', questionFill: 'raw', decoding: LONGBENCH_DECODING },
         metadata: {
           dataset: row.dataset,
           _id: row._id,
@@ -77,6 +81,7 @@ function task(dataset: LongBenchDataset, kind: 'QA' | 'summarisation'): TaskDefi
     defaultLengths: 'native',
     acceptsDocCounts: false,
     nativeLengths: true,
+    decoding: LONGBENCH_DECODING,
     async prepare(env) {
       return prepare(env, name, dataset);
     },

@@ -1,5 +1,6 @@
 // Builds one NIAH sample: keys, values and needles, depths, queries, then the haystack sized to the budget.
 import { UserError } from '../../harness/errors.js';
+import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
 import type { LengthTarget, Sample, Tokenizer } from '../../harness/types.js';
 import { rngFor } from '../common/rng.js';
 import type { EssayTokens } from './essay.js';
@@ -7,12 +8,13 @@ import { planEssay, type NeedleInput, type PlannedContext, type PromptFrame } fr
 import { planLines } from './haystack-lines.js';
 import { drawDistinctKeys, drawValue, type WordLists } from './keys.js';
 import type { DistractorCodec, NoiseCodec } from './lines.js';
-import { SeamCounter } from './sizing.js';
+import { rulerStep, SeamCounter, type SizingRule } from './sizing.js';
 import { DEPTHS, TOKENS_TO_GENERATE, type NiahSpec } from './spec.js';
 import { needleSentence, promptText } from './text.js';
 
-/** Bumped whenever generated samples change for the same (task, seed, length, index). */
-export const NIAH_GENERATOR_VERSION = '1';
+/** Bumped whenever generated samples change for the same (task, seed, length, index).
+ *  2: question = MemAgent's `input`; essays concatenated without a separator, rss.txt included (49 files). */
+export const NIAH_GENERATOR_VERSION = '2';
 
 export const NIAH_METRIC = 'memagent_niah';
 
@@ -25,7 +27,14 @@ export interface NiahResources {
   essay?: EssayTokens;
   noise?: NoiseCodec;
   distractors?: DistractorCodec;
+  /** Task option --sizing: 'exact' (default) or 'ruler' (docs/PROTOCOLS.md §c.4). */
+  sizing?: 'exact' | 'ruler';
+  /** --sizing ruler: the size found once per length (by token target), from the probe sample. */
+  rulerStart?: Map<number, number>;
 }
+
+/** The sample RULER's once-per-task search is emulated on: a draw of its own, not one of the samples. */
+export const PROBE_INDEX = -1;
 
 export interface NiahDraw {
   keys: string[];
@@ -71,18 +80,27 @@ export function drawNiah(spec: NiahSpec, words: WordLists, seed: number, length:
  */
 export function drawDepths(task: string, seed: number, length: number, index: number, k: number, rng: ReturnType<typeof rngFor>): number[] {
   if (k === 0) return [];
-  if (DEPTHS.length % k !== 0) return rng.sample(DEPTHS, k).sort((a, b) => a - b);
+  if (index < 0 || DEPTHS.length % k !== 0) return rng.sample(DEPTHS, k).sort((a, b) => a - b);
   const first = index * k;
   const deck = rngFor('niah-depth-deck', task, seed, length, Math.floor(first / DEPTHS.length)).shuffle([...DEPTHS]);
   const at = first % DEPTHS.length;
   return deck.slice(at, at + k).sort((a, b) => a - b);
 }
 
-export function buildNiahSample(res: NiahResources, taskVersion: string, length: LengthTarget, index: number): Sample {
-  const { spec, tokenizer, seed } = res;
-  if (length.kind !== 'tokens') {
-    throw new UserError(`${spec.name} takes token lengths (e.g. 32k), not ${length.label}; docs: lengths are for ruler-hqa`);
+/** The sizing rule of a sample at `length`: exact, or RULER's start (probed once per length) and step. */
+function sizingRule(res: NiahResources, length: LengthTarget): SizingRule {
+  if (res.sizing !== 'ruler') return { kind: 'exact' };
+  res.rulerStart ??= new Map();
+  let start = res.rulerStart.get(length.value);
+  if (start === undefined) {
+    start = planSample(res, length, PROBE_INDEX, { kind: 'exact' }).plan.units;
+    res.rulerStart.set(length.value, start);
   }
+  return { kind: 'ruler', start, step: rulerStep(res.spec.haystack, length.value) };
+}
+
+function planSample(res: NiahResources, length: LengthTarget, index: number, sizing: SizingRule): { draw: NiahDraw; text: ReturnType<typeof promptText>; plan: PlannedContext } {
+  const { spec, tokenizer, seed } = res;
   const draw = drawNiah(spec, res.words, seed, length.value, index);
   const text = promptText(spec.valueKind, draw.queries, spec.valuesPerKey);
   const frame: PromptFrame = {
@@ -90,6 +108,7 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
     after: `\n${text.question}${text.answerPrefix}`,
     budget: length.value,
     reserve: TOKENS_TO_GENERATE,
+    sizing,
   };
 
   let plan: PlannedContext;
@@ -113,6 +132,16 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
       frame,
     );
   }
+  return { draw, text, plan };
+}
+
+export function buildNiahSample(res: NiahResources, taskVersion: string, length: LengthTarget, index: number): Sample {
+  const { spec, tokenizer } = res;
+  if (length.kind !== 'tokens') {
+    throw new UserError(`${spec.name} takes token lengths (e.g. 32k), not ${length.label}; docs: lengths are for ruler-hqa`);
+  }
+  const sizing = sizingRule(res, length);
+  const { draw, text, plan } = planSample(res, length, index, sizing);
   if (plan.minimumTokens !== undefined) {
     throw new UserError(
       `${spec.name} does not fit in ${length.label} (${length.value} tokens): even the smallest haystack needs ${plan.minimumTokens} tokens ` +
@@ -126,8 +155,10 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
     taskVersion,
     length,
     index,
-    // MemAgent's `input`: the preamble and the question without the context (docs/PROTOCOLS.md §c.8).
-    question: `${text.preamble}\n${text.question}`,
+    // MemAgent's own `input` (its synthetic/constants.py template, singularised like RULER's): what its driver puts
+    // in <problem> and in its full-context baseline's prompt (docs/PROTOCOLS.md §c.8). RULER's own prompt, with its
+    // "I will quiz you" sentence, is nativeTemplate.
+    question: text.memagentInput,
     answers: draw.answers,
     context: plan.context,
     metric: NIAH_METRIC,
@@ -135,6 +166,8 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
       nativeTemplate: `${text.preamble}\n{context}\n${text.question}`,
       answerPrefix: text.answerPrefix,
       maxNewTokens: TOKENS_TO_GENERATE,
+      // MemAgent's ruler_general.py samples at 0.7 / 0.95 for every method (RULER's own pred/call_api.py is greedy).
+      decoding: MEMAGENT_DECODING,
     },
     metadata: {
       haystack: spec.haystack,
@@ -160,6 +193,7 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
       budget_tokens: length.value,
       tokenizer: tokenizer.id,
       generator_version: NIAH_GENERATOR_VERSION,
+      ...(sizing.kind === 'ruler' ? { sizing: 'ruler', ruler_start_units: sizing.start, ruler_step_units: sizing.step } : {}),
     },
   };
 }

@@ -11,7 +11,7 @@ export interface EssayText {
   /** Word indices that end a sentence in the repeated text (see sentences.ts). */
   ends: Uint32Array;
   files: string[];
-  /** sha256 of the essay files joined with "\n" (before whitespace normalisation). */
+  /** sha256 of the essay files concatenated (before whitespace normalisation). */
   sha256: string;
 }
 
@@ -33,7 +33,9 @@ export function loadEssayText(): EssayText {
   const dir = datasetPath('essays', 'paul_graham');
   // Byte order of the file names, so the haystack never depends on the platform's locale.
   const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const raw = files.map((f) => readFileSync(`${dir}/${f}`, 'utf8')).join('\n');
+  // RULER's download_paulgraham_essay.py: text += f.read() for each file, no separator, so the last word of one essay
+  // and the first of the next fuse where a file ends without a newline ("this.October"); then re.sub(r'\s+', ' ').
+  const raw = files.map((f) => readFileSync(`${dir}/${f}`, 'utf8')).join('');
   const words = raw.replace(/\s+/g, ' ').trim().split(' ');
   essayText = { words, ends: sentenceEnds(words), files, sha256: createHash('sha256').update(raw).digest('hex') };
   return essayText;

@@ -4,7 +4,7 @@
 import type { Tokenizer } from '../../harness/types.js';
 import type { StreamingContext, PlacedNeedle } from './context.js';
 import type { EssayTokens } from './essay.js';
-import { largestFitting, type SeamCounter } from './sizing.js';
+import { fitUnits, type SeamCounter, type SizingRule } from './sizing.js';
 
 export interface NeedleInput {
   key: string;
@@ -23,6 +23,8 @@ export interface PromptFrame {
   budget: number;
   /** Generation tokens counted into the budget. */
   reserve: number;
+  /** How the haystack size is chosen (default: the exact largest that fits). */
+  sizing?: SizingRule;
 }
 
 export interface PlannedContext {
@@ -95,7 +97,7 @@ export function planEssay(
 
   const perWord = T / n;
   const estimate = (frame.budget - frame.reserve - countBefore - countAfter - needleSpaced) / perWord;
-  const N = largestFitting(total, frame.budget, estimate);
+  const N = fitUnits(total, frame.budget, estimate, frame.sizing);
   if (N === 0) return { minimumTokens: total(1), ...emptyPlan() };
   const pos = positions(N);
 

@@ -5,7 +5,7 @@ import type { Rng } from '../common/rng.js';
 import { IdBatcher, TextBatcher, type PlacedNeedle, type StreamingContext } from './context.js';
 import type { NeedleInput, PlannedContext, PromptFrame } from './haystack-essay.js';
 import type { DistractorCodec, NoiseCodec } from './lines.js';
-import { largestFitting, type SeamCounter } from './sizing.js';
+import { fitUnits, type SeamCounter } from './sizing.js';
 
 /** Filler lines as the sizing and the streaming see them. */
 interface Filler {
@@ -124,7 +124,7 @@ export function planLines(tokenizer: Tokenizer, source: LinesSource, seams: Seam
   };
 
   const estimate = (frame.budget - frame.reserve - countBefore - countAfter - needleTokens) / filler.averageTokens;
-  const L = largestFitting(total, frame.budget, estimate * 0.995);
+  const L = fitUnits(total, frame.budget, estimate * 0.995, frame.sizing);
   if (L === 0) {
     const minimumTokens = total(1);
     filler.release();

@@ -1,4 +1,6 @@
 // The eight RULER NIAH tasks (docs/PROTOCOLS.md §c.1–c.5, MemAgent's variant §c.8).
+import { UserError } from '../../harness/errors.js';
+import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
 import type { PreparedTask, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { rngFor } from '../common/rng.js';
 import { buildNiahSample, NIAH_GENERATOR_VERSION, NIAH_METRIC, type NiahResources } from './build.js';
@@ -21,9 +23,16 @@ const DESCRIPTIONS: Record<string, string> = {
   niah_multiquery: 'RULER NIAH: 4 needles in essays, all 4 keys queried',
 };
 
+/** Task option --sizing (docs/PROTOCOLS.md §c.4): 'exact' (default) or 'ruler'. */
+export function niahSizing(options: Record<string, string>): 'exact' | 'ruler' {
+  const v = options.sizing ?? 'exact';
+  if (v !== 'exact' && v !== 'ruler') throw new UserError(`--sizing must be 'exact' or 'ruler', got '${v}'`);
+  return v;
+}
+
 export function prepareNiah(spec: NiahSpec, env: TaskEnv): PreparedTask {
   const words = loadWordLists();
-  const res: NiahResources = { spec, tokenizer: env.tokenizer, seed: env.seed, words, seams: new SeamCounter(env.tokenizer) };
+  const res: NiahResources = { spec, tokenizer: env.tokenizer, seed: env.seed, words, seams: new SeamCounter(env.tokenizer), sizing: niahSizing(env.options) };
   if (spec.haystack === 'essay') res.essay = essayTokens(env.tokenizer);
   else if (spec.haystack === 'noise') res.noise = noiseCodec(env.tokenizer);
   else res.distractors = distractorCodec(env.tokenizer, spec.keyKind, spec.valueKind, words, rngFor('niah-codec-check', spec.name));
@@ -44,6 +53,8 @@ function task(spec: NiahSpec): TaskDefinition {
     // MemAgent's RULER grid (docs/PROTOCOLS.md §c.8).
     defaultLengths: '8k..512k',
     acceptsDocCounts: false,
+    // MemAgent's ruler_general.py (docs/PROTOCOLS.md §c.8).
+    decoding: MEMAGENT_DECODING,
     async prepare(env) {
       return prepareNiah(spec, env);
     },

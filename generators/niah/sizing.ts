@@ -31,6 +31,30 @@ export function largestFitting(total: (u: number) => number, budget: number, est
 }
 
 /**
+ * How a sample's haystack size is chosen (task option --sizing, docs/PROTOCOLS.md §c.4):
+ * - 'exact' (default, our choice): the largest size that fits this sample's own prompt (largestFitting).
+ * - 'ruler': NVIDIA/RULER niah.py's generate_samples: one size per task and length (`start`, found by a search on a
+ *   probe sample), then per sample, while the prompt is over the budget, `step` units fewer (500 words for essays,
+ *   25 lines for noise/needle haystacks, 5 below 4096 tokens). A sample still over budget at `step` units (RULER
+ *   loops forever there) falls back to the exact size.
+ */
+export type SizingRule = { kind: 'exact' } | { kind: 'ruler'; start: number; step: number };
+
+/** The haystack size under a sizing rule (0 when nothing fits). */
+export function fitUnits(total: (u: number) => number, budget: number, estimate: number, rule: SizingRule = { kind: 'exact' }): number {
+  if (rule.kind === 'exact') return largestFitting(total, budget, estimate);
+  let u = rule.start;
+  while (u > rule.step && total(u) > budget) u -= rule.step;
+  return u >= 1 && total(u) <= budget ? u : largestFitting(total, budget, Math.max(1, u));
+}
+
+/** RULER's step ("incremental") for a haystack kind and token target. */
+export function rulerStep(haystack: 'essay' | 'noise' | 'needle', budget: number): number {
+  if (haystack === 'essay') return 500;
+  return budget < 4096 ? 5 : 25;
+}
+
+/**
  * Tokens that joining two texts adds or removes at the seam: count(a + b) - count(a) - count(b). Used with a short
  * head or tail of the context that starts or ends at a pre-tokenizer boundary, so the count of a whole prompt is
  * exact without encoding the context. Memoised per (a, b).

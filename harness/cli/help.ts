@@ -58,6 +58,8 @@ ${LENGTHS}
                         <dataset>.jsonl or directory (longbench/*), generic JSONL (jsonl; or task file:PATH),
                         a HotpotQA dev file (ruler-hqa builds its contexts from it)
   --pool FILE           the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into
+  --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
+                        25-line steps down per sample)                                   [exact]
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
   --workers N           worker threads for the embedded model                           [CPU cores]
   --trial N             trial index (part of the response-cache key)                   [0]
@@ -86,12 +88,13 @@ Lists the tasks bench run and bench generate accept, with their default lengths 
 ${EXIT_CODES}
 `;
 
-const GENERATE = `Usage: bench generate <task> --out FILE.jsonl [options]
+const GENERATE = `Usage: bench generate <task> --out PATH [options]
 
-Writes a task's samples as JSON lines for other tools (RULER's or MemAgent's scripts), without running a model.
+Writes a task's samples for other tools (RULER's or MemAgent's scripts), without running a model: --format ruler and
+memagent write one file per length under the folder PATH, in the peer's own layout; native writes the file PATH.
 
 Options:
-  --out FILE            output file (required)
+  --out PATH            output folder (ruler, memagent) or file (native) (required)
   --format F            ruler (RULER's input/outputs/length rows), memagent (MemAgent's context/input/answers rows)
                         or native (every field of our samples)                         [native]
 ${LENGTHS}
@@ -100,6 +103,8 @@ ${LENGTHS}
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
   --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
   --data PATH           your own data (HotpotQA dev file; LongBench data directory)
+  --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
+                        25-line steps down per sample)                                   [exact]
 
 ${EXIT_CODES}
 `;

@@ -25,6 +25,7 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   placement: { type: 'string' },
   data: { type: 'string' },
   pool: { type: 'string' },
+  sizing: { type: 'string' },
   shard: { type: 'string' },
   workers: { type: 'string' },
   'no-progress': { type: 'boolean' },
@@ -49,6 +50,7 @@ function runOptions(): Record<string, OptionSpec> {
 const GENERATE_OPTIONS: Record<string, OptionSpec> = {
   lengths: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
   format: { type: 'string' }, tokenizer: { type: 'string' }, placement: { type: 'string' }, data: { type: 'string' },
+  sizing: { type: 'string' },
 };
 const SCORE_OPTIONS: Record<string, OptionSpec> = { format: { type: 'string' }, json: { type: 'boolean' }, metric: { type: 'string' } };
 const EXPORT_OPTIONS: Record<string, OptionSpec> = { format: { type: 'string' }, out: { type: 'string' }, tasks: { type: 'string' } };
@@ -249,6 +251,7 @@ function parseRun(argv: string[]): RunConfig {
     options.data = file.slice(5);
   }
   if (options.pool !== undefined && options.data === undefined) throw new UserError('--pool goes with --data: it is the HotpotQA dev file that MemAgent\'s index-form RULER-HQA files point into');
+  if (values.sizing !== undefined) options.sizing = values.sizing as string;
   const lengthSpec = values.lengths as string | undefined;
   const methods = parseMethods(values.method as string | undefined);
   return {
@@ -327,6 +330,7 @@ export function parseCli(argv: string[]): Command {
       const options: Record<string, string> = {};
       if (values.placement !== undefined) options.placement = values.placement as string;
       if (values.data !== undefined) options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
+      if (values.sizing !== undefined) options.sizing = values.sizing as string;
       const lengthSpec = values.lengths as string | undefined;
       return {
         command: 'generate', task, lengthSpec, lengths: lengthSpec === undefined ? undefined : parseLengths(lengthSpec),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ModelCallError, errorMessage } from '../errors.js';
 import type { MethodContext, MethodOutput, ModelRequest, ModelResponse, Sample, SampleStatus, Usage } from '../types.js';
 import { takeAnswer } from '../protocol/answer.js';
+import { sampleDecoding, type DecodingOverride } from '../protocol/decoding.js';
 
 export function promptHash(request: ModelRequest): string {
   const h = createHash('sha256');
@@ -49,13 +50,15 @@ export async function answerOnce(
   sample: Sample,
   method: string,
   built: { prompt: string; promptTokens: number },
-  settings: { maxNewTokens: number; temperature: number; topP: number; defaultFormat: 'phrase' | 'boxed' },
+  settings: DecodingOverride & { maxNewTokens: number; defaultFormat: 'phrase' | 'boxed' },
   extra: Record<string, unknown>,
 ): Promise<MethodOutput> {
   try {
+    // The run's --temperature / --top-p where given, else the task's protocol decoding (harness/protocol/decoding.ts).
+    const { temperature, topP } = sampleDecoding(settings, sample);
     const res = await callModel(ctx, sample, method, 0, 'answer', {
       messages: [{ role: 'user', content: built.prompt }],
-      params: { maxTokens: sample.prompt?.maxNewTokens ?? settings.maxNewTokens, temperature: settings.temperature, topP: settings.topP },
+      params: { maxTokens: sample.prompt?.maxNewTokens ?? settings.maxNewTokens, temperature, topP },
       promptTokensHint: built.promptTokens,
     });
     const format = sample.prompt?.answerFormat ?? settings.defaultFormat;

@@ -1,15 +1,15 @@
-import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
+import { pyStrip } from '../protocol/pytext.js';
+import type { DecodingOverride } from '../protocol/decoding.js';
+import type { ContextSource, Method, MethodContext, MethodOutput, PromptSpec, Sample, Tokenizer } from '../types.js';
 import { answerOnce } from './call.js';
 import { GENERATION_OPTIONS, MAX_CONTEXT, ONE_SHOT_ANSWER_TOKENS, samplingOf, templatesIdentity, templatesOf } from './options.js';
 import { intSetting, PLAN_OVERHEAD_TOKENS, type MethodDefinition, type MethodSettings, type PlannedCall, type PlanInput } from './registry.js';
-import { fillTemplate, type TemplateSet } from './templates.js';
+import { asksBoxed, fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
 
-export interface FullContextSettings {
+export interface FullContextSettings extends DecodingOverride {
   maxContext: number;
   maxNewTokens: number;
-  temperature: number;
-  topP: number;
   templates: TemplateSet;
 }
 
@@ -36,31 +36,61 @@ function lastIds(source: ContextSource, n: number): Uint32Array {
   return out;
 }
 
+export type TruncationRule = NonNullable<PromptSpec['truncation']>;
+
+/** Ids kept at each end of a prompt longer than maxContext (docs/PROTOCOLS.md §a.9, §e.6). */
+export function truncationHalves(maxContext: number, rule: TruncationRule): { head: number; tail: number } {
+  const head = Math.floor(maxContext / 2);
+  // MemAgent: input_ids[:max//2] + input_ids[-max//2:] (-max//2 rounds towards minus infinity: the tail keeps the
+  // odd id). LongBench: half = int(max_length/2); tokenized[:half] + tokenized[-half:] (max-1 ids for an odd max).
+  return { head, tail: rule === 'longbench' ? head : maxContext - head };
+}
+
+/** The kept ids as text: MemAgent decodes them joined in one call, LongBench decodes each half and concatenates. */
+function decodeKept(tokenizer: Tokenizer, head: Uint32Array, tail: Uint32Array, rule: TruncationRule): string {
+  if (rule === 'longbench') return tokenizer.decode(head) + tokenizer.decode(tail);
+  const joined = new Uint32Array(head.length + tail.length);
+  joined.set(head, 0);
+  joined.set(tail, head.length);
+  return tokenizer.decode(joined);
+}
+
 /**
- * The prompt for a context that may not fit: MemAgent/LongBench middle truncation keeps the first floor(max/2) and the
- * last ceil(max/2) tokens of the whole prompt (Python's -max//2) and decodes each half. To avoid encoding a
+ * The prompt for a context that may not fit: the whole prompt's ids, if more than maxContext, lose their middle
+ * (truncationHalves: MemAgent's rule by default, LongBench's on LongBench tasks). To avoid encoding a
  * multi-million-token prompt, each half is encoded from its own region of the context plus a margin; the halves
  * are equal to the whole prompt's ids because pre-tokenization never merges across the margin.
  */
-export function middleTruncatedPrompt(template: string, question: string, context: ContextSource, tokenizer: Tokenizer, maxContext: number): { prompt: string; truncated: boolean; promptTokens: number } {
+export function middleTruncatedPrompt(
+  template: string,
+  question: string,
+  context: ContextSource,
+  tokenizer: Tokenizer,
+  maxContext: number,
+  rule: TruncationRule = 'memagent',
+): { prompt: string; truncated: boolean; promptTokens: number } {
   const [before, after] = fillTemplate(template, { question, context: '\u0000' }).split('\u0000');
   const overhead = tokenizer.count(before) + tokenizer.count(after);
   if (context.tokenCount + overhead <= maxContext - MARGIN) {
     const prompt = before + context.text() + after;
     return { prompt, truncated: false, promptTokens: context.tokenCount + overhead };
   }
-  const headN = Math.floor(maxContext / 2);
-  const tailN = maxContext - headN;
+  const { head: headN, tail: tailN } = truncationHalves(maxContext, rule);
   if (context.tokenCount + overhead <= maxContext + MARGIN) {
     const prompt = before + context.text() + after;
     const ids = tokenizer.encode(prompt);
     if (ids.length <= maxContext) return { prompt, truncated: false, promptTokens: ids.length };
-    return { prompt: tokenizer.decode(ids.subarray(0, headN)) + tokenizer.decode(ids.subarray(ids.length - tailN)), truncated: true, promptTokens: maxContext };
+    return { prompt: decodeKept(tokenizer, ids.subarray(0, headN), ids.subarray(ids.length - tailN), rule), truncated: true, promptTokens: headN + tailN };
   }
   const headIds = tokenizer.encode(before + tokenizer.decode(firstIds(context, headN + MARGIN))).subarray(0, headN);
   const tailAll = tokenizer.encode(tokenizer.decode(lastIds(context, tailN + MARGIN)) + after);
   const tailIds = tailAll.subarray(tailAll.length - tailN);
-  return { prompt: tokenizer.decode(headIds) + tokenizer.decode(tailIds), truncated: true, promptTokens: maxContext };
+  return { prompt: decodeKept(tokenizer, headIds, tailIds, rule), truncated: true, promptTokens: headN + tailN };
+}
+
+/** The question as the one-shot template receives it: stripped (MemAgent's baselines) or raw (LongBench's pred.py). */
+export function oneShotQuestion(sample: Sample): string {
+  return sample.prompt?.questionFill === 'raw' ? sample.question : pyStrip(sample.question);
 }
 
 /** The whole context in one prompt, middle-truncated to maxContext tokens (docs/PROTOCOLS.md §a.9, §e.6). */
@@ -69,8 +99,8 @@ export function fullContextMethod(settings: FullContextSettings): Method {
     name: 'full-context',
     async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
       const template = sample.prompt?.fullContext ?? settings.templates.fullContext;
-      const built = middleTruncatedPrompt(template, sample.question.trim(), sample.context, ctx.tokenizer, settings.maxContext);
-      const defaultFormat = settings.templates.fullContext.includes('\\boxed{}') ? 'boxed' : 'phrase';
+      const built = middleTruncatedPrompt(template, oneShotQuestion(sample), sample.context, ctx.tokenizer, settings.maxContext, sample.prompt?.truncation);
+      const defaultFormat = asksBoxed(settings.templates.fullContext) ? 'boxed' : 'phrase';
       return answerOnce(ctx, sample, 'full-context', built, { ...settings, defaultFormat }, { middle_truncated: built.truncated, prompt_tokens: built.promptTokens });
     },
   };

@@ -1,17 +1,20 @@
 import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
 import { errorMessage } from '../errors.js';
 import { afterLastThink, takeAnswer } from '../protocol/answer.js';
+import { sampleDecoding } from '../protocol/decoding.js';
+import { pyStrip } from '../protocol/pytext.js';
 import { addUsage, callModel, failureStatus } from './call.js';
 import { GENERATION_OPTIONS, samplingOf, templatesIdentity, templatesOf } from './options.js';
 import { intSetting, PLAN_OVERHEAD_TOKENS, type MethodDefinition, type MethodSettings, type PlannedCall, type PlanInput } from './registry.js';
-import { fillTemplate, NO_MEMORY, type TemplateSet } from './templates.js';
+import { asksBoxed, fillTemplate, NO_MEMORY, type TemplateSet } from './templates.js';
 import { skipWindows } from './windows.js';
 
 export interface MemAgentSettings {
   chunkTokens: number;
   memoryTokens: number;
-  temperature: number;
-  topP: number;
+  /** --temperature / --top-p; unset fields take the task's decoding (MemAgent's 0.7 / 0.95 on its own tasks). */
+  temperature?: number;
+  topP?: number;
   templates: TemplateSet;
 }
 
@@ -21,11 +24,12 @@ export interface MemAgentSettings {
  * </think>, stripped, replaces the old memory; a final call answers from the memory alone. Calls = ceil(tokens / chunkTokens) + 1.
  */
 export function memAgentMethod(settings: MemAgentSettings): Method {
-  const params: GenerationParams = { maxTokens: settings.memoryTokens, temperature: settings.temperature, topP: settings.topP };
   return {
     name: 'memagent',
     async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
-      const question = sample.question.trim();
+      const params: GenerationParams = { maxTokens: settings.memoryTokens, ...sampleDecoding(settings, sample) };
+      // recurrent.py: prompt = item['input'].strip(), on every task (docs/PROTOCOLS.md §a.3; LongBench too, §e.4).
+      const question = pyStrip(sample.question);
       let memory = ctx.resume?.memory ?? NO_MEMORY;
       let step = ctx.resume?.step ?? 0;
       let usage: Usage = ctx.resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
@@ -56,7 +60,7 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
         usage = addUsage(usage, res.usage);
         step++;
         const text = res.text.trim();
-        let prediction = takeAnswer(text, settings.templates.final.includes('\\boxed{}') ? 'boxed' : 'phrase');
+        let prediction = takeAnswer(text, asksBoxed(settings.templates.final) ? 'boxed' : 'phrase');
         // Tasks scored on the raw continuation (LongBench) fall back to the whole reply when no phrase is present.
         if (prediction === null && sample.prompt?.answerFormat === 'raw') prediction = text;
         return {

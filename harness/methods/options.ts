@@ -2,13 +2,19 @@
 import { createHash } from 'node:crypto';
 import type { MethodOption, MethodSettings } from './registry.js';
 import { stringSetting } from './registry.js';
-import { loadTemplates, type TemplateSet } from './templates.js';
+import type { DecodingOverride } from '../protocol/decoding.js';
+import { loadTemplates, type FinalVariant, type TemplateSet } from './templates.js';
 
-export const TEMPERATURE: MethodOption = { flag: 'temperature', type: 'number', min: 0, max: 2, default: 0.7, help: 'sampling temperature' };
-export const TOP_P: MethodOption = { flag: 'top-p', type: 'number', min: 0, max: 1, default: 0.95, help: 'nucleus sampling' };
+// No default: unset means each task's own protocol decoding (harness/protocol/decoding.ts: MemAgent's tasks 0.7 / 0.95,
+// LongBench greedy), resolved per sample; the identity records the value given, or null for "task default", and the
+// run identity's `decoding` records what each task used.
+export const TEMPERATURE: MethodOption = {
+  flag: 'temperature', type: 'number', min: 0, max: 2, help: 'sampling temperature for every task [task default: 0.7 MemAgent/RULER tasks, 0 LongBench]',
+};
+export const TOP_P: MethodOption = { flag: 'top-p', type: 'number', min: 0, max: 1, help: 'nucleus sampling for every task [task default: 0.95 MemAgent/RULER tasks, 1 LongBench]' };
 export const FINAL: MethodOption = {
-  flag: 'final', type: 'choice', choices: ['phrase', 'boxed'], default: 'phrase',
-  help: 'answer format asked for: "Therefore, the answer is …" (released evaluation) or \\boxed{} (RL training)',
+  flag: 'final', type: 'choice', choices: ['phrase', 'boxed', 'boxed-upstream'], default: 'phrase',
+  help: 'answer format asked for: "Therefore, the answer is …" (released evaluation), \\boxed{} (RL training), or boxed with upstream\'s literal full-context prompt (\\boxed{{}})',
 };
 // The path is not identity; the templates' content is (identityExtras below), so an edited file is caught.
 export const TEMPLATES: MethodOption = { flag: 'templates', type: 'path', identity: false, help: 'JSON overriding prompt templates {update, final, fullContext}' };
@@ -22,7 +28,9 @@ export const GENERATION_OPTIONS: readonly MethodOption[] = [TEMPERATURE, TOP_P, 
 export const ONE_SHOT_ANSWER_TOKENS = 10000;
 
 export function templatesOf(settings: MethodSettings): TemplateSet {
-  return loadTemplates(stringSetting(settings, 'templates'), stringSetting(settings, 'final') === 'boxed' ? 'boxed' : 'phrase');
+  const final = stringSetting(settings, 'final');
+  const variant: FinalVariant = final === 'boxed' || final === 'boxed-upstream' ? final : 'phrase';
+  return loadTemplates(stringSetting(settings, 'templates'), variant);
 }
 
 /** A fingerprint of the prompt templates in force: a run made with other templates never resumes into this one. */
@@ -32,6 +40,10 @@ export function templatesIdentity(settings: MethodSettings): { templates: string
   return { templates: `${t.name.startsWith('custom:') ? 'custom' : t.name}:${hash}` };
 }
 
-export function samplingOf(settings: MethodSettings): { temperature: number; topP: number } {
-  return { temperature: settings.temperature as number, topP: settings['top-p'] as number };
+/** The user's --temperature / --top-p; an absent field means the task's default (resolved per sample). */
+export function samplingOf(settings: MethodSettings): DecodingOverride {
+  const out: DecodingOverride = {};
+  if (typeof settings.temperature === 'number') out.temperature = settings.temperature;
+  if (typeof settings['top-p'] === 'number') out.topP = settings['top-p'];
+  return out;
 }

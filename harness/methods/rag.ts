@@ -1,10 +1,10 @@
 import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
 import { Bm25Index, TopK } from './bm25.js';
 import { answerOnce } from './call.js';
-import { oneShotPlan } from './full-context.js';
+import { oneShotPlan, oneShotQuestion } from './full-context.js';
 import { GENERATION_OPTIONS, MAX_CONTEXT, ONE_SHOT_ANSWER_TOKENS, samplingOf, templatesIdentity, templatesOf } from './options.js';
 import { intSetting, optionalIntSetting, type MethodDefinition } from './registry.js';
-import { fillTemplate, type TemplateSet } from './templates.js';
+import { asksBoxed, fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
 
 export interface RagSettings {
@@ -15,8 +15,9 @@ export interface RagSettings {
   /** At most this many passages (default: as many as fit in the window). */
   topK?: number;
   maxNewTokens: number;
-  temperature: number;
-  topP: number;
+  /** --temperature / --top-p; unset fields take the task's decoding. */
+  temperature?: number;
+  topP?: number;
   templates: TemplateSet;
 }
 
@@ -98,9 +99,9 @@ export function ragMethod(settings: RagSettings): Method {
     name: 'rag',
     async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
       const template = sample.prompt?.fullContext ?? settings.templates.fullContext;
-      const sel = selectPassages(template, sample.question.trim(), sample.context, ctx.tokenizer, settings.maxContext, passageTokens, settings.topK);
+      const sel = selectPassages(template, oneShotQuestion(sample), sample.context, ctx.tokenizer, settings.maxContext, passageTokens, settings.topK);
       const extra = { passages_total: sel.total, passages_kept: sel.positions.length, kept_positions: sel.positions, prompt_tokens: sel.promptTokens };
-      const defaultFormat = settings.templates.fullContext.includes('\\boxed{}') ? 'boxed' : 'phrase';
+      const defaultFormat = asksBoxed(settings.templates.fullContext) ? 'boxed' : 'phrase';
       return answerOnce(ctx, sample, 'rag', sel, { ...settings, defaultFormat }, extra);
     },
   };

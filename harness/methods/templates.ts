@@ -22,6 +22,14 @@ export const FULL_CONTEXT_PHRASE =
 export const FULL_CONTEXT_BOXED =
   'Please read the following text and answer the question below.\n\n<text>\n{context}\n</text>\n\n{question}\n\nPut the answer in \\boxed{}.';
 
+/**
+ * The boxed full-context prompt exactly as upstream's utils/boxed.py sends it (docs/PROTOCOLS.md D17): its template
+ * is written for str.format (`\\boxed{{}}`) but filled with str.replace('$DOC$', …).replace('$Q$', …), so the
+ * doubled braces reach the model. `--final boxed-upstream` selects it.
+ */
+export const FULL_CONTEXT_BOXED_UPSTREAM =
+  'Please read the following text and answer the question below.\n\n<text>\n{context}\n</text>\n\n{question}\n\nPut the answer in \\boxed{{}}.';
+
 export interface TemplateSet {
   update: string;
   final: string;
@@ -30,10 +38,24 @@ export interface TemplateSet {
   name: string;
 }
 
-export function defaultTemplates(variant: 'phrase' | 'boxed'): TemplateSet {
-  return variant === 'phrase'
-    ? { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_PHRASE, fullContext: FULL_CONTEXT_PHRASE, name: 'memagent-phrase' }
-    : { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_BOXED, fullContext: FULL_CONTEXT_BOXED, name: 'memagent-boxed' };
+/** --final: the answer format asked for. 'boxed-upstream' is 'boxed' with upstream's literal full-context bytes. */
+export type FinalVariant = 'phrase' | 'boxed' | 'boxed-upstream';
+
+export function defaultTemplates(variant: FinalVariant): TemplateSet {
+  switch (variant) {
+    case 'phrase':
+      return { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_PHRASE, fullContext: FULL_CONTEXT_PHRASE, name: 'memagent-phrase' };
+    case 'boxed':
+      return { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_BOXED, fullContext: FULL_CONTEXT_BOXED, name: 'memagent-boxed' };
+    case 'boxed-upstream':
+      // recurrent_boxed.py fills its final template with str.format, so MemAgent's final prompt has single braces.
+      return { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_BOXED, fullContext: FULL_CONTEXT_BOXED_UPSTREAM, name: 'memagent-boxed-upstream' };
+  }
+}
+
+/** Whether a template asks for a \\boxed{} answer (ours or upstream's literal `\\boxed{{}}`): its reply is read boxed. */
+export function asksBoxed(template: string): boolean {
+  return template.includes('\\boxed{');
 }
 
 const REQUIRED: Record<'update' | 'final' | 'fullContext', string[]> = {
@@ -43,7 +65,7 @@ const REQUIRED: Record<'update' | 'final' | 'fullContext', string[]> = {
 };
 
 /** Templates overridden from a JSON file {"update"?, "final"?, "fullContext"?}; missing keys keep the defaults. */
-export function loadTemplates(file: string | undefined, variant: 'phrase' | 'boxed'): TemplateSet {
+export function loadTemplates(file: string | undefined, variant: FinalVariant): TemplateSet {
   const base = defaultTemplates(variant);
   if (!file) return base;
   let parsed: Record<string, unknown>;

@@ -2,6 +2,15 @@
 // settings is refused with a line that names each differing setting, so one summary row never mixes two settings.
 import type { RunConfig } from '../config/run-config.js';
 import { methods as registry, methodIdentity } from '../methods/index.js';
+import { samplingOf } from '../methods/options.js';
+import { resolveDecoding } from '../protocol/decoding.js';
+import type { TaskDefinition } from '../types.js';
+
+/** The sampling a task's calls use in this run (the task's protocol default unless --temperature / --top-p override it). */
+export interface IdentityDecoding {
+  temperature: number;
+  top_p: number;
+}
 
 export interface RunIdentity {
   seed: number;
@@ -12,9 +21,20 @@ export interface RunIdentity {
   options: Record<string, string>;
   /** Per method: its result-changing settings by flag. */
   methods: Record<string, Record<string, unknown>>;
+  /** Per task: the decoding its calls use (docs/PROTOCOLS.md §a.5, §e.6). Absent in directories written before it. */
+  decoding?: Record<string, IdentityDecoding>;
 }
 
-export function runIdentity(config: RunConfig, tokenizerId: string, modelId: string): RunIdentity {
+/** The decoding each task uses under a run's method settings. */
+export function taskDecodings(tasks: readonly Pick<TaskDefinition, 'name' | 'decoding'>[], settings: RunConfig['methodSettings']): Record<string, IdentityDecoding> {
+  const override = samplingOf(settings);
+  return Object.fromEntries(tasks.map((t) => {
+    const d = resolveDecoding(override, t.decoding);
+    return [t.name, { temperature: d.temperature, top_p: d.topP }];
+  }));
+}
+
+export function runIdentity(config: RunConfig, tokenizerId: string, modelId: string, tasks: readonly Pick<TaskDefinition, 'name' | 'decoding'>[] = []): RunIdentity {
   return {
     seed: config.seed,
     tokenizer: tokenizerId,
@@ -22,6 +42,7 @@ export function runIdentity(config: RunConfig, tokenizerId: string, modelId: str
     trial: config.trial,
     options: config.options,
     methods: Object.fromEntries(config.methods.map((name) => [name, methodIdentity(registry.get(name), config.methodSettings)])),
+    decoding: taskDecodings(tasks, config.methodSettings),
   };
 }
 
@@ -53,6 +74,13 @@ export function identityDifferences(stored: unknown, now: RunIdentity): string[]
         const name = flag === 'templates' ? '--templates/--final (prompt templates)' : `--${flag}`;
         out.push(`${name} of ${method} (was ${show(old[flag])}, now ${show(settings[flag])})`);
       }
+    }
+  }
+  // A task only one side ran is no difference (a run may add tasks); a directory without `decoding` predates it.
+  for (const [task, d] of Object.entries(now.decoding ?? {})) {
+    const old = before.decoding?.[task];
+    if (old && JSON.stringify(old) !== JSON.stringify(d)) {
+      out.push(`decoding of ${task} (was temperature ${old.temperature} top_p ${old.top_p}, now temperature ${d.temperature} top_p ${d.top_p})`);
     }
   }
   return out;

@@ -79,7 +79,7 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
   const modelId = model.isReferenceReader ? model.id : config.modelName ?? model.id;
   const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
   const outDir = config.out ?? defaultOutDir(config, modelSlug);
-  const identity = runIdentity(config, tokenizer.id, modelId);
+  const identity = runIdentity(config, tokenizer.id, modelId, plan.tasks);
   const runDir = RunDir.open(outDir, identity);
   try {
     for (const u of plan.units) {

@@ -1,5 +1,6 @@
 // Metric registry. Every score is 0..1; ×100 and rounding happen only at the display edge, through toPercent.
 import { UserError } from '../errors.js';
+import { pyRound } from '../protocol/round.js';
 import { longbenchMetric, longbenchMetricProblem } from '../protocol/longbench.js';
 import type { MetricOptions } from '../types.js';
 import {
@@ -61,11 +62,13 @@ function pltrdyExtras(prediction: string | null, answers: readonly string[], dat
 const METRICS: Metric[] = [
   {
     name: 'sub_em',
-    description: 'MemAgent sub-EM (faithful): normalised answers[0] ⊆ prediction or prediction ⊆ answers[0]; a prediction normalising to "" scores 1',
+    description: 'MemAgent sub-EM (faithful): normalised answers[0] ⊆ prediction or prediction ⊆ answers[0]; a prediction normalising to "" scores 1; extras em, f1 (rounded per sample to 2 decimals, as MemAgent\'s driver)',
     score: (p, a) => subEm(p, a),
     extra: (p, a) => ({
       em: exactMatch(p, a),
-      f1: hotpotF1(p, a),
+      // MemAgent's driver records judge_f1 = round(f1, 2) per sample and averages those (ruler_hqa.py calc_metrics);
+      // the standalone `f1` metric below is the unrounded HotpotQA F1.
+      f1: pyRound(hotpotF1(p, a), 2),
       sub_em_strict: subEmStrict(p, a),
       empty_norm: normalizesToEmpty(p) ? 1 : 0,
     }),

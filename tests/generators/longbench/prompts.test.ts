@@ -1,8 +1,10 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { textContext } from '../../../harness/context.js';
-import { middleTruncatedPrompt } from '../../../harness/methods/full-context.js';
-import { fillTemplate } from '../../../harness/methods/templates.js';
+import { fullContextMethod, middleTruncatedPrompt } from '../../../harness/methods/full-context.js';
+import { memAgentMethod } from '../../../harness/methods/memagent.js';
+import { defaultTemplates, fillTemplate } from '../../../harness/methods/templates.js';
+import type { Model } from '../../../harness/types.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { longbenchTasks } from '../../../generators/longbench/index.js';
 import {
@@ -98,4 +100,42 @@ test('a long context is middle-truncated inside the dataset template (head instr
   assert.ok(built.prompt.startsWith('Answer the question based on the given passages.'));
   assert.ok(built.prompt.endsWith('\n\nQuestion: Which sentence is last?\nAnswer:'));
   assert.ok(tokenizer.count(built.prompt) <= 2000 + 4);
+});
+
+test('pred.py formats the raw fields: a question with surrounding whitespace reaches the prompt untrimmed', async () => {
+  // prompt_format.format(**json_obj): neither input nor context is stripped (2 of the 50 bundled fixture rows have such
+  // a question). MemAgent's own prompts still strip it (recurrent.py: item['input'].strip()).
+  const input = ' When was the room moved? \n';
+  const dir = tempDir({ 'hotpotqa.jsonl': jsonl([row('hotpotqa', 0, { input })]) });
+  const task = longbenchTasks.find((t) => t.name === 'longbench/hotpotqa')!;
+  const s = (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build({ kind: 'native', value: 0, label: 'all' }, 0);
+  assert.equal(s.question, input);
+  assert.equal(s.prompt?.questionFill, 'raw');
+  assert.equal(s.prompt?.truncation, 'longbench');
+  const seen: string[] = [];
+  const model: Model = {
+    id: 'rec', isReferenceReader: false,
+    async generate(request) {
+      seen.push(request.messages[0].content);
+      return { text: 'Therefore, the answer is room 100', usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 };
+    },
+  };
+  await fullContextMethod({ maxContext: 120000, maxNewTokens: 32, templates: defaultTemplates('phrase') }).run(s, { model, tokenizer });
+  const [before, after] = UPSTREAM_PROMPTS.hotpotqa.split('{context}');
+  assert.equal(seen[0], before + s.context.text() + after.split('{input}').join(input));
+  await memAgentMethod({ chunkTokens: 5000, memoryTokens: 64, templates: defaultTemplates('phrase') }).run(s, { model, tokenizer });
+  assert.ok(seen.slice(1).every((p) => p.includes('<problem> \nWhen was the room moved?\n</problem>')), 'MemAgent strips the question');
+});
+
+test('LongBench samples truncate by pred.py\'s rule: an odd window keeps int(max/2) ids at each end', async () => {
+  const context = Array.from({ length: 400 }, (_, i) => `Passage ${i + 1}:\nTitle ${i}\nSentence number ${i} of the haystack.`).join('\n');
+  const dir = tempDir({ 'hotpotqa.jsonl': jsonl([row('hotpotqa', 0, { context })]) });
+  const task = longbenchTasks.find((t) => t.name === 'longbench/hotpotqa')!;
+  const s = (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build({ kind: 'native', value: 0, label: 'all' }, 0);
+  const max = 1501;
+  const ids = tokenizer.encode(fillTemplate(s.prompt!.fullContext!, { context, question: s.question }));
+  const half = Math.trunc(max / 2);
+  const built = middleTruncatedPrompt(s.prompt!.fullContext!, s.question, s.context, tokenizer, max, s.prompt!.truncation);
+  assert.equal(built.prompt, tokenizer.decode(ids.subarray(0, half)) + tokenizer.decode(ids.subarray(ids.length - half)));
+  assert.equal(built.promptTokens, max - 1);
 });

@@ -16,8 +16,9 @@ test('bench run with defaults', () => {
   assert.deepEqual(c.methods, ['memagent']);
   assert.equal(c.methodSettings['chunk-tokens'], 5000);
   assert.equal(c.methodSettings['memory-tokens'], 1024);
-  assert.equal(c.methodSettings.temperature, 0.7);
-  assert.equal(c.methodSettings['top-p'], 0.95);
+  // No run-wide default: each task's own protocol decoding applies (harness/protocol/decoding.ts).
+  assert.equal(c.methodSettings.temperature, undefined);
+  assert.equal(c.methodSettings['top-p'], undefined);
   assert.equal(c.methodSettings.final, 'phrase');
 });
 

@@ -152,7 +152,8 @@ test('refuses shards whose identity or run settings differ, naming the field', a
   const s1 = copy(runs.s1);
   editManifest(s1, (m) => ((m.identity.methods as Record<string, Record<string, unknown>>)['full-context'].temperature = 0));
   const out = fresh();
-  await refuses({ shardDirs: [runs.s0, s1], out }, /--temperature of full-context \(was 0\.7, now 0\)/);
+  // No --temperature given: the identity holds null (each task's own decoding).
+  await refuses({ shardDirs: [runs.s0, s1], out }, /--temperature of full-context \(was unset, now 0\)/);
   assert.equal(existsSync(out), false);
   const s1b = copy(runs.s1);
   editManifest(s1b, (m) => (m.methods = ['memagent']));

@@ -104,7 +104,8 @@ function otherValue(o: MethodOption, templatesFile: string): string {
     case 'integer':
       return String(typeof o.default === 'number' ? o.default - 1 : 3);
     case 'number':
-      return String((o.default as number) / 2);
+      // --temperature / --top-p have no default (each task's own decoding): any explicit value differs from unset.
+      return String(typeof o.default === 'number' ? o.default / 2 : 0.5);
     case 'choice':
       return o.choices!.find((c) => c !== o.default)!;
     case 'path':
