@@ -4,6 +4,7 @@ import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
 import { BUCKET_NOTE, CUT_NOTE, bucketOf, compareRows, type SummaryRow } from './summary.js';
+import { INTERVAL_NOTE, fmtInterval } from './intervals.js';
 
 /** A chart embedded in the page (reports/charts writes them; this module only needs these fields). */
 export interface EmbeddedChart {
@@ -28,6 +29,8 @@ export interface ReportData {
   charts: EmbeddedChart[];
   comparisons: Comparison[];
   warnings: string[];
+  /** Extra sections after the summary, already HTML (e.g. paired differences, reports/paired-report.ts). */
+  sections?: string[];
 }
 
 export interface HtmlOptions {
@@ -102,6 +105,8 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'length', cell: (r) => (r.lengthKind === 'bucket' ? `<span class="sub">${escapeHtml(r.lengthLabel)}</span>` : escapeHtml(r.lengthLabel)) },
   { head: 'metric', cell: (r) => escapeHtml(r.metric) },
   { head: 'score ×100', cell: (r) => `<b>${fmtPct(r.score)}</b>` },
+  { head: 'ci95 ×100', cell: (r) => fmtInterval(r) },
+  { head: 'ci_method', cell: (r) => escapeHtml(r.ci_method) },
   { head: 'n', cell: (r) => String(r.n) },
   { head: 'ok', cell: (r) => String(r.ok) },
   { head: 'errors', cell: (r) => String(r.errors) },
@@ -118,6 +123,7 @@ const SUMMARY_COLUMNS: Column[] = [
 function summarySection(rows: SummaryRow[]): string {
   const columns = SUMMARY_COLUMNS.filter((c) => !c.show || c.show(rows));
   const notes = [
+    `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
   ].filter(Boolean).map((n) => `<p class="note">${escapeHtml(n)}.</p>`).join('');
@@ -203,6 +209,7 @@ ${warnings}
 ${runsSection(data.runs)}
 <h2>Summary</h2>
 ${summarySection(data.rows)}
+${(data.sections ?? []).join('\n')}
 <h2>Charts</h2>
 ${chartsSection(data.charts)}
 ${data.comparisons.length ? `<h2>Published numbers</h2>\n${data.comparisons.map(comparisonSection).join('\n')}` : ''}

@@ -2,6 +2,7 @@
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
 import { BUCKET_NOTE, type SummaryRow } from './summary.js';
+import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -15,7 +16,9 @@ function mdTable(head: string[], body: string[][], rightFrom = Infinity): string
 export function summaryMarkdown(rows: SummaryRow[]): string {
   const body = rows.map((r) => [r.task, r.method, modelLabel(r.model, r.isReferenceReader),
     r.lengthLabel, r.metric, fmtPct(r.score), String(r.n), String(r.errors), String(r.truncated), String(r.empty)]);
-  const table = mdTable(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'], body, 5);
+  const head = ['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'];
+  insertIntervalColumns(head, body, rows, 'score ×100', TABLE_INTERVAL_COLUMNS);
+  const table = `${mdTable(head, body, 5)}\n\nci95: ${cell(INTERVAL_NOTE)}.`;
   return rows.some((r) => r.lengthKind === 'bucket') ? `${table}\n\n${cell(BUCKET_NOTE)}.` : table;
 }
 
@@ -25,9 +28,10 @@ export function comparisonMarkdown(c: Comparison): string {
 }
 
 /** The summary.md document. */
-export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[]): string {
+export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[], sections: string[] = []): string {
   const parts = ['# memagent-bench summary', '', 'Scores ×100, 2 decimals; errored samples count as 0.', '', summaryMarkdown(rows)];
   if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));
+  for (const section of sections) parts.push('', section);
   if (chartNames.length) parts.push('', '## Charts', '', ...chartNames.map((n) => `- ![${n}](${n})`));
   return `${parts.join('\n')}\n`;
 }

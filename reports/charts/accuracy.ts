@@ -6,6 +6,7 @@ import type { SummaryRow } from '../summary.js';
 import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
 import { displayLength, shortModel } from '../labels.js';
 import { modelLabel } from '../format.js';
+import { dodge, intervalBandsPlugin, type Band } from './bands.js';
 
 export interface AccuracyChartInput {
   task: string;
@@ -42,6 +43,7 @@ function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boole
   }
   if (rows.some((r) => r.lengthKind === 'docs')) parts.push("ours: N documents placed at the paper's label (50 docs = 7K … 25600 docs = 3.5M)");
   if (rows.some((r) => r.lengthKind === 'tokens')) parts.push('ours: target tokens (k = 1024)');
+  if (rows.length) parts.push(`shaded with error bars: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : 'bootstrap')))].sort().join(' / ')})`);
   if (overlaid) {
     const src = [...new Set(paper.map((b) => `arXiv ${b.source.arxiv} ${b.source.location}`))].join(', ');
     parts.push(`dashed: paper (${src}) at its labels read as tokens (7K = 7,000)`);
@@ -57,6 +59,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const metric = [...new Set(rows.map((r) => r.metric).filter(Boolean))].join('/') || (paper[0]?.metric ?? 'score');
   const datasets: ChartDataset<'line', Array<{ x: number; y: number }>>[] = [];
   const ticks = new Map<number, string>();
+  const bands: Band[] = [];
 
   const seriesKeys = [...new Set(rows.map((r) => `${r.method}\u0000${r.model}`))];
   const models = [...new Set(rows.map((r) => r.model))];
@@ -70,6 +73,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
       return { x: t.x, y: r.score * 100 };
     }).sort((a, b) => a.x - b.x);
     const color = colorAt(i);
+    bands.push({ color, offsetPx: dodge(i, seriesKeys.length), points: group.map((r) => ({ x: xPosition(r, table).x, low: r.ci95_low * 100, high: r.ci95_high * 100 })) });
     datasets.push({
       label: oneModel ? group[0].method : `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
       data: points, borderColor: color, backgroundColor: color, borderWidth: 3, pointRadius: 5, pointHoverRadius: 5, tension: 0, clip: 8,
@@ -136,7 +140,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
         },
       },
     },
-    plugins: [footnotePlugin(footnote, footPx)],
+    plugins: [footnotePlugin(footnote, footPx), intervalBandsPlugin(bands)],
   };
   return { config, title };
 }
