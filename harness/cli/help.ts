@@ -9,6 +9,9 @@ Usage:
   bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench] [--json]
   bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
   bench gate <run-dir> --baseline FILE     CI regression gate (exit 0 pass, 1 regression, 2 usage/harness error)
+                                           --baseline RUN-DIR [--paired [--alpha 0.05]]: paired test over shared sample ids
+  bench compare A B | RUN --methods A,B    B against A per task/length: difference, 95% CI, p, Holm verdict (exit 0/1/2)
+                                           [--alpha 0.05] [--max-drop P] [--z Z] [--out DIR]
   bench baseline <run-dir> --out FILE      store a run's scores as a gate baseline
   bench merge <shard-dir>... --out DIR     join the shards of a run (--shard i/n)
   bench serve [options]                    the embedded model as an OpenAI-compatible server on 127.0.0.1

@@ -187,6 +187,35 @@ function one(positionals: string[], what: string, command: string): string {
   return positionals[0];
 }
 
+/** `bench compare A B` / `bench compare RUN --methods A,B` (harness/commands/compare.ts). */
+const COMPARE_OPTIONS: Record<string, OptionSpec> = {
+  methods: { type: 'string' }, alpha: { type: 'string' }, 'max-drop': { type: 'string' }, z: { type: 'string' }, out: { type: 'string' },
+};
+
+/** --alpha: the family-wise error rate of the Holm correction, strictly between 0 and 1. */
+function parseAlpha(raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n >= 1) throw new UserError(`--alpha must be a number strictly between 0 and 1, got '${raw}'`);
+  return n;
+}
+
+function parseCompare(values: Record<string, unknown>, positionals: string[]): Command {
+  const methods = values.methods === undefined ? undefined : (values.methods as string).split(',').map((m) => m.trim()).filter(Boolean);
+  if (methods !== undefined && methods.length === 0) throw new UserError('--methods is empty: name the methods to compare, e.g. --methods memagent,full-context');
+  if (positionals.length === 1) {
+    if (methods?.length !== 2) throw new UserError('bench compare RUN needs --methods A,B (two methods of that run); or give two run directories: bench compare A B');
+  } else if (positionals.length !== 2) {
+    throw new UserError(`bench compare takes two run directories (A, the baseline, then B) or one with --methods A,B; got ${positionals.length}`);
+  }
+  return {
+    command: 'compare', dirs: positionals, methods,
+    alpha: values.alpha === undefined ? undefined : parseAlpha(values.alpha as string),
+    maxDrop: values['max-drop'] === undefined ? undefined : parseNumber(values['max-drop'] as string, '--max-drop', 0, 100, 0),
+    z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
+    out: values.out as string | undefined,
+  };
+}
+
 /** Pure: argv (without node and script) → a command. Throws UserError on bad input. */
 export function parseCli(argv: string[]): Command {
   const [head, ...rest] = argv;
@@ -233,7 +262,7 @@ export function parseCli(argv: string[]): Command {
     case 'gate': {
       const { values, positionals } = parse(rest, {
         baseline: { type: 'string' }, 'max-drop': { type: 'string' }, 'max-errors': { type: 'string' }, junit: { type: 'string' }, z: { type: 'string' },
-        exact: { type: 'boolean' },
+        exact: { type: 'boolean' }, paired: { type: 'boolean' }, alpha: { type: 'string' },
       }, 'gate');
       if (!values.baseline) throw new UserError('bench gate needs --baseline FILE');
       return {
@@ -243,7 +272,12 @@ export function parseCli(argv: string[]): Command {
         junit: values.junit as string | undefined,
         z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
         exact: Boolean(values.exact),
+        ...(values.paired ? { paired: true } : {}), ...(values.alpha === undefined ? {} : { alpha: parseAlpha(values.alpha as string) }),
       };
+    }
+    case 'compare': {
+      const { values, positionals } = parse(rest, COMPARE_OPTIONS, 'compare');
+      return parseCompare(values, positionals);
     }
     case 'baseline': {
       const { values, positionals } = parse(rest, { out: { type: 'string' } }, 'baseline');
@@ -267,6 +301,6 @@ export function parseCli(argv: string[]): Command {
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
     }
     default:
-      throw new UserError(`unknown command '${head}': use run, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
+      throw new UserError(`unknown command '${head}': use run, tasks, generate, score, report, gate, compare, baseline, merge or serve (see bench --help)`);
   }
 }

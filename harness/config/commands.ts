@@ -11,7 +11,8 @@ export type Command =
   | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
   | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean }
   | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
-  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean }
+  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean; paired?: boolean; alpha?: number }
+  | { command: 'compare'; dirs: string[]; methods?: string[]; alpha?: number; maxDrop?: number; z?: number; out?: string }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }
   | { command: 'serve'; options: Record<string, string | boolean | undefined> };
