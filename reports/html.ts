@@ -5,6 +5,7 @@ import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
 import { BUCKET_NOTE, CUT_NOTE, bucketOf, compareRows, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
+import { INTERVAL_NOTE, fmtInterval } from './intervals.js';
 
 /** A chart embedded in the page (reports/charts writes them; this module only needs these fields). */
 export interface EmbeddedChart {
@@ -31,6 +32,8 @@ export interface ReportData {
   warnings: string[];
   /** Cells the runs planned without a finished sample. */
   missing?: MissingCell[];
+  /** Extra sections after the summary, already HTML (e.g. paired differences, reports/paired-report.ts). */
+  sections?: string[];
 }
 
 export interface HtmlOptions {
@@ -111,6 +114,8 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'length', cell: (r) => (r.lengthKind === 'bucket' ? `<span class="sub">${escapeHtml(r.lengthLabel)}</span>` : escapeHtml(r.lengthLabel)) },
   { head: 'metric', cell: (r) => escapeHtml(r.metric) },
   { head: 'score ×100', cell: (r) => `<b>${fmtPct(r.score)}</b>` },
+  { head: 'ci95 ×100', cell: (r) => fmtInterval(r) },
+  { head: 'ci_method', cell: (r) => escapeHtml(r.ci_method) },
   { head: 'n', cell: (r) => (r.complete === false ? `<span class="incomplete">${escapeHtml(fmtCount(r))}</span>` : String(r.n)) },
   { head: 'ok', cell: (r) => String(r.ok) },
   { head: 'errors', cell: (r) => String(r.errors) },
@@ -129,6 +134,7 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[]): string {
   const notes = [
     rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
     missingNote(missing),
+    `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
   ].filter(Boolean).map((n) => `<p class="note">${escapeHtml(n)}.</p>`).join('');
@@ -214,6 +220,7 @@ ${warnings}
 ${runsSection(data.runs)}
 <h2>Summary</h2>
 ${summarySection(data.rows, data.missing ?? [])}
+${(data.sections ?? []).join('\n')}
 <h2>Charts</h2>
 ${chartsSection(data.charts)}
 ${data.comparisons.length ? `<h2>Published numbers</h2>\n${data.comparisons.map(comparisonSection).join('\n')}` : ''}

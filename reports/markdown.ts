@@ -3,6 +3,7 @@ import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
 import { BUCKET_NOTE, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
+import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -16,8 +17,11 @@ function mdTable(head: string[], body: string[][], rightFrom = Infinity): string
 export function summaryMarkdown(rows: SummaryRow[], missing: MissingCell[] = []): string {
   const body = rows.map((r) => [r.task, r.method, modelLabel(r.model, r.isReferenceReader),
     r.lengthLabel, r.metric, fmtPct(r.score), fmtCount(r), String(r.errors), String(r.truncated), String(r.empty)]);
-  const table = mdTable(['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'], body, 5);
+  const head = ['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'];
+  insertIntervalColumns(head, body, rows, 'score ×100', TABLE_INTERVAL_COLUMNS);
+  const table = mdTable(head, body, 5);
   const notes = [
+    `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
     missingNote(missing),
     rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
@@ -31,9 +35,10 @@ export function comparisonMarkdown(c: Comparison): string {
 }
 
 /** The summary.md document. */
-export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[], missing: MissingCell[] = []): string {
+export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[], missing: MissingCell[] = [], sections: string[] = []): string {
   const parts = ['# memagent-bench summary', '', 'Scores ×100, 2 decimals; errored samples count as 0.', '', summaryMarkdown(rows, missing)];
   if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));
+  for (const section of sections) parts.push('', section);
   if (chartNames.length) parts.push('', '## Charts', '', ...chartNames.map((n) => `- ![${n}](${n})`));
   return `${parts.join('\n')}\n`;
 }

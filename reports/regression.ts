@@ -12,6 +12,7 @@
 // errored samples exceed maxErrors, or, without maxErrors, exceed the baseline's own total (so a run with errors never
 // passes silently against a clean baseline).
 // LongBench-E bucket rows (lengthKind 'bucket') are views of samples already in a task's 'all' row: never gated.
+// `judge` (bench gate --paired, reports/paired-gate.ts) replaces the tolerance rule for the keys it decides.
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../harness/errors.js';
@@ -107,6 +108,8 @@ export interface GateOptions {
   exact?: boolean;
   /** Skip baseline keys the run lacks instead of failing on them. */
   allowMissing?: boolean;
+  /** Another rule's verdict for a key (bench gate --paired: the paired test); undefined keeps the tolerance rule. */
+  judge?: (entry: BaselineEntry, row: SummaryRow) => { verdict: 'pass' | 'regression'; message: string } | undefined;
 }
 
 export type Verdict = 'pass' | 'regression' | 'changed' | 'missing' | 'new';
@@ -190,6 +193,8 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
       verdict = drop > allowed + EPS ? 'regression' : 'pass';
       const change = Math.abs(drop) <= EPS ? 'no change' : drop > 0 ? `drop ${fmt2(drop * 100)} points` : `gain ${fmt2(-drop * 100)} points`;
       message = `${fmtPct(e.score)} → ${fmtPct(r.score)}: ${change}, allowed drop ${fmt2(allowed * 100)}`;
+      const judged = options.judge?.(e, r);
+      if (judged) ({ verdict, message } = judged);
     }
     if (e.model && e.model !== r.model) notes.push(`${key}: baseline model ${e.model}, run model ${r.model}`);
     checks.push({ key, task: e.task, method: e.method, lengthLabel: e.lengthLabel, verdict, baseline: base, run, drop, allowed, message });

@@ -10,6 +10,7 @@ import type { SampleRecord } from '../harness/types.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
+import { CSV_INTERVAL_COLUMNS, PENDING_INTERVAL, insertIntervalColumns, rowInterval, type RowInterval } from './intervals.js';
 
 export { readRecords, loadRecords } from './records.js';
 
@@ -30,8 +31,9 @@ export function isGateRow<T extends Pick<SummaryRow, 'lengthKind'>>(row: T): row
   return row.lengthKind !== 'bucket';
 }
 
-/** One group of samples. Scores are fractions 0..1 (not rounded); reports show them ×100 with 2 decimals. */
-export interface SummaryRow {
+/** One group of samples. Scores are fractions 0..1 (not rounded); reports show them ×100 with 2 decimals.
+ *  ci95_low, ci95_high, ci_method (RowInterval, reports/intervals.ts): the 95% interval of `score`. */
+export interface SummaryRow extends RowInterval {
   task: string;
   method: string;
   model: string;
@@ -79,6 +81,8 @@ interface Acc {
   metricSums: Map<string, { sum: number; count: number }>;
   builtSum: number;
   errorRecordsMissing: SampleRecord[];
+  /** Per-sample headline scores (errors as 0), for the interval. */
+  values: number[];
 }
 
 type RowPosition = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>;
@@ -101,11 +105,13 @@ function finite(value: unknown): number {
 function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel'>): Acc {
   return {
     row: {
+      ...PENDING_INTERVAL,
       task: r.task, method: r.method, model: r.model, isReferenceReader: isReferenceReaderId(r.model), ...position, metric: '',
       n: 0, ok: 0, errors: 0, truncated: 0, overTarget: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0, middleTruncated: 0,
       promptTokens: 0, completionTokens: 0, calls: 0, meanBuiltTokens: 0,
     },
     metricNames: new Set(), scoreSum: 0, okScoreSum: 0, metricSums: new Map(), builtSum: 0, errorRecordsMissing: [],
+    values: [],
   };
 }
 
@@ -116,6 +122,7 @@ function add(acc: Acc, r: SampleRecord): void {
   const isError = r.status === 'error';
   const score = isError ? 0 : finite(r.score);
   acc.scoreSum += score;
+  acc.values.push(score);
   if (r.status === 'ok') {
     row.ok++;
     acc.okScoreSum += score;
@@ -173,6 +180,7 @@ export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
     row.scoreOkOnly = row.ok > 0 ? acc.okScoreSum / row.ok : null;
     row.metrics = Object.fromEntries([...acc.metricSums.entries()].sort(([a], [b]) => cmp(a, b)).map(([k, m]) => [k, m.sum / m.count]));
     row.meanBuiltTokens = acc.builtSum / row.n;
+    Object.assign(row, rowInterval(acc.values, row));
     rows.push(row);
   }
   return rows.sort(compareRows);
@@ -195,6 +203,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     r.length, r.metric, fmtPct(r.score), r.n, r.expected ?? '', r.complete == null ? '' : r.complete ? 'yes' : 'no', r.ok, r.errors, r.truncated, r.overTarget, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
     ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')), r.empty, r.middleTruncated, r.promptTokens, r.completionTokens,
     r.calls, Math.round(r.meanBuiltTokens)]);
+  insertIntervalColumns(header, body, rows, 'score_x100', CSV_INTERVAL_COLUMNS);
   return stringify([header, ...body]);
 }
 

@@ -19,6 +19,9 @@ Usage:
                                            eval.py (longbench) or MemAgent's visualize.py (memagent) reads [--tasks LIST]
   bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
   bench gate <run-dir> --baseline FILE     CI regression gate (exit 0 pass, 1 regression, 2 usage/harness error)
+                                           --baseline RUN-DIR [--paired [--alpha 0.05]]: paired test over shared sample ids
+  bench compare A B | RUN --methods A,B    B against A per task/length: difference, 95% CI, p, Holm verdict (exit 0/1/2)
+                                           [--alpha 0.05] [--max-drop P] [--z Z] [--out DIR]
   bench baseline <run-dir> --out FILE      store a run's scores as a gate baseline
   bench merge <shard-dir>... --out DIR     join the shards of a run (--shard i/n)
   bench serve [options]                    the embedded model as an OpenAI-compatible server on 127.0.0.1
@@ -152,22 +155,43 @@ Options:
 ${EXIT_CODES}
 `;
 
-const GATE = `Usage: bench gate <run-dir> --baseline FILE [options]
+const GATE = `Usage: bench gate <run-dir> --baseline FILE|RUN-DIR [options]
 
 Compares each (task, method, length) score of the run with the baseline (made by bench baseline). A drop fails when
 it exceeds max(--max-drop, z·sqrt(p(1−p)/n)) with the baseline's p and n. A baseline cell missing from the run fails
 unless --allow-missing. One rule drives both the printed verdict and the exit code.
 
 Options:
-  --baseline FILE       baseline JSON written by bench baseline (required)
+  --baseline FILE       baseline JSON written by bench baseline, or a run directory (required)
   --max-drop P          flat tolerance in points (×100 scale), e.g. 2                   [0]
   --z Z                 multiplier of the binomial standard error sqrt(p(1−p)/n)        [2]
   --max-errors N        fail when the run has more than N errored samples               [no limit]
   --exact               any change of score or n, in either direction, fails (deterministic embedded model)
   --allow-missing       baseline cells the run lacks are skipped instead of failing the gate
   --junit FILE          also write the verdict as JUnit XML (one testcase per cell)
+  --paired              with a run directory as the baseline: judge each cell whose samples share ids by the
+                        paired test (B − A significantly negative after Holm and beyond --max-drop fails)
+  --alpha A             family-wise error rate of the Holm correction for --paired                [0.05]
 
 Exit codes: 0 pass, 1 regression (or a changed or missing cell, or too many errors), 2 usage or harness error.
+`;
+
+const COMPARE = `Usage: bench compare <run-A> <run-B> [options]
+       bench compare <run> --methods A,B [options]
+
+B against A per task, method and length over the samples both hold: both scores, B − A with its paired-bootstrap
+95% interval, a two-sided p (exact McNemar for 0/1 scores, paired sign-flip otherwise), the Holm-adjusted p across
+the rows shown, and whether the drop exceeds the gate's tolerance. B is worse where B − A is negative, significant
+after Holm and beyond --max-drop; rows without shared sample ids fall back to the gate's tolerance rule.
+
+Options:
+  --methods LIST        with one run: the two methods to compare (A,B); with two runs: only these methods
+  --alpha A             family-wise error rate of the Holm correction                   [0.05]
+  --max-drop P          smallest drop in points (×100) that can fail                    [0]
+  --z Z                 multiplier of the binomial standard error for the fallback rule [2]
+  --out DIR             also write compare.csv, compare.json, compare.md and the difference chart
+
+Exit codes: 0 B is not worse anywhere, 1 B is worse somewhere, 2 usage or input error.
 `;
 
 const BASELINE = `Usage: bench baseline <run-dir> --out FILE
@@ -204,7 +228,7 @@ ${EXIT_CODES}
 `;
 
 const TOPICS: Record<Subcommand, string> = {
-  run: RUN, tasks: TASKS, generate: GENERATE, score: SCORE, export: EXPORT, report: REPORT, gate: GATE, baseline: BASELINE, merge: MERGE, serve: SERVE,
+  run: RUN, tasks: TASKS, generate: GENERATE, score: SCORE, export: EXPORT, report: REPORT, gate: GATE, compare: COMPARE, baseline: BASELINE, merge: MERGE, serve: SERVE,
 };
 
 function pad(s: string, n: number): string {

@@ -20,6 +20,7 @@ const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Pr
   export: async () => (await import('../commands/export.js')).exportCli,
   report: async () => (await import('../commands/report.js')).reportCli,
   gate: async () => (await import('../commands/gate.js')).gateCli,
+  compare: async () => (await import('../commands/compare.js')).compareCli,
   baseline: async () => (await import('../commands/gate.js')).baselineCli,
   merge: async () => (await import('../commands/merge.js')).mergeCli,
   serve: async () => (await import('../commands/serve.js')).serveCli,

@@ -57,7 +57,7 @@ const EXPORT_OPTIONS: Record<string, OptionSpec> = { format: { type: 'string' },
 const REPORT_OPTIONS: Record<string, OptionSpec> = { out: { type: 'string' }, paper: { type: 'boolean' } };
 const GATE_OPTIONS: Record<string, OptionSpec> = {
   baseline: { type: 'string' }, 'max-drop': { type: 'string' }, 'max-errors': { type: 'string' }, junit: { type: 'string' }, z: { type: 'string' },
-  exact: { type: 'boolean' }, 'allow-missing': { type: 'boolean' },
+  exact: { type: 'boolean' }, 'allow-missing': { type: 'boolean' }, paired: { type: 'boolean' }, alpha: { type: 'string' },
 };
 const OUT_ONLY: Record<string, OptionSpec> = { out: { type: 'string' } };
 const SERVE_OPTIONS: Record<string, OptionSpec> = {
@@ -68,7 +68,7 @@ const SERVE_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** The subcommands, in the order help lists them. */
-export const SUBCOMMANDS = ['run', 'tasks', 'generate', 'score', 'export', 'report', 'gate', 'baseline', 'merge', 'serve'] as const;
+export const SUBCOMMANDS = ['run', 'tasks', 'generate', 'score', 'export', 'report', 'gate', 'compare', 'baseline', 'merge', 'serve'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The flags each subcommand's parser accepts (without the leading --), so help can be checked against them. */
@@ -81,6 +81,7 @@ export function commandOptions(command: Subcommand): Record<string, OptionSpec> 
     case 'export': return EXPORT_OPTIONS;
     case 'report': return REPORT_OPTIONS;
     case 'gate': return GATE_OPTIONS;
+    case 'compare': return COMPARE_OPTIONS;
     case 'baseline': return OUT_ONLY;
     case 'merge': return OUT_ONLY;
     case 'serve': return SERVE_OPTIONS;
@@ -308,6 +309,35 @@ function helpFor(topic: string | undefined): Command {
   return { command: 'help', topic };
 }
 
+/** `bench compare A B` / `bench compare RUN --methods A,B` (harness/commands/compare.ts). */
+const COMPARE_OPTIONS: Record<string, OptionSpec> = {
+  methods: { type: 'string' }, alpha: { type: 'string' }, 'max-drop': { type: 'string' }, z: { type: 'string' }, out: { type: 'string' },
+};
+
+/** --alpha: the family-wise error rate of the Holm correction, strictly between 0 and 1. */
+function parseAlpha(raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n >= 1) throw new UserError(`--alpha must be a number strictly between 0 and 1, got '${raw}'`);
+  return n;
+}
+
+function parseCompare(values: Record<string, unknown>, positionals: string[]): Command {
+  const methods = values.methods === undefined ? undefined : (values.methods as string).split(',').map((m) => m.trim()).filter(Boolean);
+  if (methods !== undefined && methods.length === 0) throw new UserError('--methods is empty: name the methods to compare, e.g. --methods memagent,full-context');
+  if (positionals.length === 1) {
+    if (methods?.length !== 2) throw new UserError('bench compare RUN needs --methods A,B (two methods of that run); or give two run directories: bench compare A B');
+  } else if (positionals.length !== 2) {
+    throw new UserError(`bench compare takes two run directories (A, the baseline, then B) or one with --methods A,B; got ${positionals.length}`);
+  }
+  return {
+    command: 'compare', dirs: positionals, methods,
+    alpha: values.alpha === undefined ? undefined : parseAlpha(values.alpha as string),
+    maxDrop: values['max-drop'] === undefined ? undefined : parseNumber(values['max-drop'] as string, '--max-drop', 0, 100, 0),
+    z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
+    out: values.out as string | undefined,
+  };
+}
+
 /** Pure: argv (without node and script) → a command. Throws UserError on bad input. */
 export function parseCli(argv: string[]): Command {
   const [head, ...rest] = argv;
@@ -371,7 +401,12 @@ export function parseCli(argv: string[]): Command {
         z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
         exact: Boolean(values.exact),
         allowMissing: Boolean(values['allow-missing']),
+        ...(values.paired ? { paired: true } : {}), ...(values.alpha === undefined ? {} : { alpha: parseAlpha(values.alpha as string) }),
       };
+    }
+    case 'compare': {
+      const { values, positionals } = parse(rest, COMPARE_OPTIONS, 'compare');
+      return parseCompare(values, positionals);
     }
     case 'baseline': {
       const { values, positionals } = parse(rest, OUT_ONLY, 'baseline');

@@ -1,4 +1,5 @@
-// `bench gate <run-dir> --baseline FILE [--max-drop P] [--max-errors N] [--z Z] [--exact] [--allow-missing] [--junit FILE]`
+// `bench gate <run-dir> --baseline FILE|RUN-DIR [--max-drop P] [--max-errors N] [--z Z] [--exact] [--allow-missing] [--junit FILE]`
+// `[--paired [--alpha A]]` (reports/paired-gate.ts: a run directory as the baseline, the paired rule)
 // and `bench baseline <run-dir> --out FILE`. Exit codes: 0 pass, 1 regression, 2 usage or harness error.
 // The rule is documented in reports/regression.ts.
 import { mkdirSync } from 'node:fs';
@@ -6,7 +7,8 @@ import { dirname } from 'node:path';
 import { UserError, errorMessage } from '../errors.js';
 import { checkOutputFile } from '../path-checks.js';
 import { loadRecords } from '../../reports/records.js';
-import { evaluateGate, formatGate, junitXml, readBaseline, writeBaseline } from '../../reports/regression.js';
+import { evaluateGate, formatGate, junitXml, writeBaseline } from '../../reports/regression.js';
+import { formatPairedGate, loadGateBaseline, pairedGate } from '../../reports/paired-gate.js';
 import { isGateRow, summarize } from '../../reports/summary.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { writeFileAtomic } from '../run-dir/atomic-write.js';
@@ -27,6 +29,10 @@ export interface GateCommandOptions {
   allowMissing?: boolean;
   /** Write JUnit XML here. */
   junit?: string;
+  /** Judge keys whose baseline run shares sample ids with the run by the paired test (reports/compare.ts). */
+  paired?: boolean;
+  /** Family-wise α of the Holm correction with --paired. Default 0.05. */
+  alpha?: number;
   /** Output sinks (default stdout / stderr). */
   print?: (text: string) => void;
   printError?: (text: string) => void;
@@ -59,12 +65,17 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
     checkNumber('--max-drop', options.maxDrop, 0);
     checkNumber('--max-errors', options.maxErrors, 0);
     checkNumber('--z', options.z, 0);
-    const baseline = readBaseline(options.baseline);
-    const rows = summarize(await loadRecords(options.runDir, { onWarning: (m) => printError(`warning: ${m}`) }));
+    if (options.alpha !== undefined && !(options.alpha > 0 && options.alpha < 1)) throw new UserError(`--alpha must be a number in (0, 1) (got ${options.alpha})`);
+    if (options.paired && options.exact) throw new UserError('--paired and --exact exclude each other: --exact fails on any change, --paired tests whether a drop is significant');
+    const source = await loadGateBaseline(options.baseline, (m) => printError(`warning: ${m}`));
+    const records = await loadRecords(options.runDir, { onWarning: (m) => printError(`warning: ${m}`) });
+    const rows = summarize(records);
     if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to gate`);
     const gateOptions = { maxDrop: options.maxDrop, z: options.z, maxErrors: options.maxErrors, exact: options.exact, allowMissing: options.allowMissing };
-    const result = evaluateGate(baseline, rows, gateOptions);
-    print(formatGate(result, gateOptions));
+    const paired = options.paired ? pairedGate(source, records, { alpha: options.alpha, maxDrop: options.maxDrop, z: options.z }) : null;
+    const result = evaluateGate(source.baseline, rows, { ...gateOptions, judge: paired?.judge });
+    if (source.kind === 'run' && !paired) print(`baseline: run directory ${source.path} (its per-key scores; --paired tests the differences over shared sample ids)`);
+    print(paired ? formatPairedGate(result, paired, gateOptions) : formatGate(result, gateOptions));
     if (options.junit) writeJunit(options.junit, junitXml(suite, result));
     return result.exitCode;
   } catch (err) {
@@ -103,7 +114,8 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
 }
 
 export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
-  return gateCommand({ runDir: cmd.runDir, baseline: cmd.baseline, maxDrop: cmd.maxDrop, maxErrors: cmd.maxErrors, z: cmd.z, exact: cmd.exact, allowMissing: cmd.allowMissing, junit: cmd.junit });
+  return gateCommand({ runDir: cmd.runDir, baseline: cmd.baseline, maxDrop: cmd.maxDrop, maxErrors: cmd.maxErrors, z: cmd.z, exact: cmd.exact, allowMissing: cmd.allowMissing, junit: cmd.junit,
+    paired: cmd.paired, alpha: cmd.alpha });
 }
 
 export async function baselineCli(cmd: CommandOf<'baseline'>, io: CommandIO): Promise<number> {

@@ -16,6 +16,8 @@ import { reportMarkdown } from '../../reports/markdown.js';
 import { loadRecords } from '../../reports/records.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
+import { applyHolm, DEFAULT_ALPHA, pairSeries, type DiffRow } from '../../reports/paired.js';
+import { diffColumns, diffCsv, diffJson, holmSentence, pairedHtml, pairedMarkdown, textTable } from '../../reports/paired-report.js';
 
 export interface ReportOptions {
   runDirs: string[];
@@ -31,6 +33,8 @@ export interface ReportResult {
   files: string[];
   rows: SummaryRow[];
   warnings: string[];
+  /** Paired differences between methods (or models) sharing sample ids, Holm-marked across all of them. */
+  paired: DiffRow[];
 }
 
 export async function reportCommand(options: ReportOptions): Promise<ReportResult> {
@@ -87,21 +91,32 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   const comparisons = overlays.map((b) => comparison(rows, b));
   if (options.paper && overlays.length === 0) warn('--paper: no task of these runs has published numbers in baselines/paper/');
 
-  const charts = writeCharts(out, { rows, records, paper: overlays, lengthTable });
+  const paired = applyHolm(pairSeries(records), DEFAULT_ALPHA);
+  if (paired.length) {
+    for (const [name, body] of [['paired.csv', diffCsv(paired)], ['paired.json', `${JSON.stringify(diffJson(paired, DEFAULT_ALPHA), null, 2)}\n`]]) {
+      writeFileAtomic(join(out, name), body);
+      files.push(join(out, name));
+    }
+  }
+
+  const charts = writeCharts(out, { rows, records, paper: overlays, lengthTable, paired, alpha: DEFAULT_ALPHA });
   files.push(...charts.map((c) => c.file));
 
   const mdFile = join(out, 'summary.md');
-  writeFileAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name), missing));
+  writeFileAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name), missing,
+    paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : []));
   files.push(mdFile);
 
   const htmlFile = join(out, 'report.html');
-  writeFileAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings, missing }));
+  writeFileAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings, missing,
+    sections: paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [] }));
   files.push(htmlFile);
-  return { files, rows, warnings };
+  return { files, rows, warnings, paired };
 }
 
 export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO): Promise<number> {
   const result = await reportCommand({ runDirs: cmd.runDirs, out: cmd.out, paper: cmd.paper, onWarning: (m) => io.err(`warning: ${m}`) });
   for (const f of result.files) io.out(f);
+  if (result.paired.length) io.out(`\npaired differences (B − A over shared sample ids)\n${textTable(result.paired, diffColumns(DEFAULT_ALPHA))}\n${holmSentence(result.paired, DEFAULT_ALPHA)}`);
   return 0;
 }

@@ -12,7 +12,8 @@ export type Command =
   | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean; metric?: string }
   | { command: 'export'; runDir: string; format: 'ruler' | 'longbench' | 'memagent'; out: string; tasks?: string[] }
   | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
-  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean; allowMissing: boolean }
+  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean; allowMissing: boolean; paired?: boolean; alpha?: number }
+  | { command: 'compare'; dirs: string[]; methods?: string[]; alpha?: number; maxDrop?: number; z?: number; out?: string }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }
   | { command: 'serve'; options: Record<string, string | boolean | undefined> };

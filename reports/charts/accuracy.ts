@@ -11,6 +11,7 @@ import { fmtCount } from '../completeness.js';
 
 /** The legend entry that explains hollow points (its own marker is the ○ in the text). */
 export const HOLLOW_LEGEND = '○ hollow: incomplete';
+import { dodge, intervalBandsPlugin, type Band } from './bands.js';
 
 export interface AccuracyChartInput {
   task: string;
@@ -52,6 +53,7 @@ function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boole
   }
   if (rows.some((r) => r.lengthKind === 'docs')) parts.push("ours: N documents placed at the paper's label (50 docs = 7K … 25600 docs = 3.5M)");
   if (rows.some((r) => r.lengthKind === 'tokens')) parts.push('ours: target tokens (k = 1024)');
+  if (rows.length) parts.push(`shaded with error bars: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : 'bootstrap')))].sort().join(' / ')})`);
   if (overlaid) {
     const src = [...new Set(paper.map((b) => `arXiv ${b.source.arxiv} ${b.source.location}`))].join(', ');
     parts.push(`dashed: paper (${src}) at its labels read as tokens (7K = 7,000)`);
@@ -67,6 +69,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const metric = [...new Set(rows.map((r) => r.metric).filter(Boolean))].join('/') || (paper[0]?.metric ?? 'score');
   const datasets: ChartDataset<'line', Array<{ x: number; y: number }>>[] = [];
   const ticks = new Map<number, string>();
+  const bands: Band[] = [];
 
   const seriesKeys = [...new Set(rows.map((r) => `${r.method}\u0000${r.model}`))];
   const models = [...new Set(rows.map((r) => r.model))];
@@ -80,6 +83,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
       return { x: t.x, y: r.score * 100, hollow: r.complete === false };
     }).sort((a, b) => a.x - b.x);
     const color = colorAt(i);
+    bands.push({ color, offsetPx: dodge(i, seriesKeys.length), points: group.map((r) => ({ x: xPosition(r, table).x, low: r.ci95_low * 100, high: r.ci95_high * 100 })) });
     datasets.push({
       label: oneModel ? group[0].method : `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
       data: placed.map(({ x, y }) => ({ x, y })), borderColor: color, backgroundColor: color, borderWidth: 3, pointHoverRadius: 5, tension: 0, clip: 8,
@@ -155,7 +159,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
         },
       },
     },
-    plugins: [footnotePlugin(footnote, footPx)],
+    plugins: [footnotePlugin(footnote, footPx), intervalBandsPlugin(bands)],
   };
   return { config, title };
 }

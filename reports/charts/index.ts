@@ -11,8 +11,10 @@ import { hasPlacement, placementLabel, renderProbeChart } from './probe.js';
 import { renderLongBenchChart } from './longbench.js';
 import { hasRouge, renderRougeChart } from './rouge.js';
 import { shortModel, slug } from '../labels.js';
+import type { DiffRow } from '../paired.js';
+import { chartableDiffRows, renderDifferenceChart } from './difference.js';
 
-export type ChartKind = 'accuracy' | 'niah-heatmap' | 'probe' | 'rouge' | 'longbench';
+export type ChartKind = 'accuracy' | 'niah-heatmap' | 'probe' | 'rouge' | 'longbench' | 'difference';
 
 export interface ChartFile {
   kind: ChartKind;
@@ -33,6 +35,10 @@ export interface ChartPlan {
   /** docs → paper-label table for placing docs:N lengths. */
   lengthTable: PaperLength[];
   sizes?: ChartSize[];
+  /** Paired differences (reports/paired.ts): one difference-vs-length chart per task with two lengths or more. */
+  paired?: DiffRow[];
+  /** α the paired rows were Holm-marked with. Default 0.05. */
+  alpha?: number;
 }
 
 interface Job {
@@ -93,6 +99,12 @@ function plan(p: ChartPlan): Job[] {
   for (const model of [...new Set(p.rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model))]) {
     jobs.push({ kind: 'rouge', title: `Summarisation: ROUGE recall — ${shortModel(model, refModels.has(model))}`, base: `rouge-recall-${slug(model)}`,
       render: (size) => renderRougeChart({ model, isReferenceReader: refModels.has(model), rows: p.rows, size }) });
+  }
+  for (const task of [...new Set(chartableDiffRows(p.paired ?? []).map((r) => r.task))]) {
+    const rows = chartableDiffRows(p.paired ?? []).filter((r) => r.task === task);
+    if (new Set(rows.map((r) => `${r.lengthKind}:${r.length}`)).size < 2) continue;
+    jobs.push({ kind: 'difference', title: `${task}: paired difference vs context length`, base: `difference-${slug(task)}`,
+      render: (size) => renderDifferenceChart({ task, rows: p.paired ?? [], lengthTable: p.lengthTable, alpha: p.alpha ?? 0.05, size }) });
   }
   // Distinct file names even when slugs collide.
   const seen = new Map<string, number>();

@@ -169,7 +169,7 @@ test('report on a LongBench run: bucket rows in HTML and markdown, buckets in su
   assert.equal((html.match(/<tr class="bucket">/g) ?? []).length, 8);
   assert.match(html, /<td>all · 4-8k<\/td>/);
   const md = readFileSync(join(out, 'summary.md'), 'utf8');
-  assert.match(md, /\| longbench\/hotpotqa \| memagent \| [^|]+ \| 8k\+ \| qa_f1 \| 50\.00 \| 2 \|/);
+  assert.match(md, /\| longbench\/hotpotqa \| memagent \| [^|]+ \| 8k\+ \| qa_f1 \| 50\.00 \| 50\.00–50\.00 \| bootstrap \| 2 \|/);
   assert.match(md, /LongBench-E buckets/);
   const json = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
   assert.equal(json.rows.length, 4);

@@ -43,7 +43,7 @@ test('report writes summary, markdown, charts and a self-contained HTML with eve
   assert.ok(!/src="(?!data:)/.test(html), 'nothing loaded from outside');
 
   const md = readFileSync(join(out, 'summary.md'), 'utf8');
-  assert.match(md, /\| ruler-hqa \| memagent \| local:reference-reader — reference reader \(not an LLM\) \| docs:50 \| sub_em \| 66\.67 \| 3 \|/);
+  assert.match(md, /\| ruler-hqa \| memagent \| local:reference-reader — reference reader \(not an LLM\) \| docs:50 \| sub_em \| 66\.67 \| 20\.77–93\.85 \| wilson \| 3 \|/);
   assert.match(md, /RL-MemAgent-14B \(memagent\) \| 83\.59 \| 82\.03/);
 });
 

@@ -74,7 +74,7 @@ test('Ctrl-C: the message says what happens to samples in flight; the report of 
   assert.equal(rep.code, 0, rep.stderr);
   assert.match(rep.stderr, /warning: incomplete runs: 1 cell has fewer samples than planned \(shown "n of N"\); 1 planned cell has no finished sample/);
   const md = readFileSync(join(out, 'summary.md'), 'utf8');
-  assert.match(md, new RegExp(`\\| 64k \\| sub_em \\| [\\d.]+ \\| ${finished} of 32 \\|`));
+  assert.match(md, new RegExp(`\\| 64k \\| sub_em \\| [\\d.]+ \\| [^|]+ \\| [^|]+ \\| ${finished} of 32 \\|`));
   assert.match(md, /no sample finished yet: ruler-hqa · memagent at 32k \(0 of 32\)/);
   const [head, row] = readFileSync(join(out, 'summary.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
   const cell = (name: string) => row[head.indexOf(name)];
@@ -101,7 +101,7 @@ test('every subcommand --help lists each flag its parser accepts; bench help X p
   const gate = (await runBench(['gate', '--help'])).stdout;
   for (const flag of ['--baseline', '--max-drop', '--max-errors', '--z', '--exact', '--allow-missing', '--junit']) assert.ok(gate.includes(flag), flag);
   assert.match(gate, /Exit codes: 0 pass, 1 regression/);
-  assertOneLine(await runBench(['help', 'nope']), 2, /^bench: no help for 'nope': commands are run, tasks, generate, score, export, report, gate, baseline, merge, serve/);
+  assertOneLine(await runBench(['help', 'nope']), 2, /^bench: no help for 'nope': commands are run, tasks, generate, score, export, report, gate, compare, baseline, merge, serve/);
 });
 
 test('bench gate: baseline cells missing from the run exit 1; --allow-missing skips them and passes', async () => {

@@ -1,0 +1,58 @@
+// The 95% interval of each summary row: how it is computed (reports/stats/interval.ts) and how the summary's CSV,
+// markdown and HTML show it. Kept out of summary.ts so that file only calls in here.
+import { fmtPct } from './format.js';
+import { INTERVAL_NOTE, scoreInterval, type CiMethod } from './stats/interval.js';
+
+export { INTERVAL_NOTE, type CiMethod };
+
+/** The interval fields of a summary row (fractions 0..1, like score). The same names in summary.json. */
+export interface RowInterval {
+  /** Lower end of the 95% interval of `score`. */
+  ci95_low: number;
+  /** Upper end of the 95% interval of `score`. */
+  ci95_high: number;
+  /** 'wilson' (every sample scored 0 or 1) or 'bootstrap' (seeded percentile bootstrap over samples). */
+  ci_method: CiMethod;
+}
+
+/** Placeholder until the row's samples are all in (summarize fills it from rowInterval). */
+export const PENDING_INTERVAL: RowInterval = { ci95_low: 0, ci95_high: 0, ci_method: 'wilson' };
+
+/**
+ * The interval of a row from its per-sample headline scores (errored samples as 0, as in `score`). The bootstrap's
+ * stream is named by the row (task, method, model, length), so a row's interval does not depend on which other rows
+ * or records a report holds, nor on their order.
+ */
+export function rowInterval(values: readonly number[], row: { task: string; method: string; model: string; lengthKind: string; length: number; lengthLabel: string }): RowInterval {
+  const ci = scoreInterval(values, ['bench-ci', row.task, row.method, row.model, row.lengthKind, row.length, row.lengthLabel]);
+  return { ci95_low: ci.low, ci95_high: ci.high, ci_method: ci.method };
+}
+
+/** "30.80–36.62": the interval ×100 with 2 decimals. */
+export function fmtInterval(r: Pick<RowInterval, 'ci95_low' | 'ci95_high'>): string {
+  return `${fmtPct(r.ci95_low)}–${fmtPct(r.ci95_high)}`;
+}
+
+/**
+ * Inserts interval columns right after the column named `after` (in place), one cell per row from `cells`.
+ * Used by the CSV (ci95_low_x100, ci95_high_x100, ci_method) and markdown (ci95 ×100, ci_method) summaries.
+ */
+export function insertIntervalColumns<R>(header: string[], body: unknown[][], rows: readonly R[], after: string, columns: Array<[string, (r: R) => string]>): void {
+  const at = header.indexOf(after) + 1;
+  if (at === 0) throw new Error(`insertIntervalColumns: no column '${after}'`);
+  header.splice(at, 0, ...columns.map(([name]) => name));
+  body.forEach((cells, i) => cells.splice(at, 0, ...columns.map(([, cell]) => cell(rows[i]))));
+}
+
+/** CSV columns: the bounds ×100 (like score_x100) and the method. */
+export const CSV_INTERVAL_COLUMNS: Array<[string, (r: RowInterval) => string]> = [
+  ['ci95_low_x100', (r) => fmtPct(r.ci95_low)],
+  ['ci95_high_x100', (r) => fmtPct(r.ci95_high)],
+  ['ci_method', (r) => r.ci_method],
+];
+
+/** Markdown / HTML columns. */
+export const TABLE_INTERVAL_COLUMNS: Array<[string, (r: RowInterval) => string]> = [
+  ['ci95 ×100', fmtInterval],
+  ['ci_method', (r) => r.ci_method],
+];

@@ -1,0 +1,109 @@
+// Paired differences over shared sample ids (reports/paired.ts) and the compare rule (reports/compare.ts).
+import { test } from 'vitest';
+import assert from 'node:assert/strict';
+import type { SampleRecord } from '../../harness/types.js';
+import { judgeRows } from '../../reports/compare.js';
+import { applyHolm, pairMethods, pairRuns, pairSeries } from '../../reports/paired.js';
+import { holmSentence } from '../../reports/paired-report.js';
+import { record } from './fixtures.js';
+
+const at14k = { lengthLabel: '14k', length: 14336 };
+
+/** One record per score, sample i scoring scores[i]. */
+function side(method: string, scores: number[], over: Partial<SampleRecord> = {}): SampleRecord[] {
+  return scores.map((s, i) => {
+    const r = record({ method, index: i, score: s, scores: { sub_em: s }, ...over });
+    return { ...r, id: `${r.task}/${r.lengthLabel}/${i}` };
+  });
+}
+
+const ones = (k: number) => new Array<number>(k).fill(1);
+const zeros = (k: number) => new Array<number>(k).fill(0);
+
+test('report pairs: B − A over shared ids, McNemar p, Holm across the rows, and the plain sentence', () => {
+  // 7k: full-context right on ids 0–9; memagent right on ids 0–17. Discordant pairs: 8, all for memagent (b = 0,
+  // c = 8): McNemar p = 2·(1/2)^8 = 1/128 = 0.0078125; diff = 8/20 = +0.40. 14k: identical answers → p = 1.
+  // Holm over the two: sorted 0.0078125·2 = 0.015625 ≤ 0.05 (significant), then max(0.015625, 1·1) = 1.
+  const records = [
+    ...side('full-context', [...ones(10), ...zeros(10)]),
+    ...side('memagent', [...ones(18), ...zeros(2)]),
+    ...side('full-context', [...ones(5), ...zeros(5)], at14k),
+    ...side('memagent', [...ones(5), ...zeros(5)], at14k),
+  ];
+  const rows = applyHolm(pairSeries(records));
+  assert.deepEqual(rows.map((r) => [r.lengthLabel, r.a.label, r.b.label, r.shared]), [['7k', 'full-context', 'memagent', 20], ['14k', 'full-context', 'memagent', 10]]);
+  const [r7, r14] = rows;
+  assert.ok(Math.abs(r7.diff - 0.4) < 1e-12);
+  assert.equal(r7.test, 'mcnemar-exact');
+  assert.deepEqual([r7.onlyA, r7.onlyB], [0, 8]);
+  assert.equal(r7.p, 1 / 128);
+  assert.equal(r7.pHolm, 1 / 64);
+  assert.equal(r7.significant, true);
+  assert.ok(r7.ci95_low! > 0 && r7.ci95_high! <= 0.65, `${r7.ci95_low} ${r7.ci95_high}`);
+  assert.deepEqual([r14.diff, r14.p, r14.pHolm, r14.significant], [0, 1, 1, false]);
+  assert.deepEqual([r14.ci95_low, r14.ci95_high], [0, 0]);
+  const sentence = holmSentence(rows);
+  assert.match(sentence, /Holm correction across the 2 paired comparisons shown \(family-wise α = 0\.05\): 1 significant — ruler-hqa 7K: memagent − full-context = \+40\.00 points \[\+\d+\.\d\d, \+\d+\.\d\d\], p = 0\.0078, Holm p = 0\.0156\. The other 1 difference is not significant\./);
+});
+
+test('errored samples count as 0 on both sides, as in the summary; scores that are not 0/1 use the sign-flip test', () => {
+  const a = side('full-context', [1, 1, 1, 1]);
+  const b = side('memagent', [1, 1, 1, 1]).map((r, i) => (i < 2 ? { ...r, status: 'error' as const } : r));
+  const [row] = pairSeries([...a, ...b]);
+  assert.equal(row.scoreB, 0.5);
+  assert.deepEqual([row.onlyA, row.onlyB], [2, 0]);
+  // F1-like scores: differences [0.5, 0.25, −0.25] plus a zero; the exact sign-flip p is 6/8 (hand count in
+  // tests/reports/stats/mcnemar.test.ts).
+  const [f1] = pairSeries([...side('full-context', [0, 0.5, 0.5, 0.2]), ...side('memagent', [0.5, 0.75, 0.25, 0.2])]);
+  assert.equal(f1.test, 'sign-flip');
+  assert.equal(f1.p, 0.75);
+});
+
+test('report pairs compare methods within a model and models within a method, never both at once', () => {
+  const X = 'http://h/v1#model-x';
+  const Y = 'http://h/v1#model-y';
+  const records = [...side('memagent', [1, 0], { model: X }), ...side('memagent', [1, 1], { model: Y }), ...side('rag', [0, 0], { model: X })];
+  const rows = pairSeries(records);
+  assert.deepEqual(rows.map((r) => `${r.b.label} − ${r.a.label}`).sort(), ['memagent · model-y − memagent · model-x', 'rag · model-x − memagent · model-x']);
+});
+
+test('two runs: paired per task × method × length across models; keys on one side only are listed', () => {
+  const a = [...side('memagent', [1, 0, 1], { model: 'm1' }), ...side('rag', [1, 1, 1], { model: 'm1' }), ...side('memagent', [1], { model: 'm1', ...at14k })];
+  const b = [...side('memagent', [1, 1, 1], { model: 'm2' }), ...side('memagent', [0], { model: 'm2', lengthLabel: '28k', length: 28672 })];
+  const p = pairRuns(a, b);
+  assert.deepEqual(p.rows.map((r) => [r.a.method, r.lengthLabel, r.shared, r.diff.toFixed(6)]), [['memagent', '7k', 3, (1 / 3).toFixed(6)]]);
+  assert.deepEqual(p.onlyA, ['ruler-hqa / memagent / 14k', 'ruler-hqa / rag / 7k']);
+  assert.deepEqual(p.onlyB, ['ruler-hqa / memagent / 28k']);
+  assert.deepEqual(pairRuns(a, b, { methods: ['rag'] }).rows, []);
+  assert.throws(() => pairRuns([...a, ...side('memagent', [1], { model: 'other', index: 9 })], b), /two models/);
+});
+
+test('compare within a run: --methods A,B; an unknown method is a UserError', () => {
+  const records = [...side('full-context', [1, 0, 0, 0]), ...side('memagent', [1, 1, 1, 0])];
+  const rows = pairMethods(records, 'memagent', 'full-context');
+  assert.equal(rows[0].a.label, 'memagent');
+  assert.ok(Math.abs(rows[0].diff - -0.5) < 1e-12);
+  assert.throws(() => pairMethods(records, 'memagent', 'rag'), (e: Error) => e.name === 'UserError' && /rag/.test(e.message));
+  assert.throws(() => pairMethods(records, 'memagent', 'memagent'), /two different methods/);
+});
+
+test('the compare rule: paired rows fail only when significantly worse beyond --max-drop; unpaired rows use the gate tolerance', () => {
+  // B loses 12 of 40 ids A got right and gains none: McNemar p = 2/2^12 ≈ 0.00049 → significant; diff = −0.30.
+  const a = side('memagent', [...ones(30), ...zeros(10)]);
+  const worse = side('memagent', [...ones(18), ...zeros(22)]);
+  const better = side('memagent', [...ones(40)]);
+  const [w] = judgeRows(pairRuns(a, worse).rows);
+  assert.deepEqual([w.rule, w.significant, w.worse, w.verdict], ['paired', true, true, 'WORSE']);
+  const [w30] = judgeRows(pairRuns(a, worse).rows, { maxDrop: 30 });
+  assert.deepEqual([w30.worse, w30.verdict], [false, 'worse, within --max-drop']);
+  const [b] = judgeRows(pairRuns(a, better).rows);
+  assert.deepEqual([b.worse, b.verdict], [false, 'better']);
+  // Not significant: 2 of 40 lost → McNemar p = 0.5.
+  const [n] = judgeRows(pairRuns(a, side('memagent', [...ones(28), ...zeros(12)])).rows);
+  assert.deepEqual([n.p, n.worse, n.verdict], [0.5, false, 'no significant difference']);
+  // Unpaired (the ids differ): A 30/40 = 0.75, tolerance 2·√(0.75·0.25/40) = 0.1369; B 18/40 = 0.45: drop 0.30 > tolerance.
+  const relabel = (rs: SampleRecord[]) => rs.map((r) => ({ ...r, id: `${r.id}-other` }));
+  const [u] = judgeRows(pairRuns(a, relabel(worse)).rows);
+  assert.deepEqual([u.rule, u.p, u.worse, u.verdict], ['unpaired', null, true, 'WORSE (beyond tolerance)']);
+  assert.ok(Math.abs(u.tolerance - 2 * Math.sqrt((0.75 * 0.25) / 40)) < 1e-12);
+});
