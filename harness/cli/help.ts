@@ -4,6 +4,8 @@ const BASE = `bench — long-context benchmark harness (MemAgent vs long-context
 
 Usage:
   bench run <task[,task...]> [options]     run a benchmark and print per-length scores
+  bench plan <task> [run options] [--simulate PRESET[,k=v]]   predict calls, tokens, wall time and GPU-hours of a run
+  bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X]   fit the server's timing to a finished run
   bench tasks                              list tasks
   bench generate <task> --out FILE.jsonl   write samples for other tools (--format ruler|memagent|native)
   bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench] [--json]
@@ -16,6 +18,13 @@ Usage:
 bench serve options: --host --port --model-name --api-key-env --max-context --latency-ms --latency-per-token-ms
   --fail-5xx --fail-429 --retry-after --fail-reset --fail-malformed --fail-hang --seed (fault rates: 0.1 or 10%)
   --simulate PRESET[,k=v] --time-scale X   time like a continuous-batching GPU server (docs/SIMULATION.md)
+
+bench plan options (besides every bench run option; nothing is run, no model is called):
+  --simulate PRESET[,k=v]  hardware to predict on (the bench serve presets)               [qwen2.5-7b-h100]
+  --output-tokens KIND=MEDIAN[:SIGMA],...  assumed completion lengths   [update=400:0.5,final=60:0.6,answer=60:0.6]
+  --calibrate RUN_DIR   fit prefill-tps, step-ms, step-per-seq-ms and output lengths to RUN_DIR's calls.jsonl
+  --time-scale X        with --calibrate: the run's server was bench serve --time-scale X
+  --json                print the plan or the fit as JSON
 
 bench run options:
   --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
@@ -34,7 +43,8 @@ bench run options:
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
   --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
   --data PATH           your own data (HotpotQA dev file; LongBench data directory)
-  --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
+  --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'
+                        takes i (and n) from a Kubernetes Indexed Job or Slurm array (README: Scale-out)
   --workers N           worker threads for the embedded model                           [CPU cores]
   --trial N             trial index (part of the response-cache key)                   [0]
   --request-timeout S   base per-request timeout in seconds; grows with prompt and output size   [60]

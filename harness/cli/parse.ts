@@ -4,6 +4,7 @@ import type { Command } from '../config/commands.js';
 import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry, type MethodOption, type MethodSettings } from '../methods/index.js';
 import { parseLengths } from '../config/lengths.js';
+import { resolveShard, type ShardEnv } from '../config/shard.js';
 
 type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -36,6 +37,11 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   'request-timeout': { type: 'string' },
   'retry-base-ms': { type: 'string' },
   'cache-debug': { type: 'boolean' },
+};
+
+/** `bench plan`'s own options, on top of every `bench run` option. */
+const PLAN_OPTIONS: Record<string, OptionSpec> = {
+  simulate: { type: 'string' }, calibrate: { type: 'string' }, 'time-scale': { type: 'string' }, 'output-tokens': { type: 'string' }, json: { type: 'boolean' },
 };
 
 function runOptions(): Record<string, OptionSpec> {
@@ -72,14 +78,9 @@ export function parseNumber(raw: string | undefined, flag: string, min: number, 
   return n;
 }
 
-export function parseShard(raw: string | undefined): { index: number; count: number } | undefined {
-  if (raw === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
-  if (!m) throw new UserError(`bad --shard '${raw}': expected i/n with 0 <= i < n, e.g. 0/4`);
-  const index = Number(m[1]);
-  const count = Number(m[2]);
-  if (count < 1 || index >= count) throw new UserError(`bad --shard '${raw}': expected i/n with 0 <= i < n, e.g. 0/4`);
-  return { index, count };
+/** `--shard i/n` or `--shard auto[/n]` (harness/config/shard.ts; `auto` reads the job system's environment). */
+export function parseShard(raw: string | undefined, env: ShardEnv = process.env): { index: number; count: number } | undefined {
+  return resolveShard(raw, env);
 }
 
 function parseMethods(raw: string | undefined): string[] {
@@ -138,8 +139,8 @@ function parseModel(model: string | undefined, endpoints: string[] | undefined):
   return urls;
 }
 
-function parseRun(argv: string[]): RunConfig {
-  const { values, positionals } = parse(argv, runOptions(), 'run');
+function parseRun(argv: string[], env: ShardEnv, parsed = parse(argv, runOptions(), 'run')): RunConfig {
+  const { values, positionals } = parsed;
   if (positionals.length === 0) throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
   if (positionals.length > 1) throw new UserError(`bench run takes one task argument (comma-separate several), got: ${positionals.join(' ')}`);
   const tasks = positionals[0].split(',').map((s) => s.trim()).filter(Boolean);
@@ -166,7 +167,7 @@ function parseRun(argv: string[]): RunConfig {
     requestsPerEndpoint: parseInteger(values['requests-per-endpoint'] as string | undefined, '--requests-per-endpoint', 1, 64),
     tokenizer: (values.tokenizer as string | undefined) ?? 'qwen2.5',
     options,
-    shard: parseShard(values.shard as string | undefined),
+    shard: parseShard(values.shard as string | undefined, env),
     workers: values.workers === undefined ? undefined : parseInteger(values.workers as string, '--workers', 1),
     progress: !values['no-progress'],
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
@@ -182,13 +183,30 @@ function parseRun(argv: string[]): RunConfig {
   };
 }
 
+/** `bench plan`: a `bench run` command line plus the hardware to predict on, or a run directory to calibrate from. */
+function parsePlan(argv: string[], env: ShardEnv): Command {
+  const parsed = parse(argv, { ...runOptions(), ...PLAN_OPTIONS }, 'plan');
+  const v = parsed.values;
+  const str = (k: string) => v[k] as string | undefined;
+  const calibrate = str('calibrate');
+  if (calibrate !== undefined && calibrate.trim() === '') throw new UserError('--calibrate needs a run directory');
+  if (parsed.positionals.length === 0 && calibrate === undefined) {
+    throw new UserError('bench plan needs a task (the `bench run` command line to plan, e.g. `bench plan ruler-hqa --lengths docs:50..25600`) or --calibrate RUN_DIR');
+  }
+  return {
+    command: 'plan',
+    config: parsed.positionals.length > 0 ? parseRun(argv, env, parsed) : undefined,
+    simulate: str('simulate'), calibrate, timeScale: str('time-scale'), outputTokens: str('output-tokens'), json: Boolean(v.json),
+  };
+}
+
 function one(positionals: string[], what: string, command: string): string {
   if (positionals.length !== 1) throw new UserError(`bench ${command} takes exactly one ${what}, got ${positionals.length}`);
   return positionals[0];
 }
 
-/** Pure: argv (without node and script) → a command. Throws UserError on bad input. */
-export function parseCli(argv: string[]): Command {
+/** Pure: argv (without node and script) and the environment (`--shard auto` reads it) → a command. Throws UserError on bad input. */
+export function parseCli(argv: string[], env: ShardEnv = process.env): Command {
   const [head, ...rest] = argv;
   if (head === undefined || head === '--help' || head === '-h' || head === 'help') return { command: 'help', topic: head === 'help' ? rest[0] : undefined };
   if (head === '--version' || head === '-v') return { command: 'version' };
@@ -198,7 +216,9 @@ export function parseCli(argv: string[]): Command {
       if (rest.length > 0) throw new UserError(`bench tasks takes no arguments, got: ${rest.join(' ')}`);
       return { command: 'tasks' };
     case 'run':
-      return { command: 'run', config: parseRun(rest) };
+      return { command: 'run', config: parseRun(rest, env) };
+    case 'plan':
+      return parsePlan(rest, env);
     case 'generate': {
       const { values, positionals } = parse(rest, {
         lengths: { type: 'string' }, samples: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' },
@@ -267,6 +287,6 @@ export function parseCli(argv: string[]): Command {
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
     }
     default:
-      throw new UserError(`unknown command '${head}': use run, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
+      throw new UserError(`unknown command '${head}': use run, plan, tasks, generate, score, report, gate, baseline, merge or serve (see bench --help)`);
   }
 }
