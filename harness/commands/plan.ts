@@ -79,7 +79,9 @@ function calibrationLines(c: Calibrated, base: GpuParams): string[] {
     ]).map((l) => `  ${l}`),
     `  per-call overhead ${(f.overheadS * 1000).toFixed(1)} ms (network, tokenization, client: not part of the preset); rms residual ${(f.rmsRelative * 100).toFixed(1)}% of the mean latency`,
     `  calls in flight: mean ${f.meanInFlight.toFixed(1)}, peak ${f.peakInFlight}; max-batch ${base.maxBatch}, prefill-chunk ${base.prefillChunkTokens} and replicas ${base.replicas ?? 1} are the preset's (latencies do not determine them)`,
-    '  fit: least squares on latency = overhead + prefill + steps × step time(batch), with each call\'s batch and overlapping prefill from the recorded start times, refined by replaying the arrivals through the simulator',
+    f.method === 'closed form (queue-free)'
+      ? '  fit: robust least squares on latency = overhead + prefill (own and overlapping calls\') + steps × step time(batch), batch and overlap from the recorded start times'
+      : '  fit: the recorded arrivals replayed through the simulator (calls queued beyond the slots), Nelder–Mead on the latencies',
     `  output lengths (median:sigma of a log-normal, per call kind): ${formatOutputTokens(f.outputs)}`,
     `--simulate ${c.spec}`,
     `--output-tokens ${formatOutputTokens(f.outputs)}`,

@@ -2,16 +2,20 @@
 // prefillTokensPerS, stepBaseMs, stepPerSeqMs) and the completion lengths per call kind to a finished run's
 // calls.jsonl, so that `bench plan` predicts with the hardware that run actually met.
 //
-// The model is the simulator's step rule without queueing. A call in flight from s to e (latency L) lives through
-// about S = ceil(prompt / chunk) + completion − 1 engine steps; each step costs
+// Closed form (used when no more calls were in flight than the preset's slots, so nothing queued): the simulator's
+// step rule without queueing. A call in flight from s to e (latency L) lives through about
+// S = ceil(prompt / chunk) + completion − 1 engine steps; each step costs
 //   step-ms + step-per-seq-ms × (sequences decoding) + (prefill tokens in the step) ÷ prefill-tps.
 // Summed over the call's steps:
 //   L ≈ overhead + (own prompt + prompts of the calls that arrived while it ran ÷ replicas) ÷ prefill-tps
 //         + S × step-ms + (S × mean other calls in flight ÷ replicas + completion − 1) × step-per-seq-ms
 // where "calls that arrived while it ran" and "mean other calls in flight" come from the start times and latencies
 // in calls.jsonl (CallRecord.startedAt), and overhead is a per-call constant for what the server model leaves out
-// (network, tokenization, the client). Non-negative least squares over every ok, uncached, unretried call.
-// Queueing is not modelled: a run with more calls in flight than the server's batch is flagged.
+// (network, tokenization, the client). Non-negative least squares with Huber weights (stalls only ever lengthen a
+// call), over every ok, uncached, unretried call sent after the first call finished (the cold start is left out).
+// Replay (when calls queued beyond the slots, or the closed form fails): the recorded arrivals are replayed through
+// the simulator (reference/simulator/engine.ts, which models the queue and chunked prefill), and Nelder–Mead
+// minimises the squared difference between measured latencies and replayed latency + a constant overhead.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';

@@ -37,11 +37,9 @@ export function parseOutputTokens(spec: string | undefined, base: OutputAssumpti
   return out;
 }
 
-const round = (x: number, digits: number) => Number(x.toPrecision(digits));
-
 /** The reusable flag value for an assumption, e.g. `update=400:0.5,final=60:0.6`. */
 export function formatOutputTokens(o: OutputAssumption): string {
-  return Object.entries(o).map(([k, d]) => `${k}=${round(d.median, 4)}:${round(d.sigma, 3)}`).join(',');
+  return Object.entries(o).map(([k, d]) => `${k}=${Math.round(d.median * 10) / 10}:${Math.round(d.sigma * 1000) / 1000}`).join(',');
 }
 
 /** Prompt tokens besides context and memory (the default templates; from the simulator's workload). */
