@@ -3,8 +3,10 @@
 //   Kubernetes Indexed Job: JOB_COMPLETION_INDEX (set by the Job controller). Kubernetes does not expose
 //     spec.completions to the pod, so the count comes from `--shard auto/N` or BENCH_SHARD_COUNT (set it in the pod
 //     template to the Job's completions).
-//   Slurm job array: SLURM_ARRAY_TASK_ID, counted from SLURM_ARRAY_TASK_MIN in steps of SLURM_ARRAY_TASK_STEP
-//     (so --array=1-8 and --array=0-14:2 both give 0..n-1), with SLURM_ARRAY_TASK_COUNT as the count.
+//   Slurm job array, `--shard auto`: the array as submitted is the sweep: SLURM_ARRAY_TASK_ID counted from
+//     SLURM_ARRAY_TASK_MIN in steps of SLURM_ARRAY_TASK_STEP (so --array=1-8 and --array=0-14:2 both give 0..n-1),
+//     SLURM_ARRAY_TASK_COUNT shards. `--shard auto/N` (or BENCH_SHARD_COUNT=N): the task id is the shard index of N,
+//     so a failed task can be resubmitted alone (`sbatch --array=3` reruns shard 3/N; without N it would be 0/1).
 // Pure: the environment is an argument, so tests need not touch process.env.
 import { UserError } from '../errors.js';
 
@@ -50,20 +52,22 @@ export function autoShard(explicitCount: number | undefined, env: ShardEnv): Sha
     return checked(k8s, count, `JOB_COMPLETION_INDEX=${k8s}`);
   }
   if (slurmId !== undefined) {
+    const explicit = explicitCount ?? benchCount;
+    if (explicit !== undefined) {
+      // The count is the sweep's: the task id is the shard index, so `sbatch --array=3` reruns shard 3 alone.
+      return checked(slurmId, explicit, `SLURM_ARRAY_TASK_ID=${slurmId} is the shard index when the count is given; submit --array=0-${explicit - 1} or a subset of it`);
+    }
+    // The array as submitted is the sweep: tasks counted from its first id in steps of its step.
     const min = whole(env, 'SLURM_ARRAY_TASK_MIN') ?? 0;
     const step = whole(env, 'SLURM_ARRAY_TASK_STEP') ?? 1;
-    const slurmCount = whole(env, 'SLURM_ARRAY_TASK_COUNT');
-    const count = slurmCount ?? explicitCount ?? benchCount;
+    const count = whole(env, 'SLURM_ARRAY_TASK_COUNT');
     if (count === undefined) throw new UserError('--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: use --shard auto/N');
-    for (const [name, v] of [[`--shard auto/${explicitCount}`, explicitCount], [`BENCH_SHARD_COUNT=${benchCount}`, benchCount]] as const) {
-      if (v !== undefined && v !== count) throw new UserError(`${name} disagrees with SLURM_ARRAY_TASK_COUNT=${count}`);
-    }
     const offset = slurmId - min;
     const source = `SLURM_ARRAY_TASK_ID=${slurmId}, MIN=${min}, STEP=${step}, COUNT=${count}`;
-    if (offset < 0 || step < 1 || offset % step !== 0) throw new UserError(`--shard auto: the Slurm array must be a range such as --array=0-7 or 1-15:2 (${source})`);
-    const index = offset / step;
-    if (index >= count) throw new UserError(`--shard auto: the Slurm array must be a range such as --array=0-7 or 1-15:2, not a list (${source})`);
-    return checked(index, count, source);
+    if (offset < 0 || step < 1 || offset % step !== 0 || offset / step >= count) {
+      throw new UserError(`--shard auto: the Slurm array must be a range such as --array=0-7 or 1-15:2, not a list (${source})`);
+    }
+    return checked(offset / step, count, source);
   }
   throw new UserError(
     '--shard auto: no job index in the environment: run it as a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with --shard auto/N or BENCH_SHARD_COUNT) or a Slurm array (SLURM_ARRAY_TASK_ID), or pass --shard i/n',

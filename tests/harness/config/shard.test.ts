@@ -36,11 +36,19 @@ test('auto in a Slurm array: the task id counted from SLURM_ARRAY_TASK_MIN in st
   assert.deepEqual(resolveShard('auto', { SLURM_ARRAY_TASK_ID: '8', SLURM_ARRAY_TASK_COUNT: '8', SLURM_ARRAY_TASK_MIN: '1' }), { index: 7, count: 8 });
   // --array=0-14:2: ids 0, 2, ..., 14
   assert.deepEqual(resolveShard('auto', { SLURM_ARRAY_TASK_ID: '6', SLURM_ARRAY_TASK_COUNT: '8', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_STEP: '2' }), { index: 3, count: 8 });
-  assert.deepEqual(resolveShard('auto/4', { SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_COUNT: '4' }), { index: 3, count: 4 });
   // a list such as --array=1,3,9 is not a range
   refuses('auto', { SLURM_ARRAY_TASK_ID: '9', SLURM_ARRAY_TASK_COUNT: '3', SLURM_ARRAY_TASK_MIN: '1' }, /must be a range/);
-  refuses('auto/5', { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '4' }, /auto\/5 disagrees with SLURM_ARRAY_TASK_COUNT=4/);
   refuses('auto', { SLURM_ARRAY_TASK_ID: '0' }, /SLURM_ARRAY_TASK_COUNT is not/);
+});
+
+test('auto/N in a Slurm array: the task id is the shard index, so one failed task can be resubmitted alone', () => {
+  // `sbatch --array=3 shards.sbatch` after a failure: MIN 3, COUNT 1, but the sweep has 8 shards
+  const retry = { SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_COUNT: '1', SLURM_ARRAY_TASK_MIN: '3' };
+  assert.deepEqual(resolveShard('auto/8', retry), { index: 3, count: 8 });
+  assert.deepEqual(resolveShard('auto', { ...retry, BENCH_SHARD_COUNT: '8' }), { index: 3, count: 8 });
+  assert.deepEqual(resolveShard('auto', retry), { index: 0, count: 1 }, 'without N the array as submitted is the sweep');
+  refuses('auto/8', { SLURM_ARRAY_TASK_ID: '8', SLURM_ARRAY_TASK_COUNT: '8', SLURM_ARRAY_TASK_MIN: '1' }, /index 8 is not below the count 8 .*--array=0-7/);
+  refuses('auto/8', { SLURM_ARRAY_TASK_ID: '1', BENCH_SHARD_COUNT: '4' }, /auto\/8 disagrees with BENCH_SHARD_COUNT=4/);
 });
 
 test('auto with no job system, or with both, is one clear line', () => {
