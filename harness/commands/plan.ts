@@ -69,7 +69,7 @@ function calibrate(runDir: string, spec: string | undefined, rawScale: string | 
 function calibrationLines(c: Calibrated, base: GpuParams): string[] {
   const f = c.fit;
   const lines = [
-    `calibrated on ${c.runDir}/calls.jsonl: ${f.fitted} calls fitted; ${f.warmup} sent before the first call finished (cold start) and ${f.skipped} failed, retried or without tokens only count as load` +
+    `calibrated on ${c.runDir}/calls.jsonl: ${f.fitted} calls fitted (left out but counted as load: ${f.warmup} sent before the first call finished, ${f.skipped} failed, retried or without tokens)` +
       `${c.timeScale !== 1 ? `, times ×${c.timeScale} (bench serve --time-scale)` : ''}`,
     ...table([
       ['parameter', 'fitted', `preset ${presetName(base.name.split('+')[0])}`],
@@ -77,7 +77,7 @@ function calibrationLines(c: Calibrated, base: GpuParams): string[] {
       ['step-ms', f.stepBaseMs.toFixed(3), String(base.stepBaseMs)],
       ['step-per-seq-ms', f.stepPerSeqMs.toFixed(4), String(base.stepPerSeqMs)],
     ]).map((l) => `  ${l}`),
-    `  per-call overhead ${(f.overheadS * 1000).toFixed(1)} ms (network, tokenization, client: not part of the preset); rms residual ${(f.rmsRelative * 100).toFixed(1)}% of the mean latency`,
+    `  per-call overhead ${(f.overheadS * 1000).toFixed(1)} ms${c.timeScale !== 1 ? ` (${((f.overheadS * 1000) / c.timeScale).toFixed(1)} ms of wall time)` : ''}: network, tokenization, client, not part of the preset; rms residual ${(f.rmsRelative * 100).toFixed(1)}% of the mean latency`,
     `  calls in flight: mean ${f.meanInFlight.toFixed(1)}, peak ${f.peakInFlight}; max-batch ${base.maxBatch}, prefill-chunk ${base.prefillChunkTokens} and replicas ${base.replicas ?? 1} are the preset's (latencies do not determine them)`,
     f.method === 'closed form (queue-free)'
       ? '  fit: robust least squares on latency = overhead + prefill (own and overlapping calls\') + steps × step time(batch), batch and overlap from the recorded start times'
