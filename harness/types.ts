@@ -196,6 +196,9 @@ export interface CallRecord {
   step: number;
   kind: string;
   latencyMs: number;
+  /** Wall-clock start of the model call (epoch ms, sub-ms precision): end − latencyMs. Lets `bench plan --calibrate`
+   *  see which calls overlapped. Absent in runs recorded before it existed. */
+  startedAt?: number;
   usage: Usage;
   status: 'ok' | 'error';
   retries: number;

@@ -10,6 +10,8 @@ const OVERVIEW = `bench — long-context benchmark harness (MemAgent vs long-con
 
 Usage:
   bench run <task[,task...]> [options]     run a benchmark and print per-length scores
+  bench plan <task> [run options] [--simulate PRESET[,k=v]]   predict calls, tokens, wall time and GPU-hours of a run
+  bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X]   fit the server's timing to a finished run
   bench tasks                              list tasks
   bench generate <task> --out PATH         write samples for other tools (--format ruler|memagent: one file per length under
                                            the folder PATH; native: the file PATH)
@@ -63,7 +65,8 @@ ${LENGTHS}
   --pool FILE           the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into
   --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
                         25-line steps down per sample)                                   [exact]
-  --shard i/n           run only samples with index mod n = i (merge shards with bench merge)
+  --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'
+                        takes i (and n) from a Kubernetes Indexed Job or Slurm array (README: Scale-out)
   --workers N           worker threads for the embedded model                           [CPU cores]
   --trial N             trial index (part of the response-cache key)                   [0]
   --request-timeout S   each attempt's wall limit, exactly S s; a call gives up after 8×S  [60 s + size-based; 15 min]
@@ -108,6 +111,28 @@ ${LENGTHS}
   --data PATH           your own data (HotpotQA dev file; LongBench data directory)
   --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
                         25-line steps down per sample)                                   [exact]
+
+${EXIT_CODES}
+`;
+
+/** bench plan takes every bench run option (the run to plan) plus its own. */
+const PLAN = `Usage: bench plan <task[,task...]> [bench run options] [plan options]
+       bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X] [--json]
+
+Predicts a run without running it: calls, prompt and completion tokens, the longest chain, and the wall time and
+GPU-hours on a simulated server (docs/SIMULATION.md), for the harness's schedule and for lengths one after another,
+with the lower bound and the smallest concurrency that reaches it. --calibrate fits the server's timing and the
+output lengths to a finished run's calls.jsonl and prints them for reuse.
+
+Plan options (nothing is run, no model is called):
+  --simulate PRESET[,k=v]  hardware to predict on (the bench serve presets)               [qwen2.5-7b-h100]
+  --output-tokens KIND=MEDIAN[:SIGMA],...  assumed completion lengths   [update=400:0.5,final=60:0.6,answer=60:0.6]
+  --calibrate RUN_DIR   fit prefill-tps, step-ms, step-per-seq-ms and output lengths to RUN_DIR's calls.jsonl
+  --time-scale X        with --calibrate: the run's server was bench serve --time-scale X
+  --json                print the plan or the fit as JSON
+
+bench run options:
+{runOptions}
 
 ${EXIT_CODES}
 `;
@@ -228,7 +253,7 @@ ${EXIT_CODES}
 `;
 
 const TOPICS: Record<Subcommand, string> = {
-  run: RUN, tasks: TASKS, generate: GENERATE, score: SCORE, export: EXPORT, report: REPORT, gate: GATE, compare: COMPARE, baseline: BASELINE, merge: MERGE, serve: SERVE,
+  run: RUN, plan: PLAN.replace('{runOptions}', RUN.slice(RUN.indexOf('Options:\n') + 9, RUN.lastIndexOf('\n\nExit codes'))), tasks: TASKS, generate: GENERATE, score: SCORE, export: EXPORT, report: REPORT, gate: GATE, compare: COMPARE, baseline: BASELINE, merge: MERGE, serve: SERVE,
 };
 
 function pad(s: string, n: number): string {

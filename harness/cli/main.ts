@@ -14,6 +14,7 @@ type Handler = (cmd: never, io: CommandIO) => Promise<number>;
 /** Each command's module is loaded only when it runs (the run path must not pay for charts or the server). */
 const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Promise<Handler>> = {
   run: async () => (await import('../commands/run.js')).runCli,
+  plan: async () => (await import('../commands/plan.js')).planCli,
   tasks: async () => (await import('../commands/tasks.js')).tasksCli,
   generate: async () => (await import('../commands/generate.js')).generateCli,
   score: async () => (await import('../commands/score.js')).scoreCli,

@@ -5,6 +5,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry, type MethodOption, type MethodSettings } from '../methods/index.js';
 import { parseLengths } from '../config/lengths.js';
 import { didYouMean } from '../suggest.js';
+import { resolveShard, type ShardEnv } from '../config/shard.js';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -41,6 +42,11 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   'cache-debug': { type: 'boolean' },
 };
 
+/** `bench plan`'s own options, on top of every `bench run` option. */
+const PLAN_OPTIONS: Record<string, OptionSpec> = {
+  simulate: { type: 'string' }, calibrate: { type: 'string' }, 'time-scale': { type: 'string' }, 'output-tokens': { type: 'string' }, json: { type: 'boolean' },
+};
+
 function runOptions(): Record<string, OptionSpec> {
   const out: Record<string, OptionSpec> = { ...BASE_RUN_OPTIONS };
   for (const o of methodRegistry.options()) out[o.flag] = { type: 'string' };
@@ -68,13 +74,14 @@ const SERVE_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** The subcommands, in the order help lists them. */
-export const SUBCOMMANDS = ['run', 'tasks', 'generate', 'score', 'export', 'report', 'gate', 'compare', 'baseline', 'merge', 'serve'] as const;
+export const SUBCOMMANDS = ['run', 'plan', 'tasks', 'generate', 'score', 'export', 'report', 'gate', 'compare', 'baseline', 'merge', 'serve'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The flags each subcommand's parser accepts (without the leading --), so help can be checked against them. */
 export function commandOptions(command: Subcommand): Record<string, OptionSpec> {
   switch (command) {
     case 'run': return runOptions();
+    case 'plan': return { ...runOptions(), ...PLAN_OPTIONS };
     case 'tasks': return {};
     case 'generate': return GENERATE_OPTIONS;
     case 'score': return SCORE_OPTIONS;
@@ -166,14 +173,9 @@ export function parseNumber(raw: string | undefined, flag: string, min: number, 
   return n;
 }
 
-export function parseShard(raw: string | undefined): { index: number; count: number } | undefined {
-  if (raw === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
-  if (!m) throw new UserError(`bad --shard '${raw}': expected i/n with 0 <= i < n, e.g. 0/4`);
-  const index = Number(m[1]);
-  const count = Number(m[2]);
-  if (count < 1 || index >= count) throw new UserError(`bad --shard '${raw}': expected i/n with 0 <= i < n, e.g. 0/4`);
-  return { index, count };
+/** `--shard i/n` or `--shard auto[/n]` (harness/config/shard.ts; `auto` reads the job system's environment). */
+export function parseShard(raw: string | undefined, env: ShardEnv = process.env): { index: number; count: number } | undefined {
+  return resolveShard(raw, env);
 }
 
 function parseMethods(raw: string | undefined): string[] {
@@ -232,8 +234,8 @@ function parseModel(model: string | undefined, endpoints: string[] | undefined):
   return urls;
 }
 
-function parseRun(argv: string[]): RunConfig {
-  const { values, positionals } = parse(argv, runOptions(), 'run');
+function parseRun(argv: string[], env: ShardEnv, parsed = parse(argv, runOptions(), 'run')): RunConfig {
+  const { values, positionals } = parsed;
   if (positionals.length === 0) throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
   if (positionals.length > 1) throw new UserError(`bench run takes one task argument (comma-separate several), got: ${positionals.join(' ')}`);
   let tasks = taskNames(positionals[0]);
@@ -271,7 +273,7 @@ function parseRun(argv: string[]): RunConfig {
     requestsPerEndpoint: parseInteger(values['requests-per-endpoint'] as string | undefined, '--requests-per-endpoint', 1, 64),
     tokenizer: (values.tokenizer as string | undefined) ?? 'qwen2.5',
     options,
-    shard: parseShard(values.shard as string | undefined),
+    shard: parseShard(values.shard as string | undefined, env),
     workers: values.workers === undefined ? undefined : parseInteger(values.workers as string, '--workers', 1),
     progress: !values['no-progress'],
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
@@ -295,6 +297,23 @@ function taskNames(raw: string): string[] {
     throw new UserError(`task name is empty${where}: pass a task such as ruler-hqa, or several separated by commas (see bench tasks)`);
   }
   return names;
+}
+
+/** `bench plan`: a `bench run` command line plus the hardware to predict on, or a run directory to calibrate from. */
+function parsePlan(argv: string[], env: ShardEnv): Command {
+  const parsed = parse(argv, { ...runOptions(), ...PLAN_OPTIONS }, 'plan');
+  const v = parsed.values;
+  const str = (k: string) => v[k] as string | undefined;
+  const calibrate = str('calibrate');
+  if (calibrate !== undefined && calibrate.trim() === '') throw new UserError('--calibrate needs a run directory');
+  if (parsed.positionals.length === 0 && calibrate === undefined) {
+    throw new UserError('bench plan needs a task (the `bench run` command line to plan, e.g. `bench plan ruler-hqa --lengths docs:50..25600`) or --calibrate RUN_DIR');
+  }
+  return {
+    command: 'plan',
+    config: parsed.positionals.length > 0 ? parseRun(argv, env, parsed) : undefined,
+    simulate: str('simulate'), calibrate, timeScale: str('time-scale'), outputTokens: str('output-tokens'), json: Boolean(v.json),
+  };
 }
 
 function one(positionals: string[], what: string, command: string): string {
@@ -338,8 +357,8 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
   };
 }
 
-/** Pure: argv (without node and script) → a command. Throws UserError on bad input. */
-export function parseCli(argv: string[]): Command {
+/** Pure: argv (without node and script) and the environment (`--shard auto` reads it) → a command. Throws UserError on bad input. */
+export function parseCli(argv: string[], env: ShardEnv = process.env): Command {
   const [head, ...rest] = argv;
   if (head === undefined || head === '--help' || head === '-h' || head === 'help') return helpFor(head === 'help' ? rest[0] : undefined);
   if (head === '--version' || head === '-v') return { command: 'version' };
@@ -349,7 +368,9 @@ export function parseCli(argv: string[]): Command {
       if (rest.length > 0) throw new UserError(`bench tasks takes no arguments, got: ${rest.join(' ')}`);
       return { command: 'tasks' };
     case 'run':
-      return { command: 'run', config: parseRun(rest) };
+      return { command: 'run', config: parseRun(rest, env) };
+    case 'plan':
+      return parsePlan(rest, env);
     case 'generate': {
       const { values, positionals } = parse(rest, GENERATE_OPTIONS, 'generate');
       const task = one(positionals, 'task', 'generate');

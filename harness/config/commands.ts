@@ -8,6 +8,8 @@ export type Command =
   | { command: 'version' }
   | { command: 'tasks' }
   | { command: 'run'; config: RunConfig }
+  /** `bench plan`: config is the planned `bench run` (absent with only --calibrate); the rest as typed, checked by the command. */
+  | { command: 'plan'; config?: RunConfig; simulate?: string; calibrate?: string; timeScale?: string; outputTokens?: string; json: boolean }
   | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
   | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean; metric?: string }
   | { command: 'export'; runDir: string; format: 'ruler' | 'longbench' | 'memagent'; out: string; tasks?: string[] }

@@ -4,6 +4,10 @@ import type { MethodContext, MethodOutput, ModelRequest, ModelResponse, Sample, 
 import { takeAnswer } from '../protocol/answer.js';
 import { sampleDecoding, type DecodingOverride } from '../protocol/decoding.js';
 
+/** Wall-clock epoch milliseconds with sub-millisecond precision (comparable across worker threads). */
+const epochMs = () => performance.timeOrigin + performance.now();
+const ms3 = (x: number) => Math.round(x * 1000) / 1000;
+
 export function promptHash(request: ModelRequest): string {
   const h = createHash('sha256');
   for (const m of request.messages) h.update(m.role).update('\0').update(m.content).update('\0');
@@ -20,12 +24,13 @@ export async function callModel(ctx: MethodContext, sample: Sample, method: stri
   ctx.onPrompt?.(hash, request);
   try {
     const res = await ctx.model.generate(request, ctx.signal);
-    ctx.onCall?.({ sampleId: sample.id, method, step, kind, latencyMs: res.latencyMs, usage: res.usage, status: 'ok', retries: res.retries, cached: res.cached, promptHash: hash });
+    const startedAt = ms3(epochMs() - res.latencyMs);
+    ctx.onCall?.({ sampleId: sample.id, method, step, kind, latencyMs: res.latencyMs, startedAt, usage: res.usage, status: 'ok', retries: res.retries, cached: res.cached, promptHash: hash });
     return res;
   } catch (err) {
     if ((err as { attempts?: number }).attempts === 0) throw err;
     ctx.onCall?.({
-      sampleId: sample.id, method, step, kind, latencyMs: Math.round(performance.now() - started), usage: { promptTokens: 0, completionTokens: 0 },
+      sampleId: sample.id, method, step, kind, latencyMs: Math.round(performance.now() - started), startedAt: ms3(performance.timeOrigin + started), usage: { promptTokens: 0, completionTokens: 0 },
       status: 'error', retries: Math.max(0, ((err as { attempts?: number }).attempts ?? 1) - 1), cached: false, promptHash: hash, error: errorMessage(err),
     });
     throw err;

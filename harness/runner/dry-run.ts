@@ -17,14 +17,26 @@ export interface DryRunRow {
   completionTokensMax: number;
 }
 
-/** Builds every sample (cheap: contexts are cached token ids) and sums each method's planned calls over them. */
-export function dryRunRows(tasks: TaskDefinition[], prepared: PreparedTask[], grids: LengthTarget[][], config: RunConfig): DryRunRow[] {
+/** What the planners know of one built sample (for `bench plan`, which needs each sample's calls, not only sums). */
+export interface BuiltSampleSize {
+  task: string;
+  length: LengthTarget;
+  index: number;
+  contextTokens: number;
+  maxNewTokens?: number;
+}
+
+/** Builds every sample (cheap: contexts are cached token ids) and sums each method's planned calls over them;
+ *  `onSample` sees each built sample's size. */
+export function dryRunRows(tasks: TaskDefinition[], prepared: PreparedTask[], grids: LengthTarget[][], config: RunConfig, onSample?: (s: BuiltSampleSize) => void): DryRunRow[] {
   const rows: DryRunRow[] = [];
   for (let t = 0; t < tasks.length; t++) {
     for (const length of grids[t]) {
       const sizes = sampleIndices(tasks[t], prepared[t], length, config).map((i) => {
         const s = prepared[t].build(length, i);
-        return { contextTokens: s.context.tokenCount, maxNewTokens: s.prompt?.maxNewTokens };
+        const size = { contextTokens: s.context.tokenCount, maxNewTokens: s.prompt?.maxNewTokens };
+        onSample?.({ task: tasks[t].name, length, index: i, ...size });
+        return size;
       });
       const contextTokens = sizes.reduce((a, s) => a + s.contextTokens, 0);
       for (const method of config.methods) {

@@ -107,6 +107,13 @@ class FinishHeap {
   }
 }
 
+/** Seconds by which a time computed along one path may differ from the same time computed along another (a probe
+ *  jumps many steps at once, the live path stops at arrivals): a nanosecond, or a few ulps at long simulated times
+ *  (at 10⁶ s one ulp is 2·10⁻¹⁰ s, so an absolute 10⁻⁹ alone made a cluster miss its predicted completion). */
+function roundingSlack(until: number): number {
+  return 1e-9 + Math.abs(until) * 1e-14;
+}
+
 export class GpuEngine implements GpuServer {
   readonly params: GpuParams;
   /** Start of the next step (the end of the last one), or the time the engine has been advanced to when idle. */
@@ -214,7 +221,7 @@ export class GpuEngine implements GpuServer {
           tokens += Math.min(q.prefillLeft, budget - tokens);
         }
         const dur = stepSeconds(p, this.liveDecoding, tokens);
-        if (s + dur > until + 1e-9) return done; // tolerance: a probe's time may differ from this path's by rounding
+        if (s + dur > until + roundingSlack(until)) return done; // a probe's time may differ from this path's by rounding
         this.runSteps(1, dur, tokens);
         let left = tokens;
         const finished: Seq[] = [];
@@ -243,7 +250,7 @@ export class GpuEngine implements GpuServer {
         if (!top) return done; // unreachable: running > 0 means someone decodes or prefills
         const dur = stepSeconds(p, this.liveDecoding);
         let n = top.finishStep - this.stepCount;
-        if (until !== Infinity) n = Math.min(n, Math.floor((until - s) / dur + 1e-9));
+        if (until !== Infinity) n = Math.min(n, Math.floor((until - s + roundingSlack(until)) / dur));
         if (this.waiting > 0 && this.running < p.maxBatch) {
           // someone arrives mid-run and has room: stop at the first boundary at or after the arrival
           n = Math.min(n, Math.max(1, Math.ceil((this.queue[this.head].arrivedAt - s) / dur - 1e-9)));

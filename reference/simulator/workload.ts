@@ -82,7 +82,8 @@ export const DEFAULT_WORKLOAD: MemAgentWorkload = {
   finalOutput: { median: 60, sigma: 0.6, min: 8, max: 1024 },
 };
 
-function draw(rng: Rng, d: LengthDist): number {
+/** One output length from the distribution (also used by `bench plan` for its completion-length assumption). */
+export function drawLength(rng: Rng, d: LengthDist): number {
   // Box–Muller; 1 - u keeps the log argument in (0, 1].
   const z = Math.sqrt(-2 * Math.log(1 - rng.float())) * Math.cos(2 * Math.PI * rng.float());
   return Math.min(d.max, Math.max(d.min, Math.round(d.median * Math.exp(d.sigma * z))));
@@ -97,11 +98,11 @@ export function memagentChain(w: MemAgentWorkload, length: SweepLength, index: n
   let memory = w.initialMemory;
   for (const step of memAgentPlan({ contextTokens }, { 'chunk-tokens': w.chunkTokens, 'memory-tokens': w.updateOutput.max })) {
     if (step.kind === 'update') {
-      const output = draw(rng, w.updateOutput);
+      const output = drawLength(rng, w.updateOutput);
       calls.push({ prompt: w.updateOverhead + memory + step.contextTokens, output });
       memory = output;
     } else {
-      calls.push({ prompt: w.finalOverhead + memory, output: draw(rng, w.finalOutput) });
+      calls.push({ prompt: w.finalOverhead + memory, output: drawLength(rng, w.finalOutput) });
     }
   }
   const group = `docs:${length.docs}`;

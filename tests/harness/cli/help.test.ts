@@ -44,7 +44,7 @@ test('bench help X and bench X --help are the same help; unknown topics are refu
     assert.deepEqual(parseCli([command, 'x', '-h']), { command: 'help', topic: command });
   }
   assert.deepEqual(parseCli(['help']), { command: 'help' });
-  assert.throws(() => parseCli(['help', 'nope']), /no help for 'nope': commands are run, tasks/);
+  assert.throws(() => parseCli(['help', 'nope']), /no help for 'nope': commands are run, plan, tasks/);
   assert.throws(() => parseCli(['nope', '--help']), /no help for 'nope'/);
   // The overview names every command and points to the per-command help.
   const overview = helpText();

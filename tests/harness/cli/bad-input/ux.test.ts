@@ -101,7 +101,7 @@ test('every subcommand --help lists each flag its parser accepts; bench help X p
   const gate = (await runBench(['gate', '--help'])).stdout;
   for (const flag of ['--baseline', '--max-drop', '--max-errors', '--z', '--exact', '--allow-missing', '--junit']) assert.ok(gate.includes(flag), flag);
   assert.match(gate, /Exit codes: 0 pass, 1 regression/);
-  assertOneLine(await runBench(['help', 'nope']), 2, /^bench: no help for 'nope': commands are run, tasks, generate, score, export, report, gate, compare, baseline, merge, serve/);
+  assertOneLine(await runBench(['help', 'nope']), 2, /^bench: no help for 'nope': commands are run, plan, tasks, generate, score, export, report, gate, compare, baseline, merge, serve/);
 });
 
 test('bench gate: baseline cells missing from the run exit 1; --allow-missing skips them and passes', async () => {
