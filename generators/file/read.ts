@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } fro
 import { isUtf8 } from 'node:buffer';
 import { gunzipSync } from 'node:zlib';
 import { UserError } from '../../harness/errors.js';
+import { invalidUtf8Offset, isGzip } from '../../harness/text-file.js';
 
 export type Container = 'jsonl' | 'json-array';
 
@@ -34,7 +35,6 @@ export interface ScannedFile {
 }
 
 const CHUNK = 1 << 20;
-const GZIP = [0x1f, 0x8b];
 
 /** "line 12" for JSONL, "item 3" (0-based, as Python indexes the list) for a JSON array. */
 export function whereOf(ref: Pick<RowRef, 'ordinal' | 'line' | 'container'>): string {
@@ -46,45 +46,10 @@ export function rowError(path: string, ref: Pick<RowRef, 'ordinal' | 'line' | 'c
   return new UserError(`${path}: ${whereOf(ref)}: ${what}`);
 }
 
-export function isGzip(head: Buffer): boolean {
-  return head.length >= 2 && head[0] === GZIP[0] && head[1] === GZIP[1];
-}
+export { isGzip };
 
-/**
- * The offset of the first byte that is not valid UTF-8 (WHATWG rules, as TextDecoder's fatal mode: no overlong
- * forms, no surrogates, nothing above U+10FFFF, no truncated sequence), or -1.
- */
-export function firstInvalidUtf8(buf: Uint8Array): number {
-  const n = buf.length;
-  let i = 0;
-  while (i < n) {
-    const b = buf[i];
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      if (b === 0xe0) lo = 0xa0;
-      if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      if (b === 0xf0) lo = 0x90;
-      if (b === 0xf4) hi = 0x8f;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
-      const c = buf[i + k];
-      if (i + k >= n) return i;
-      if (k === 1 ? c < lo || c > hi : c < 0x80 || c > 0xbf) return i;
-    }
-    i += need + 1;
-  }
-  return -1;
-}
+/** The offset of the first byte that is not valid UTF-8 (harness/text-file.ts), or -1. */
+export const firstInvalidUtf8 = invalidUtf8Offset;
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

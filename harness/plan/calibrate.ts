@@ -380,14 +380,6 @@ export function fitCalibration(calls: readonly TimedCall[], base: GpuParams): Ca
   };
 }
 
-const sig = (x: number, digits = 4) => Number(x.toPrecision(digits));
-
-/** The fitted parameters on top of a preset, as a reusable `--simulate` value, e.g.
- *  `qwen2.5-7b-h100,prefill-tps=24130,step-ms=7.21,step-per-seq-ms=0.176`. */
-export function simulateSpec(preset: string, fit: Pick<CalibrationFit, 'prefillTokensPerS' | 'stepBaseMs' | 'stepPerSeqMs'>): string {
-  return `${preset},prefill-tps=${sig(fit.prefillTokensPerS)},step-ms=${sig(fit.stepBaseMs)},step-per-seq-ms=${sig(fit.stepPerSeqMs)}`;
-}
-
 /** The fitted output lengths on top of an assumption (kinds the run did not make keep theirs). */
 export function fittedOutputs(fit: CalibrationFit, base: OutputAssumption): OutputAssumption {
   const out: Record<string, LengthDist> = { ...base };
