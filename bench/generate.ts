@@ -53,7 +53,8 @@ async function child(taskName: string, label: string, mode: 'speed' | 'rss'): Pr
   let tokens = 0;
   for (const piece of sample.context.pieces()) tokens += piece.length;
   const piecesMs = performance.now() - t;
-  if (tokens !== sample.context.tokenCount) throw new Error(`${taskName} ${label}: pieces hold ${tokens} tokens, tokenCount says ${sample.context.tokenCount}`);
+  if (tokens !== sample.context.tokenCount)
+    throw new Error(`${taskName} ${label}: pieces hold ${tokens} tokens, tokenCount says ${sample.context.tokenCount}`);
   let encodeMs: number | undefined;
   let textMs: number | undefined;
   if (mode === 'speed') {
@@ -63,14 +64,30 @@ async function child(taskName: string, label: string, mode: 'speed' | 'rss'): Pr
     t = performance.now();
     const ids = tokenizer.encode(text);
     encodeMs = performance.now() - t;
-    if (ids.length !== tokens) throw new Error(`${taskName} ${label}: encode gives ${ids.length} tokens, pieces ${tokens}`);
+    if (ids.length !== tokens)
+      throw new Error(`${taskName} ${label}: encode gives ${ids.length} tokens, pieces ${tokens}`);
   }
-  return { task: taskName, length: label, mode, tokens, prepareMs, buildMs, piecesMs, encodeMs, textMs, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  return {
+    task: taskName,
+    length: label,
+    mode,
+    tokens,
+    prepareMs,
+    buildMs,
+    piecesMs,
+    encodeMs,
+    textMs,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
 }
 
 function runChild(task: string, label: string, mode: 'speed' | 'rss'): ChildResult {
   const self = fileURLToPath(import.meta.url);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', task, label, mode], { cwd: packageRoot(), encoding: 'utf8', maxBuffer: 1 << 24 });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', task, label, mode], {
+    cwd: packageRoot(),
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   if (res.status !== 0) throw new Error(`child ${task} ${label} ${mode} failed:\n${res.stderr}`);
   const line = res.stdout.trim().split('\n').pop()!;
   return JSON.parse(line) as ChildResult;
@@ -124,7 +141,13 @@ async function main(): Promise<void> {
   ];
   for (const [task, label] of rssRuns) {
     const r = runChild(task, label, 'rss');
-    rss.push({ task, length: label, tokens: r.tokens, peak_rss_mb: Number(r.peakRssMb.toFixed(1)), generate_ms: Number((r.buildMs + r.piecesMs).toFixed(1)) });
+    rss.push({
+      task,
+      length: label,
+      tokens: r.tokens,
+      peak_rss_mb: Number(r.peakRssMb.toFixed(1)),
+      generate_ms: Number((r.buildMs + r.piecesMs).toFixed(1)),
+    });
     console.log(`peak RSS ${task} ${label}: ${r.peakRssMb.toFixed(0)} MB (generation only, ${fmt(r.tokens)} tokens)`);
   }
   const outDir = join(packageRoot(), 'bench-out');

@@ -22,8 +22,32 @@ async function child(): Promise<void> {
 }
 
 function buildPrompt(targetTokens: number): { text: string; tokens: number } {
-  const words = ['memory', 'agent', 'reads', 'the', 'document', 'in', 'chunks', 'of', 'five', 'thousand', 'tokens', 'and',
-    'overwrites', 'its', 'notes', 'after', 'each', 'section,', 'keeping', 'facts', 'about', 'Paris,', '1987', 'only.'];
+  const words = [
+    'memory',
+    'agent',
+    'reads',
+    'the',
+    'document',
+    'in',
+    'chunks',
+    'of',
+    'five',
+    'thousand',
+    'tokens',
+    'and',
+    'overwrites',
+    'its',
+    'notes',
+    'after',
+    'each',
+    'section,',
+    'keeping',
+    'facts',
+    'about',
+    'Paris,',
+    '1987',
+    'only.',
+  ];
   const parts: string[] = [];
   for (let i = 0; parts.length < targetTokens * 0.8; i++) parts.push(words[(i * 7 + (i >> 3)) % words.length]);
   const text = parts.join(' ');
@@ -42,7 +66,12 @@ interface Row {
   cpuMsPerCall: number;
 }
 
-async function measure(name: string, concurrency: number, calls: number, call: (i: number) => Promise<unknown>): Promise<Row> {
+async function measure(
+  name: string,
+  concurrency: number,
+  calls: number,
+  call: (i: number) => Promise<unknown>,
+): Promise<Row> {
   for (let i = 0; i < 20; i++) await call(-1 - i); // warm-up: JIT, keep-alive sockets
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -68,7 +97,9 @@ const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
 async function main(): Promise<void> {
   const server: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child'], { execArgv: ['--import', 'tsx'] });
-  const url = await new Promise<string>((resolve) => server.once('message', (m) => resolve((m as { url: string }).url)));
+  const url = await new Promise<string>((resolve) =>
+    server.once('message', (m) => resolve((m as { url: string }).url)),
+  );
   const prompt = buildPrompt(6000);
   const req = (i: number): ModelRequest => ({
     // A distinct suffix per call, as in a real run where every chunk differs.
@@ -99,10 +130,23 @@ async function main(): Promise<void> {
   server.disconnect();
 
   const header = ['client', 'concurrency', 'calls', 'wall s', 'calls/s', 'client CPU ms/call'];
-  const table = [header, ...rows.map((r) => [r.client, String(r.concurrency), String(r.calls), r.wallS.toFixed(3), r.callsPerS.toFixed(1), r.cpuMsPerCall.toFixed(3)])];
+  const table = [
+    header,
+    ...rows.map((r) => [
+      r.client,
+      String(r.concurrency),
+      String(r.calls),
+      r.wallS.toFixed(3),
+      r.callsPerS.toFixed(1),
+      r.cpuMsPerCall.toFixed(3),
+    ]),
+  ];
   const widths = header.map((_, c) => Math.max(...table.map((row) => row[c].length)));
-  console.log(`prompt: ${prompt.tokens} tokens (o200k_base), ${prompt.text.length} chars; reply ${REPLY.split(' ').length} words; server in a child process, zero latency`);
-  for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+  console.log(
+    `prompt: ${prompt.tokens} tokens (o200k_base), ${prompt.text.length} chars; reply ${REPLY.split(' ').length} words; server in a child process, zero latency`,
+  );
+  for (const row of table)
+    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
   mkdirSync('bench-out', { recursive: true });
   const out = {
     promptTokens: prompt.tokens,

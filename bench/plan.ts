@@ -40,7 +40,10 @@ const { values, positionals } = parseArgs({
 });
 const X = Number(values['time-scale']);
 const preset = values.preset!;
-const runArgs = positionals.length > 0 ? positionals : ['ruler-hqa', '--lengths', 'docs:50..400', '--samples', '8', '--concurrency', '32'];
+const runArgs =
+  positionals.length > 0
+    ? positionals
+    : ['ruler-hqa', '--lengths', 'docs:50..400', '--samples', '8', '--concurrency', '32'];
 const servers = values.server === 'both' ? ['reader', 'fast'] : [values.server!];
 
 function bench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; wallS: number }> {
@@ -64,7 +67,11 @@ interface Server {
 
 function readerServer(): Promise<Server> {
   return new Promise((res, rej) => {
-    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--simulate', preset, '--time-scale', String(X)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--simulate', preset, '--time-scale', String(X)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout!.on('data', (d) => {
       out += String(d);
@@ -81,7 +88,8 @@ async function fastServer(): Promise<Server> {
   const reply = (messages: ChatMessage[]) => {
     const prompt = messages[messages.length - 1].content;
     const h = createHash('sha256').update(prompt).digest().readUInt32LE(0);
-    if (prompt.includes("<section>")) return Array.from({ length: 120 + (h % 230) }, (_, i) => `note${i % 97}`).join(" ");
+    if (prompt.includes('<section>'))
+      return Array.from({ length: 120 + (h % 230) }, (_, i) => `note${i % 97}`).join(' ');
     return `Therefore, the answer is x${h % 10}.`;
   };
   let stop!: () => void;
@@ -89,7 +97,9 @@ async function fastServer(): Promise<Server> {
   return new Promise((res, rej) => {
     serveCommand(serveOptionsFromFlags({ port: '0', simulate: preset, 'time-scale': String(X) }), {
       model: modelFromReply(reply, { id: 'local:fast-reply', countTokens: (t) => tokenizer.count(t) }),
-      until, print: () => {}, onListening: (s) => res({ url: s.url, stop }),
+      until,
+      print: () => {},
+      onListening: (s) => res({ url: s.url, stop }),
     }).catch(rej);
   });
 }
@@ -110,12 +120,26 @@ async function measure(kind: string) {
   const dir = join(mkdtempSync(join(tmpdir(), 'bench-plan-')), 'run');
   let run;
   try {
-    run = await bench(['run', ...runArgs, '--model', server.url, '--model-name', 'reference-reader', '--no-cache', '--no-progress', '--out', dir]);
+    run = await bench([
+      'run',
+      ...runArgs,
+      '--model',
+      server.url,
+      '--model-name',
+      'reference-reader',
+      '--no-cache',
+      '--no-progress',
+      '--out',
+      dir,
+    ]);
   } finally {
     server.stop();
   }
   if (run.code !== 0) throw new Error(`bench run failed: ${run.stderr}`);
-  const calls = readFileSync(join(dir, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as CallRecord);
+  const calls = readFileSync(join(dir, 'calls.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as CallRecord);
   const first = Math.min(...calls.map((c) => c.startedAt!));
   const last = Math.max(...calls.map((c) => c.startedAt! + c.latencyMs));
   const measuredS = ((last - first) / 1000) * X;
@@ -143,12 +167,25 @@ for (const kind of servers) results.push(await measure(kind));
 const rows = [['server', 'calls', 'measured', 'preset + measured outputs', 'calibrated', 'preset + assumed outputs']];
 for (const r of results) {
   const cell = (s: number) => `${s.toFixed(1)} s (${(s / r.measuredMakespanS).toFixed(3)})`;
-  rows.push([r.server, String(r.calls), `${r.measuredMakespanS.toFixed(1)} s`, cell(r.predicted.presetMeasuredOutputs), cell(r.predicted.calibrated), cell(r.predicted.presetAssumedOutputs)]);
+  rows.push([
+    r.server,
+    String(r.calls),
+    `${r.measuredMakespanS.toFixed(1)} s`,
+    cell(r.predicted.presetMeasuredOutputs),
+    cell(r.predicted.calibrated),
+    cell(r.predicted.presetAssumedOutputs),
+  ]);
 }
-console.log(`bench run ${runArgs.join(' ')} against bench serve --simulate ${preset} --time-scale ${X}: makespan in simulated seconds (prediction ÷ measured)`);
+console.log(
+  `bench run ${runArgs.join(' ')} against bench serve --simulate ${preset} --time-scale ${X}: makespan in simulated seconds (prediction ÷ measured)`,
+);
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
-for (const r of results) console.log(`${r.server}: outputs ${r.measuredOutputs}; calibrated --simulate ${r.calibratedSimulate}; run wall ${r.runWallS.toFixed(1)} s`);
+for (const r of rows)
+  console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+for (const r of results)
+  console.log(
+    `${r.server}: outputs ${r.measuredOutputs}; calibrated --simulate ${r.calibratedSimulate}; run wall ${r.runWallS.toFixed(1)} s`,
+  );
 mkdirSync(join(root, 'bench-out'), { recursive: true });
 writeFileSync(resolve(root, values.out!), JSON.stringify({ runArgs, preset, timeScale: X, results }, null, 2) + '\n');
 console.log(`wrote ${values.out}`);

@@ -10,10 +10,16 @@ const UPDATE =
   'You are presented with a problem, a section of an article that may contain the answer to the problem, and a previous memory. Please read the provided section carefully and update the memory with the new information that helps to answer the problem. Be sure to retain all relevant details from the previous memory while adding any new, useful information.\n\n<problem> \n{question}\n</problem>\n\n<memory>\n{memory}\n</memory>\n\n<section>\n{chunk}\n</section>\n\nUpdated memory:\n';
 
 function syntheticText(chars: number): string {
-  const words = 'the of and film American born album released band known city county river team season league football player director singer song novel series university located founded'.split(' ');
-  const caps = 'John Mary Smith London Paris Kansas Temple Shirley Archer Corliss Lawrence Hudson Valley Records Entertainment'.split(' ');
+  const words =
+    'the of and film American born album released band known city county river team season league football player director singer song novel series university located founded'.split(
+      ' ',
+    );
+  const caps =
+    'John Mary Smith London Paris Kansas Temple Shirley Archer Corliss Lawrence Hudson Valley Records Entertainment'.split(
+      ' ',
+    );
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
   const parts: string[] = [];
   let n = 0;
   let doc = 1;
@@ -24,7 +30,14 @@ function syntheticText(chars: number): string {
     for (let s = 0; s < ns; s++) {
       const w: string[] = [];
       const nw = 8 + Math.floor(rand() * 20);
-      for (let k = 0; k < nw; k++) w.push(rand() < 0.2 ? caps[Math.floor(rand() * caps.length)] : rand() < 0.05 ? String(1900 + Math.floor(rand() * 120)) : words[Math.floor(rand() * words.length)]);
+      for (let k = 0; k < nw; k++)
+        w.push(
+          rand() < 0.2
+            ? caps[Math.floor(rand() * caps.length)]
+            : rand() < 0.05
+              ? String(1900 + Math.floor(rand() * 120))
+              : words[Math.floor(rand() * words.length)],
+        );
       sents.push(`${w.join(' ')}.`);
     }
     const p = `Document ${doc++}:\n${title}\n${sents.join(' ')}`;
@@ -42,7 +55,10 @@ const question = summary
   ? 'You are given a report by a government agency. Write a one-page summary of the report.'
   : 'What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?';
 const windowChars = 20_000;
-const fill = (memory: string, chunk: string) => UPDATE.replace('{question}', question).replace('{memory}', () => memory).replace('{chunk}', () => chunk);
+const fill = (memory: string, chunk: string) =>
+  UPDATE.replace('{question}', question)
+    .replace('{memory}', () => memory)
+    .replace('{chunk}', () => chunk);
 
 // Prompts are built up front so that only the reader is timed.
 function run(prompts: number): { ms: number; cpuMs: number; calls: number } {

@@ -6,7 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_WORKLOAD, memagentSweep, type SimChain } from '../reference/simulator/workload.js';
-import { simulateSweep, sweepLowerBound, type LowerBound, type SweepResult, type SweepSchedule } from '../reference/simulator/sweep.js';
+import {
+  simulateSweep,
+  sweepLowerBound,
+  type LowerBound,
+  type SweepResult,
+  type SweepSchedule,
+} from '../reference/simulator/sweep.js';
 import { gpuParams, serverSlots, type GpuParams } from '../reference/simulator/gpu-params.js';
 import { longestChainFirst } from '../harness/runner/schedule-policy.js';
 
@@ -63,7 +69,8 @@ const hours = (s: number) => `${(s / 3600).toFixed(2)} h`;
 
 function printTable(rows: string[][]): void {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  for (const r of rows) console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+  for (const r of rows)
+    console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
 }
 
 const main = runScenario('main', gpuParams(values.preset), samples, concurrency);
@@ -81,10 +88,18 @@ console.log(
 );
 printTable([
   ['schedule', 'makespan', 'ratio to bound', 'mean decode batch', 'full-batch share'],
-  ...main.results.map((r) => [r.name, hours(r.makespanS), r.ratio.toFixed(3), r.meanBatch.toFixed(1), `${(r.fullBatchShare * 100).toFixed(1)}%`]),
+  ...main.results.map((r) => [
+    r.name,
+    hours(r.makespanS),
+    r.ratio.toFixed(3),
+    r.meanBatch.toFixed(1),
+    `${(r.fullBatchShare * 100).toFixed(1)}%`,
+  ]),
 ]);
 const [lbl, lcf] = main.results;
-console.log(`length-by-length ÷ longest-chain-first: ${(lbl.makespanS / lcf.makespanS).toFixed(3)} (${hours(lbl.makespanS - lcf.makespanS)} saved)`);
+console.log(
+  `length-by-length ÷ longest-chain-first: ${(lbl.makespanS / lcf.makespanS).toFixed(3)} (${hours(lbl.makespanS - lcf.makespanS)} saved)`,
+);
 
 // Other servers and sweep sizes: where the schedule matters (several GPUs, oversubscription, small sweeps).
 const others: [string, GpuParams, number, number][] = [
@@ -131,6 +146,14 @@ const dump = (s: Scenario) => ({
 mkdirSync('bench-out', { recursive: true });
 writeFileSync(
   values.out,
-  JSON.stringify({ workload: { ...DEFAULT_WORKLOAD, samples, seed, lengths: DEFAULT_WORKLOAD.lengths.map((l) => `docs:${l.docs}`) }, main: dump(main), scenarios: scenarios.map(dump) }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      workload: { ...DEFAULT_WORKLOAD, samples, seed, lengths: DEFAULT_WORKLOAD.lengths.map((l) => `docs:${l.docs}`) },
+      main: dump(main),
+      scenarios: scenarios.map(dump),
+    },
+    null,
+    2,
+  ) + '\n',
 );
 console.log(`wrote ${values.out}`);

@@ -24,7 +24,8 @@ type Category = (typeof CATEGORIES)[number];
 /** Category of one stack frame by its script URL, or undefined when the frame says nothing (node internals, GC). */
 export function frameCategory(url: string): Category | undefined {
   const u = url.replace(/\\/g, '/');
-  if (u.startsWith('wasm://') || u.includes('/node_modules/tiktoken/') || u.includes('/harness/tokenizer/')) return 'tokenize';
+  if (u.startsWith('wasm://') || u.includes('/node_modules/tiktoken/') || u.includes('/harness/tokenizer/'))
+    return 'tokenize';
   if (u.includes('/generators/') || u.includes('/datasets/')) return 'build';
   if (u.includes('/reference/reader/')) return 'read';
   if (u.includes('/harness/scorers/') || u.includes('/harness/protocol/')) return 'score';
@@ -56,7 +57,12 @@ export interface ProfileSplit {
 
 /** Self time of each sampled stack, attributed to the deepest categorised frame (see the header). */
 export function splitProfile(profile: CpuProfile, into?: ProfileSplit): ProfileSplit {
-  const out: ProfileSplit = into ?? { cpuMs: 0, idleMs: 0, byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>, byFile: {} };
+  const out: ProfileSplit = into ?? {
+    cpuMs: 0,
+    idleMs: 0,
+    byCategory: Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>,
+    byFile: {},
+  };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -124,18 +130,32 @@ async function main(): Promise<void> {
   const statsFile = join(tmp, 'stats.json');
   const preload = join(tmp, 'preload.mjs');
   writeFileSync(preload, PRELOAD);
-  const args = ['run', 'ruler-hqa', '--lengths', values.lengths!, '--samples', values.samples!, '--no-progress', '--out', join(tmp, 'run')];
+  const args = [
+    'run',
+    'ruler-hqa',
+    '--lengths',
+    values.lengths!,
+    '--samples',
+    values.samples!,
+    '--no-progress',
+    '--out',
+    join(tmp, 'run'),
+  ];
   if (values.workers) args.push('--workers', values.workers);
   args.push(...extra);
   const command = `bench ${args.join(' ').replace(join(tmp, 'run'), '<tmp>')}`;
   console.log(`running: ${command}`);
   const t0 = performance.now();
   const code = await new Promise<number>((done, fail) => {
-    const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, '--import', preload, bin, ...args], {
-      cwd: root,
-      env: { ...process.env, SWEEP_STATS: statsFile },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--cpu-prof', '--cpu-prof-dir', profDir, '--import', preload, bin, ...args],
+      {
+        cwd: root,
+        env: { ...process.env, SWEEP_STATS: statsFile },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let tail = '';
     child.stdout.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-4000)));
     child.on('error', fail);
@@ -153,24 +173,34 @@ async function main(): Promise<void> {
   const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as { maxRssKb: number; userUs: number; systemUs: number };
   const profiles = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
   let split: ProfileSplit | undefined;
-  for (const f of profiles) split = splitProfile(JSON.parse(readFileSync(join(profDir, f), 'utf8')) as CpuProfile, split);
+  for (const f of profiles)
+    split = splitProfile(JSON.parse(readFileSync(join(profDir, f), 'utf8')) as CpuProfile, split);
   if (!split) throw new Error('no CPU profile was written');
-  const samples = readFileSync(join(tmp, 'run', 'samples.jsonl'), 'utf8').split('\n').filter(Boolean).length;
-  const calls = readFileSync(join(tmp, 'run', 'calls.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+  const samples = readFileSync(join(tmp, 'run', 'samples.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean).length;
+  const calls = readFileSync(join(tmp, 'run', 'calls.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean).length;
   if (!values.keep) rmSync(tmp, { recursive: true, force: true });
 
   const processCpuS = (stats.userUs + stats.systemUs) / 1e6;
   const pct = (ms: number) => `${((ms / split!.cpuMs) * 100).toFixed(1)}%`;
   console.log(`${samples} samples, ${calls} model calls; ${profiles.length} threads profiled`);
-  console.log(`wall ${wallS.toFixed(1)} s, CPU ${processCpuS.toFixed(1)} s (user + system, all threads), peak RSS ${(stats.maxRssKb / 1024).toFixed(0)} MB`);
+  console.log(
+    `wall ${wallS.toFixed(1)} s, CPU ${processCpuS.toFixed(1)} s (user + system, all threads), peak RSS ${(stats.maxRssKb / 1024).toFixed(0)} MB`,
+  );
   // Profiles sample on a timer, so a thread the OS has descheduled still collects samples: take the shares from the
   // profiles and the total from the process's CPU time.
   const cpuOf = (c: Category) => (split!.byCategory[c] / split!.cpuMs) * processCpuS;
   console.log('where the CPU time goes (share of profiled samples × process CPU):');
   const rows = CATEGORIES.map((c) => [c, `≈${cpuOf(c).toFixed(2)} s`, pct(split!.byCategory[c])]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) console.log(`  ${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padStart(widths[2])}`);
-  const topFiles = Object.entries(split.byFile).sort((a, b) => b[1] - a[1]).slice(0, 15);
+  for (const r of rows)
+    console.log(`  ${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padStart(widths[2])}`);
+  const topFiles = Object.entries(split.byFile)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15);
   const round = (x: number) => Math.round(x * 10) / 10;
   mkdirSync(join(root, 'bench-out'), { recursive: true });
   writeFileSync(
@@ -188,7 +218,9 @@ async function main(): Promise<void> {
         threads: profiles.length,
         profiledMsByCategory: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(split!.byCategory[c])])),
         cpuSByCategory: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(cpuOf(c) * 100) / 100])),
-        shareByCategory: Object.fromEntries(CATEGORIES.map((c) => [c, round((split!.byCategory[c] / split!.cpuMs) * 100)])),
+        shareByCategory: Object.fromEntries(
+          CATEGORIES.map((c) => [c, round((split!.byCategory[c] / split!.cpuMs) * 100)]),
+        ),
         topSelfMsByFile: Object.fromEntries(topFiles.map(([f, ms]) => [f, Math.round(ms)])),
         node: process.version,
         cpu: cpus()[0]?.model ?? 'unknown',

@@ -56,9 +56,15 @@ let t0 = performance.now();
 const ours = loadTokenizer('qwen2.5');
 const oursLoad = performance.now() - t0;
 let ids = ours.encode(text);
-const oursEncode = mbps(text, median3(() => (ids = ours.encode(text))));
+const oursEncode = mbps(
+  text,
+  median3(() => (ids = ours.encode(text))),
+);
 let decoded = '';
-const oursDecode = mbps(text, median3(() => (decoded = ours.decode(ids))));
+const oursDecode = mbps(
+  text,
+  median3(() => (decoded = ours.decode(ids))),
+);
 if (decoded !== text.normalize('NFC')) throw new Error('round trip failed');
 
 const small = prefix(text, REFERENCE_BYTES);
@@ -66,10 +72,17 @@ t0 = performance.now();
 const reference = fromPreTrained({ tokenizerJSON: { added_tokens: [] } as never });
 const refLoad = performance.now() - t0;
 let refIds: number[] = [];
-const refEncode = mbps(small, median3(() => (refIds = reference.encode(small, { add_special_tokens: false }))));
-const refDecode = mbps(small, median3(() => reference.decode(refIds)));
+const refEncode = mbps(
+  small,
+  median3(() => (refIds = reference.encode(small, { add_special_tokens: false }))),
+);
+const refDecode = mbps(
+  small,
+  median3(() => reference.decode(refIds)),
+);
 const oursSmall = ours.encode(small);
-if (oursSmall.length !== refIds.length || oursSmall.some((id, i) => id !== refIds[i])) throw new Error('ids differ from the reference');
+if (oursSmall.length !== refIds.length || oursSmall.some((id, i) => id !== refIds[i]))
+  throw new Error('ids differ from the reference');
 
 const mid = prefix(text, TIKTOKEN_BYTES);
 const vocab = loadQwenVocab();
@@ -77,15 +90,28 @@ t0 = performance.now();
 const wasm = new Tiktoken(vocab.bpeRanks, vocab.specialTokens, vocab.patStr);
 const wasmLoad = performance.now() - t0;
 let wasmIds: Uint32Array = new Uint32Array();
-const wasmEncode = mbps(mid, median3(() => (wasmIds = wasm.encode_ordinary(mid))));
+const wasmEncode = mbps(
+  mid,
+  median3(() => (wasmIds = wasm.encode_ordinary(mid))),
+);
 const wasmDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-const wasmDecode = mbps(mid, median3(() => wasmDecoder.decode(wasm.decode(wasmIds))));
+const wasmDecode = mbps(
+  mid,
+  median3(() => wasmDecoder.decode(wasm.decode(wasmIds))),
+);
 const oursMid = ours.encode(mid);
-if (oursMid.length !== wasmIds.length || oursMid.some((id, i) => id !== wasmIds[i])) throw new Error('ids differ from tiktoken');
+if (oursMid.length !== wasmIds.length || oursMid.some((id, i) => id !== wasmIds[i]))
+  throw new Error('ids differ from tiktoken');
 wasm.free();
 
-console.log(`corpus ${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB, ${ids.length} Qwen2.5 tokens (reference slice 1 MB, tiktoken slice 3 MB)`);
+console.log(
+  `corpus ${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB, ${ids.length} Qwen2.5 tokens (reference slice 1 MB, tiktoken slice 3 MB)`,
+);
 console.log('MB/s               ours   reference  tiktoken-wasm   ours/reference');
-console.log(`encode       ${col(oursEncode)}  ${col(refEncode)}     ${col(wasmEncode)}       ${col(oursEncode / refEncode)}x`);
-console.log(`decode       ${col(oursDecode)}  ${col(refDecode)}     ${col(wasmDecode)}       ${col(oursDecode / refDecode)}x`);
+console.log(
+  `encode       ${col(oursEncode)}  ${col(refEncode)}     ${col(wasmEncode)}       ${col(oursEncode / refEncode)}x`,
+);
+console.log(
+  `decode       ${col(oursDecode)}  ${col(refDecode)}     ${col(wasmDecode)}       ${col(oursDecode / refDecode)}x`,
+);
 console.log(`load ms      ${col(oursLoad)}  ${col(refLoad)}     ${col(wasmLoad)}`);

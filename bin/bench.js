@@ -3,7 +3,9 @@
 import { main } from '../dist/harness/cli/main.js';
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err) => {
     process.stderr.write(`bench: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;

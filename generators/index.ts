@@ -9,7 +9,10 @@ import { jsonlTask, withFileData } from './file/index.js';
 
 // Every built-in task also reads other tools' files given with --data (generators/file): MemAgent's RULER-HQA files,
 // RULER's NIAH rows, LongBench rows, by content.
-const ALL: TaskDefinition[] = [...[rulerHqaTask, ctxDistTask, ...niahTasks, ...longbenchTasks].map(withFileData), jsonlTask];
+const ALL: TaskDefinition[] = [
+  ...[rulerHqaTask, ctxDistTask, ...niahTasks, ...longbenchTasks].map(withFileData),
+  jsonlTask,
+];
 /** Names that stand for several tasks (e.g. longbench-qa → its datasets). */
 const GROUPS: Record<string, string[]> = { ...longbenchGroups };
 
@@ -26,7 +29,9 @@ export function getTask(name: string): TaskDefinition {
   const task = ALL.find((t) => t.name === name);
   if (!task) {
     const hint = didYouMean(name, [...ALL.map((t) => t.name), ...Object.keys(GROUPS)]);
-    throw new UserError(`unknown task '${name}'${hint}: run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`);
+    throw new UserError(
+      `unknown task '${name}'${hint}: run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`,
+    );
   }
   return task;
 }

@@ -28,7 +28,8 @@ function writable(path: string): boolean {
 /** Where a missing directory `dir` would be created: refuses when an ancestor is a file or is not writable. */
 function checkCreatable(dir: string, flag: string, path: string, fix: string): void {
   const at = nearestExisting(dir);
-  if (!statSync(at).isDirectory()) throw new UserError(`${flag} ${path}: ${at} is a file, so no directory can be made under it; ${fix}`);
+  if (!statSync(at).isDirectory())
+    throw new UserError(`${flag} ${path}: ${at} is a file, so no directory can be made under it; ${fix}`);
   if (!writable(at)) throw new UserError(`${flag} ${path}: cannot write in ${at} (permission denied); ${fix}`);
 }
 
@@ -37,7 +38,8 @@ export function checkOutputDir(path: string, flag: string, fix: string): void {
   if (path.trim() === '') throw new UserError(`${flag} is empty; ${fix}`);
   if (existsSync(path)) {
     if (!statSync(path).isDirectory()) throw new UserError(`${flag} ${path} is a file, not a directory; ${fix}`);
-    if (!writable(path)) throw new UserError(`${flag} ${path}: the directory is not writable (permission denied); ${fix}`);
+    if (!writable(path))
+      throw new UserError(`${flag} ${path}: the directory is not writable (permission denied); ${fix}`);
     return;
   }
   checkCreatable(path, flag, path, fix);
@@ -48,7 +50,8 @@ export function checkOutputFile(path: string, flag: string, fix: string): void {
   if (path.trim() === '') throw new UserError(`${flag} is empty; ${fix}`);
   if (existsSync(path)) {
     if (statSync(path).isDirectory()) throw new UserError(`${flag} ${path} is a directory, not a file; ${fix}`);
-    if (!writable(path) || !writable(dirname(resolve(path)))) throw new UserError(`${flag} ${path}: cannot write it (permission denied); ${fix}`);
+    if (!writable(path) || !writable(dirname(resolve(path))))
+      throw new UserError(`${flag} ${path}: cannot write it (permission denied); ${fix}`);
     return;
   }
   checkCreatable(dirname(resolve(path)), flag, path, fix);

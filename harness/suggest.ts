@@ -48,7 +48,11 @@ export function closest(input: string, candidates: readonly string[]): string | 
 }
 
 /** " (did you mean X?)" for the closest candidate, or '' when none is close. `show` formats it (e.g. adds --). */
-export function didYouMean(input: string, candidates: readonly string[], show: (c: string) => string = (c) => c): string {
+export function didYouMean(
+  input: string,
+  candidates: readonly string[],
+  show: (c: string) => string = (c) => c,
+): string {
   const c = closest(input, candidates);
   return c === undefined ? '' : ` (did you mean ${show(c)}?)`;
 }

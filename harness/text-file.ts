@@ -56,7 +56,9 @@ export function decodeUtf8(bytes: Uint8Array, label: string, fix: string): strin
   } catch {
     const at = invalidUtf8Offset(bytes);
     const hex = `0x${bytes[Math.max(at, 0)].toString(16).padStart(2, '0').toUpperCase()}`;
-    throw new UserError(`${label} is not UTF-8 text: byte ${hex} at byte offset ${Math.max(at, 0)} is not valid UTF-8; ${fix}`);
+    throw new UserError(
+      `${label} is not UTF-8 text: byte ${hex} at byte offset ${Math.max(at, 0)} is not valid UTF-8; ${fix}`,
+    );
   }
 }
 

@@ -61,10 +61,14 @@ function validate(value: unknown, file: string): PaperBaseline {
   const b = value as Partial<PaperBaseline>;
   const bad = (what: string) => new UserError(`malformed paper baseline ${file}: ${what}`);
   if (typeof b !== 'object' || b === null || b.kind !== 'paper-baseline') throw bad('"kind" must be "paper-baseline"');
-  if (typeof b.task !== 'string' || !Array.isArray(b.lengths) || !Array.isArray(b.series)) throw bad('needs task, lengths[] and series[]');
+  if (typeof b.task !== 'string' || !Array.isArray(b.lengths) || !Array.isArray(b.series))
+    throw bad('needs task, lengths[] and series[]');
   for (const s of b.series) {
-    if (!Array.isArray(s.scores) || s.scores.length !== b.lengths.length) throw bad(`series ${s.model} needs one score per length`);
-    for (const v of s.scores) if (v !== null && (typeof v !== 'number' || v < 0 || v > 100)) throw bad(`series ${s.model} has a score outside 0..100`);
+    if (!Array.isArray(s.scores) || s.scores.length !== b.lengths.length)
+      throw bad(`series ${s.model} needs one score per length`);
+    for (const v of s.scores)
+      if (v !== null && (typeof v !== 'number' || v < 0 || v > 100))
+        throw bad(`series ${s.model} has a score outside 0..100`);
   }
   return { figures: [], notes: [], ...b } as PaperBaseline;
 }
@@ -84,7 +88,10 @@ export function loadPaperBaseline(file = join(paperBaselineDir(), 'memagent-rule
 /** Every paper baseline shipped under baselines/paper/. */
 export function loadPaperBaselines(dir = paperBaselineDir()): PaperBaseline[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadPaperBaseline(join(dir, f)));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => loadPaperBaseline(join(dir, f)));
 }
 
 /** Paper baselines that report the given task. */

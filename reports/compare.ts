@@ -13,7 +13,16 @@
 import { fmt2 } from './format.js';
 import { allowedDrop } from './regression.js';
 import { applyHolm, DEFAULT_ALPHA, type DiffRow } from './paired.js';
-import { diffColumns, fmtDiffInterval, fmtP, fmtSigned, holmSentence, PAIRED_NOTE, textTable, type DiffColumn } from './paired-report.js';
+import {
+  diffColumns,
+  fmtDiffInterval,
+  fmtP,
+  fmtSigned,
+  holmSentence,
+  PAIRED_NOTE,
+  textTable,
+  type DiffColumn,
+} from './paired-report.js';
 
 const EPS = 1e-9;
 
@@ -42,15 +51,31 @@ export function judgeRows(rows: DiffRow[], options: CompareRuleOptions = {}): Co
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   const maxDrop = (options.maxDrop ?? 0) / 100;
   const z = options.z ?? 2;
-  const out = applyHolm(rows.map((r) => ({ ...r })), alpha);
+  const out = applyHolm(
+    rows.map((r) => ({ ...r })),
+    alpha,
+  );
   return out.map((r) => {
     const tolerance = allowedDrop(r.a.score, r.a.n, options.maxDrop ?? 0, z);
     const beyondTolerance = r.a.score - r.b.score > tolerance + EPS;
     if (!r.paired) {
-      return { ...r, rule: 'unpaired', tolerance, beyondTolerance, worse: beyondTolerance, verdict: beyondTolerance ? 'WORSE (beyond tolerance)' : 'within tolerance' };
+      return {
+        ...r,
+        rule: 'unpaired',
+        tolerance,
+        beyondTolerance,
+        worse: beyondTolerance,
+        verdict: beyondTolerance ? 'WORSE (beyond tolerance)' : 'within tolerance',
+      };
     }
     const worse = r.significant && r.diff < 0 && -r.diff > maxDrop + EPS;
-    const verdict = worse ? 'WORSE' : r.significant ? (r.diff < 0 ? 'worse, within --max-drop' : 'better') : 'no significant difference';
+    const verdict = worse
+      ? 'WORSE'
+      : r.significant
+        ? r.diff < 0
+          ? 'worse, within --max-drop'
+          : 'better'
+        : 'no significant difference';
     return { ...r, rule: 'paired', tolerance, beyondTolerance, worse, verdict };
   });
 }
@@ -59,8 +84,10 @@ export function judgeRows(rows: DiffRow[], options: CompareRuleOptions = {}): Co
 export function ruleText(options: CompareRuleOptions = {}, paired: number): string {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   const drop = fmt2(options.maxDrop ?? 0);
-  return `rule: B is WORSE where B − A < 0 over shared sample ids is significant after Holm across the ${paired} paired rows (α = ${alpha}) and the drop exceeds --max-drop (${drop} points); ` +
-    `rows with no shared ids: drop > max(${drop} points, ${options.z ?? 2}·sqrt(p(1-p)/n)) with A's p and n (the gate's rule)`;
+  return (
+    `rule: B is WORSE where B − A < 0 over shared sample ids is significant after Holm across the ${paired} paired rows (α = ${alpha}) and the drop exceeds --max-drop (${drop} points); ` +
+    `rows with no shared ids: drop > max(${drop} points, ${options.z ?? 2}·sqrt(p(1-p)/n)) with A's p and n (the gate's rule)`
+  );
 }
 
 export function compareColumns(alpha = DEFAULT_ALPHA): DiffColumn<CompareRow>[] {
@@ -81,15 +108,29 @@ export const COMPARE_CSV_EXTRA: Array<[string, (r: CompareRow) => string]> = [
 ];
 
 /** The printed result of `bench compare`: the sides, the rule, the table, the Holm sentence and the verdict line. */
-export function formatCompare(rows: CompareRow[], options: CompareRuleOptions & { aName: string; bName: string; notes?: string[] }): string {
+export function formatCompare(
+  rows: CompareRow[],
+  options: CompareRuleOptions & { aName: string; bName: string; notes?: string[] },
+): string {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   const paired = rows.filter((r) => r.paired).length;
   const worse = rows.filter((r) => r.worse);
-  const lines = [`A: ${options.aName}`, `B: ${options.bName}`, ruleText(options, paired), '', textTable(rows, compareColumns(alpha)), '',
-    holmSentence(rows, alpha), `${PAIRED_NOTE}.`, ...(options.notes ?? []).map((n) => `note: ${n}`)];
-  lines.push(worse.length
-    ? `compare: FAIL (B worse than A at ${worse.length} of ${rows.length} rows: ${worse.map((r) => `${r.task} ${r.b.label === r.a.label ? r.a.label : `${r.b.label} vs ${r.a.label}`} ${r.lengthLabel}`).join(', ')})`
-    : `compare: PASS (${rows.length} rows compared, ${paired} paired; B is not worse than A at any)`);
+  const lines = [
+    `A: ${options.aName}`,
+    `B: ${options.bName}`,
+    ruleText(options, paired),
+    '',
+    textTable(rows, compareColumns(alpha)),
+    '',
+    holmSentence(rows, alpha),
+    `${PAIRED_NOTE}.`,
+    ...(options.notes ?? []).map((n) => `note: ${n}`),
+  ];
+  lines.push(
+    worse.length
+      ? `compare: FAIL (B worse than A at ${worse.length} of ${rows.length} rows: ${worse.map((r) => `${r.task} ${r.b.label === r.a.label ? r.a.label : `${r.b.label} vs ${r.a.label}`} ${r.lengthLabel}`).join(', ')})`
+      : `compare: PASS (${rows.length} rows compared, ${paired} paired; B is not worse than A at any)`,
+  );
   return lines.join('\n');
 }
 

@@ -33,17 +33,32 @@ export function comparison(rows: SummaryRow[], b: PaperBaseline): Comparison {
       source: 'ours',
       name: `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
       values: b.lengths.map((l) => {
-        const hit = group.find((r) => (r.lengthKind === 'docs' ? r.length === l.docs : r.lengthLabel.toLowerCase() === l.label.toLowerCase()));
+        const hit = group.find((r) =>
+          r.lengthKind === 'docs' ? r.length === l.docs : r.lengthLabel.toLowerCase() === l.label.toLowerCase(),
+        );
         return hit ? `${fmtPct(hit.score)} (n=${fmtCount(hit)})` : null;
       }),
     };
   });
   // A line of ours with no value in any column says nothing; name its lengths in the note instead.
-  const unmatched = [...new Set(keys.flatMap((key, i) => (lines[i].values.every((v) => v === null)
-    ? ours.filter((r) => `${r.method}\u0000${r.model}` === key).map((r) => r.lengthLabel) : [])))];
+  const unmatched = [
+    ...new Set(
+      keys.flatMap((key, i) =>
+        lines[i].values.every((v) => v === null)
+          ? ours.filter((r) => `${r.method}\u0000${r.model}` === key).map((r) => r.lengthLabel)
+          : [],
+      ),
+    ),
+  ];
   const matched = lines.filter((l) => l.values.some((v) => v !== null));
-  for (const s of b.series) matched.push({ source: 'paper', name: `${s.model} (${s.method})`, values: s.scores.map((v) => (v === null ? null : fmt2(v))) });
-  const rule = 'Ours: docs:N runs in the column with N documents; token-length runs only where the label matches the paper\'s.';
+  for (const s of b.series)
+    matched.push({
+      source: 'paper',
+      name: `${s.model} (${s.method})`,
+      values: s.scores.map((v) => (v === null ? null : fmt2(v))),
+    });
+  const rule =
+    "Ours: docs:N runs in the column with N documents; token-length runs only where the label matches the paper's.";
   return {
     title: b.title,
     sourceNote: `${b.source.paper}, arXiv ${b.source.arxiv}, ${b.source.location}; ${b.samplesPerLength} questions per length.`,

@@ -13,7 +13,9 @@ export function expectedKey(task: string, lengthLabel: string): string {
 }
 
 /** The planned count per task/length of a run's units (every method runs the same samples). */
-export function expectedCounts(units: Iterable<{ task: { name: string }; length: { label: string }; index: number }>): ExpectedCounts {
+export function expectedCounts(
+  units: Iterable<{ task: { name: string }; length: { label: string }; index: number }>,
+): ExpectedCounts {
   const indices = new Map<string, Set<number>>();
   for (const u of units) {
     const key = expectedKey(u.task.name, u.length.label);
@@ -39,9 +41,13 @@ export function expectedSource(manifest: ManifestView | null): ExpectedSource | 
   const raw = manifest?.manifest.expected;
   if (!manifest || !raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
   const expected: ExpectedCounts = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) if (typeof v === 'number' && Number.isInteger(v) && v >= 0) expected[k] = v;
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>))
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) expected[k] = v;
   const s = manifest.manifest.shard as { index?: unknown; count?: unknown } | null | undefined;
-  const shard = s && typeof s === 'object' && typeof s.index === 'number' && typeof s.count === 'number' ? `${s.index}/${s.count}` : 'all';
+  const shard =
+    s && typeof s === 'object' && typeof s.index === 'number' && typeof s.count === 'number'
+      ? `${s.index}/${s.count}`
+      : 'all';
   return { expected, methods: manifest.methods, model: manifest.model?.id, shard };
 }
 
@@ -111,7 +117,8 @@ export function fmtCount(row: Pick<SummaryRow, 'n' | 'expected' | 'complete'>): 
   return row.complete === false && row.expected != null ? `${int(row.n)} of ${int(row.expected)}` : String(row.n);
 }
 
-export const INCOMPLETE_NOTE = '"n of N": only n of the N samples the run planned have finished (an interrupted run or an unfinished shard); ' +
+export const INCOMPLETE_NOTE =
+  '"n of N": only n of the N samples the run planned have finished (an interrupted run or an unfinished shard); ' +
   'rerun the same bench run command to finish it';
 
 /** "no sample finished yet: ruler-hqa · memagent at 2m, 3.5m (0 of 128 each)", or '' when nothing is missing. */

@@ -45,7 +45,10 @@ export interface HtmlOptions {
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return String(text ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 
 function cut(text: string, max: number): string {
@@ -54,7 +57,12 @@ function cut(text: string, max: number): string {
 
 function table(head: string[], body: string[][], cls = '', rowClasses: string[] = []): string {
   const th = head.map((h) => `<th>${h}</th>`).join('');
-  const tr = body.map((row, i) => `<tr${rowClasses[i] ? ` class="${rowClasses[i]}"` : ''}>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  const tr = body
+    .map(
+      (row, i) =>
+        `<tr${rowClasses[i] ? ` class="${rowClasses[i]}"` : ''}>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
   return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${tr}\n</tbody></table>`;
 }
 
@@ -66,33 +74,56 @@ function modelsLine(rows: SummaryRow[], runs: ReportRun[]): string {
     if (m?.id) models.set(m.id, (models.get(m.id) ?? false) || m.isReferenceReader === true);
   }
   if (models.size === 0) return '<p class="models">No samples.</p>';
-  const items = [...models].map(([id, ref]) => `<b>${escapeHtml(id)}</b>${ref ? ` — <span class="ref">${REFERENCE_READER_LABEL}</span>` : ''}`);
+  const items = [...models].map(
+    ([id, ref]) => `<b>${escapeHtml(id)}</b>${ref ? ` — <span class="ref">${REFERENCE_READER_LABEL}</span>` : ''}`,
+  );
   return `<p class="models">Model${models.size > 1 ? 's' : ''}: ${items.join('; ')}</p>`;
 }
 
 /** Records read, "of" the units the manifest planned (samples × methods) when fewer finished. */
 function samplesOfRun(run: ReportRun): string {
   const units = run.manifest?.manifest.units;
-  return typeof units === 'number' && run.records < units ? `${run.records.toLocaleString('en-US')} of ${units.toLocaleString('en-US')}` : String(run.records);
+  return typeof units === 'number' && run.records < units
+    ? `${run.records.toLocaleString('en-US')} of ${units.toLocaleString('en-US')}`
+    : String(run.records);
 }
 
 function runsSection(runs: ReportRun[]): string {
   const body = runs.map((run) => {
     const m = run.manifest;
-    const versions = m?.versions ? Object.entries(m.versions).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ') : '';
-    const cells = [run.dir, m?.command ?? '', m?.tasks.join(', ') ?? '', m?.methods.join(', ') ?? '',
-      m?.model?.id ? modelLabel(m.model.id, m.model.isReferenceReader) : '', m?.lengths.join(' ') ?? '',
-      m?.seed === undefined ? '' : String(m.seed), m?.tokenizer ?? '', versions, samplesOfRun(run)].map(escapeHtml);
+    const versions = m?.versions
+      ? Object.entries(m.versions)
+          .map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+          .join(', ')
+      : '';
+    const cells = [
+      run.dir,
+      m?.command ?? '',
+      m?.tasks.join(', ') ?? '',
+      m?.methods.join(', ') ?? '',
+      m?.model?.id ? modelLabel(m.model.id, m.model.isReferenceReader) : '',
+      m?.lengths.join(' ') ?? '',
+      m?.seed === undefined ? '' : String(m.seed),
+      m?.tokenizer ?? '',
+      versions,
+      samplesOfRun(run),
+    ].map(escapeHtml);
     // Commit hashes and long paths may break anywhere; short cells keep their words whole.
     for (const i of [0, 1, 8]) cells[i] = `<span class="wrap">${cells[i]}</span>`;
     return cells;
   });
-  return table(['run', 'command', 'tasks', 'methods', 'model', 'lengths', 'seed', 'tokenizer', 'versions', 'samples'], body, 'runs');
+  return table(
+    ['run', 'command', 'tasks', 'methods', 'model', 'lengths', 'seed', 'tokenizer', 'versions', 'samples'],
+    body,
+    'runs',
+  );
 }
 
 /** Other metrics of a row: up to four inline; more go in a collapsed list behind the ROUGE recalls (or the first three). */
 function otherMetrics(r: SummaryRow): string {
-  const entries = Object.entries(r.metrics).filter(([k]) => k !== r.metric).map(([k, v]) => `${k} ${fmtPct(v)}`);
+  const entries = Object.entries(r.metrics)
+    .filter(([k]) => k !== r.metric)
+    .map(([k, v]) => `${k} ${fmtPct(v)}`);
   if (entries.length <= 4) return escapeHtml(entries.join(' · '));
   const recalls = entries.filter((e) => /^rouge\w*_r /i.test(e));
   const head = (recalls.length ? recalls : entries).slice(0, 3);
@@ -110,20 +141,39 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'task', cell: (r) => escapeHtml(r.task) },
   { head: 'method', cell: (r) => escapeHtml(r.method) },
   // One model: the line above the tables names it.
-  { head: 'model', cell: (r) => escapeHtml(modelLabel(r.model, r.isReferenceReader)), show: (rows) => new Set(rows.map((r) => r.model)).size > 1 },
-  { head: 'length', cell: (r) => (r.lengthKind === 'bucket' ? `<span class="sub">${escapeHtml(r.lengthLabel)}</span>` : escapeHtml(r.lengthLabel)) },
+  {
+    head: 'model',
+    cell: (r) => escapeHtml(modelLabel(r.model, r.isReferenceReader)),
+    show: (rows) => new Set(rows.map((r) => r.model)).size > 1,
+  },
+  {
+    head: 'length',
+    cell: (r) =>
+      r.lengthKind === 'bucket' ? `<span class="sub">${escapeHtml(r.lengthLabel)}</span>` : escapeHtml(r.lengthLabel),
+  },
   { head: 'metric', cell: (r) => escapeHtml(r.metric) },
   { head: 'score ×100', cell: (r) => `<b>${fmtPct(r.score)}</b>` },
   { head: 'ci95 ×100', cell: (r) => fmtInterval(r) },
   { head: 'ci_method', cell: (r) => escapeHtml(r.ci_method) },
-  { head: 'n', cell: (r) => (r.complete === false ? `<span class="incomplete">${escapeHtml(fmtCount(r))}</span>` : String(r.n)) },
+  {
+    head: 'n',
+    cell: (r) => (r.complete === false ? `<span class="incomplete">${escapeHtml(fmtCount(r))}</span>` : String(r.n)),
+  },
   { head: 'ok', cell: (r) => String(r.ok) },
   { head: 'errors', cell: (r) => String(r.errors) },
   { head: 'truncated', cell: (r) => String(r.truncated) },
-  { head: 'context cut', cell: (r) => String(r.middleTruncated), show: (rows) => rows.some((r) => r.middleTruncated > 0) },
+  {
+    head: 'context cut',
+    cell: (r) => String(r.middleTruncated),
+    show: (rows) => rows.some((r) => r.middleTruncated > 0),
+  },
   { head: 'empty', cell: (r) => String(r.empty) },
   { head: 'ok-only ×100', cell: (r) => (r.scoreOkOnly === null ? '–' : fmtPct(r.scoreOkOnly)) },
-  { head: 'other metrics ×100', cell: otherMetrics, show: (rows) => rows.some((r) => Object.keys(r.metrics).some((k) => k !== r.metric)) },
+  {
+    head: 'other metrics ×100',
+    cell: otherMetrics,
+    show: (rows) => rows.some((r) => Object.keys(r.metrics).some((k) => k !== r.metric)),
+  },
   { head: 'prompt tokens', cell: (r) => String(r.promptTokens) },
   { head: 'completion tokens', cell: (r) => String(r.completionTokens) },
   { head: 'calls', cell: (r) => String(r.calls) },
@@ -137,21 +187,40 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[]): string {
     `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
-  ].filter(Boolean).map((n) => `<p class="note">${escapeHtml(n)}.</p>`).join('');
-  return table(columns.map((c) => c.head), rows.map((r) => columns.map((c) => c.cell(r))), 'num',
-    rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : r.complete === false ? 'incomplete' : ''))) + notes;
+  ]
+    .filter(Boolean)
+    .map((n) => `<p class="note">${escapeHtml(n)}.</p>`)
+    .join('');
+  return (
+    table(
+      columns.map((c) => c.head),
+      rows.map((r) => columns.map((c) => c.cell(r))),
+      'num',
+      rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : r.complete === false ? 'incomplete' : '')),
+    ) + notes
+  );
 }
 
 function chartsSection(charts: EmbeddedChart[]): string {
   if (charts.length === 0) return '<p>No charts for these runs.</p>';
-  return charts.map((c) => `<figure><img alt="${escapeHtml(c.title)}" src="data:image/png;base64,${c.png.toString('base64')}">` +
-    `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code></figcaption></figure>`).join('\n');
+  return charts
+    .map(
+      (c) =>
+        `<figure><img alt="${escapeHtml(c.title)}" src="data:image/png;base64,${c.png.toString('base64')}">` +
+        `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code></figcaption></figure>`,
+    )
+    .join('\n');
 }
 
 function comparisonSection(c: Comparison): string {
-  const body = c.lines.map((l) => [`${l.source === 'ours' ? '<b>ours</b>: ' : ''}${escapeHtml(l.name)}`, ...l.values.map((v) => (v === null ? '–' : escapeHtml(v)))]);
-  return `<h3>${escapeHtml(c.title)}</h3><p class="note">${escapeHtml(c.sourceNote)} ${escapeHtml(c.matchNote)}</p>` +
-    table(['', ...c.columns.map(escapeHtml)], body, 'num');
+  const body = c.lines.map((l) => [
+    `${l.source === 'ours' ? '<b>ours</b>: ' : ''}${escapeHtml(l.name)}`,
+    ...l.values.map((v) => (v === null ? '–' : escapeHtml(v))),
+  ]);
+  return (
+    `<h3>${escapeHtml(c.title)}</h3><p class="note">${escapeHtml(c.sourceNote)} ${escapeHtml(c.matchNote)}</p>` +
+    table(['', ...c.columns.map(escapeHtml)], body, 'num')
+  );
 }
 
 /** The sample's length label, with its LongBench-E bucket for native-length samples ("all · 4-8k"). */
@@ -166,16 +235,43 @@ function samplesSection(records: SampleRecord[], opts: Required<HtmlOptions>): s
   const shown = sorted.slice(0, opts.maxSampleRows);
   const manyModels = new Set(records.map((r) => r.model)).size > 1;
   const body = shown.map((r) => [
-    escapeHtml(r.id), escapeHtml(r.method), ...(manyModels ? [escapeHtml(r.model)] : []), escapeHtml(sampleLength(r)), `<span class="st-${escapeHtml(r.status)}">${escapeHtml(r.status)}</span>`,
+    escapeHtml(r.id),
+    escapeHtml(r.method),
+    ...(manyModels ? [escapeHtml(r.model)] : []),
+    escapeHtml(sampleLength(r)),
+    `<span class="st-${escapeHtml(r.status)}">${escapeHtml(r.status)}</span>`,
     r.status === 'error' ? '0.00' : fmtPct(r.score),
     `<div class="q">${escapeHtml(cut(r.question ?? '', opts.maxTextChars))}</div>`,
-    r.prediction === null ? '<i>(no answer extracted)</i>' : `<div class="pred">${escapeHtml(cut(r.prediction, opts.maxTextChars))}</div>`,
+    r.prediction === null
+      ? '<i>(no answer extracted)</i>'
+      : `<div class="pred">${escapeHtml(cut(r.prediction, opts.maxTextChars))}</div>`,
     escapeHtml((r.answers ?? []).join(' | ')),
-    (r.rawOutput ? `<details><summary>raw output</summary><pre>${escapeHtml(cut(r.rawOutput, opts.maxTextChars))}</pre></details>` : '') +
-      (r.error ? `<div class="err">${escapeHtml(cut(r.error, 500))}</div>` : ''),
+    (r.rawOutput
+      ? `<details><summary>raw output</summary><pre>${escapeHtml(cut(r.rawOutput, opts.maxTextChars))}</pre></details>`
+      : '') + (r.error ? `<div class="err">${escapeHtml(cut(r.error, 500))}</div>` : ''),
   ]);
-  const more = records.length > shown.length ? `<p class="note">${records.length - shown.length} more samples not shown (see samples.jsonl).</p>` : '';
-  return table(['id', 'method', ...(manyModels ? ['model'] : []), 'length', 'status', 'score ×100', 'question', 'prediction', 'gold', 'output'], body, 'samples') + more;
+  const more =
+    records.length > shown.length
+      ? `<p class="note">${records.length - shown.length} more samples not shown (see samples.jsonl).</p>`
+      : '';
+  return (
+    table(
+      [
+        'id',
+        'method',
+        ...(manyModels ? ['model'] : []),
+        'length',
+        'status',
+        'score ×100',
+        'question',
+        'prediction',
+        'gold',
+        'output',
+      ],
+      body,
+      'samples',
+    ) + more
+  );
 }
 
 const STYLE = `
@@ -198,10 +294,14 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:300px;overflow:auto;b
 
 /** The whole report as one HTML string (no scripts; a CSP forbids them as a second line of defence). */
 export function renderHtml(data: ReportData, options: HtmlOptions = {}): string {
-  const opts: Required<HtmlOptions> = { maxSampleRows: options.maxSampleRows ?? 5000, maxTextChars: options.maxTextChars ?? 2000 };
+  const opts: Required<HtmlOptions> = {
+    maxSampleRows: options.maxSampleRows ?? 5000,
+    maxTextChars: options.maxTextChars ?? 2000,
+  };
   const title = data.title ?? 'memagent-bench report';
   const warnings = data.warnings.length
-    ? `<div class="warn"><b>Warnings</b><ul>${data.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>` : '';
+    ? `<div class="warn"><b>Warnings</b><ul>${data.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul></div>`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>

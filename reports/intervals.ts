@@ -23,8 +23,19 @@ export const PENDING_INTERVAL: RowInterval = { ci95_low: 0, ci95_high: 0, ci_met
  * stream is named by the row (task, method, model, length), so a row's interval does not depend on which other rows
  * or records a report holds, nor on their order.
  */
-export function rowInterval(values: readonly number[], row: { task: string; method: string; model: string; lengthKind: string; length: number; lengthLabel: string }): RowInterval {
-  const ci = scoreInterval(values, ['bench-ci', row.task, row.method, row.model, row.lengthKind, row.length, row.lengthLabel]);
+export function rowInterval(
+  values: readonly number[],
+  row: { task: string; method: string; model: string; lengthKind: string; length: number; lengthLabel: string },
+): RowInterval {
+  const ci = scoreInterval(values, [
+    'bench-ci',
+    row.task,
+    row.method,
+    row.model,
+    row.lengthKind,
+    row.length,
+    row.lengthLabel,
+  ]);
   return { ci95_low: ci.low, ci95_high: ci.high, ci_method: ci.method };
 }
 
@@ -37,7 +48,13 @@ export function fmtInterval(r: Pick<RowInterval, 'ci95_low' | 'ci95_high'>): str
  * Inserts interval columns right after the column named `after` (in place), one cell per row from `cells`.
  * Used by the CSV (ci95_low_x100, ci95_high_x100, ci_method) and markdown (ci95 ×100, ci_method) summaries.
  */
-export function insertIntervalColumns<R>(header: string[], body: unknown[][], rows: readonly R[], after: string, columns: Array<[string, (r: R) => string]>): void {
+export function insertIntervalColumns<R>(
+  header: string[],
+  body: unknown[][],
+  rows: readonly R[],
+  after: string,
+  columns: Array<[string, (r: R) => string]>,
+): void {
   const at = header.indexOf(after) + 1;
   if (at === 0) throw new Error(`insertIntervalColumns: no column '${after}'`);
   header.splice(at, 0, ...columns.map(([name]) => name));

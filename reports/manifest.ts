@@ -25,7 +25,8 @@ function versionInfo(environment: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(environment)) {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
-      for (const [k2, v2] of Object.entries(v as Record<string, unknown>)) if (v2 !== null && typeof v2 !== 'object') out[`${k}.${k2}`] = v2;
+      for (const [k2, v2] of Object.entries(v as Record<string, unknown>))
+        if (v2 !== null && typeof v2 !== 'object') out[`${k}.${k2}`] = v2;
     } else if (v !== null) out[k] = v;
   }
   return out;

@@ -15,8 +15,18 @@ function mdTable(head: string[], body: string[][], rightFrom = Infinity): string
 }
 
 export function summaryMarkdown(rows: SummaryRow[], missing: MissingCell[] = []): string {
-  const body = rows.map((r) => [r.task, r.method, modelLabel(r.model, r.isReferenceReader),
-    r.lengthLabel, r.metric, fmtPct(r.score), fmtCount(r), String(r.errors), String(r.truncated), String(r.empty)]);
+  const body = rows.map((r) => [
+    r.task,
+    r.method,
+    modelLabel(r.model, r.isReferenceReader),
+    r.lengthLabel,
+    r.metric,
+    fmtPct(r.score),
+    fmtCount(r),
+    String(r.errors),
+    String(r.truncated),
+    String(r.empty),
+  ]);
   const head = ['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'];
   insertIntervalColumns(head, body, rows, 'score ×100', TABLE_INTERVAL_COLUMNS);
   const table = mdTable(head, body, 5);
@@ -25,18 +35,35 @@ export function summaryMarkdown(rows: SummaryRow[], missing: MissingCell[] = [])
     rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
     missingNote(missing),
     rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
-  ].filter(Boolean).map((n) => `${cell(n)}.`);
+  ]
+    .filter(Boolean)
+    .map((n) => `${cell(n)}.`);
   return [table, ...notes].join('\n\n');
 }
 
 export function comparisonMarkdown(c: Comparison): string {
-  const body = c.lines.map((l) => [`${l.source === 'ours' ? 'ours: ' : ''}${l.name}`, ...l.values.map((v) => v ?? '–')]);
+  const body = c.lines.map((l) => [
+    `${l.source === 'ours' ? 'ours: ' : ''}${l.name}`,
+    ...l.values.map((v) => v ?? '–'),
+  ]);
   return `### ${cell(c.title)}\n\n${cell(c.sourceNote)} ${cell(c.matchNote)}\n\n${mdTable(['', ...c.columns], body, 1)}`;
 }
 
 /** The summary.md document. */
-export function reportMarkdown(rows: SummaryRow[], comparisons: Comparison[], chartNames: string[], missing: MissingCell[] = [], sections: string[] = []): string {
-  const parts = ['# memagent-bench summary', '', 'Scores ×100, 2 decimals; errored samples count as 0.', '', summaryMarkdown(rows, missing)];
+export function reportMarkdown(
+  rows: SummaryRow[],
+  comparisons: Comparison[],
+  chartNames: string[],
+  missing: MissingCell[] = [],
+  sections: string[] = [],
+): string {
+  const parts = [
+    '# memagent-bench summary',
+    '',
+    'Scores ×100, 2 decimals; errored samples count as 0.',
+    '',
+    summaryMarkdown(rows, missing),
+  ];
   if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));
   for (const section of sections) parts.push('', section);
   if (chartNames.length) parts.push('', '## Charts', '', ...chartNames.map((n) => `- ![${n}](${n})`));

@@ -13,7 +13,14 @@ import { fmt2, fmtPct } from './format.js';
 import { fmtDiffInterval, fmtP } from './paired-report.js';
 import { pairRuns } from './paired.js';
 import { loadRecords } from './records.js';
-import { baselineFromRows, entryKey, readBaseline, type BaselineFile, type GateOptions, type GateResult } from './regression.js';
+import {
+  baselineFromRows,
+  entryKey,
+  readBaseline,
+  type BaselineFile,
+  type GateOptions,
+  type GateResult,
+} from './regression.js';
 import { summarize } from './summary.js';
 
 export interface GateBaselineSource {
@@ -25,7 +32,10 @@ export interface GateBaselineSource {
 }
 
 /** Reads --baseline: a run directory (summarised) or a baseline file written by `bench baseline`. */
-export async function loadGateBaseline(path: string, onWarning?: (message: string) => void): Promise<GateBaselineSource> {
+export async function loadGateBaseline(
+  path: string,
+  onWarning?: (message: string) => void,
+): Promise<GateBaselineSource> {
   if (existsSync(path) && statSync(path).isDirectory()) {
     const records = await loadRecords(path, { onWarning });
     const rows = summarize(records);
@@ -46,17 +56,39 @@ export interface PairedGate {
 }
 
 /** The paired rule for `bench gate --paired` (baseline = A, run = B). */
-export function pairedGate(source: GateBaselineSource, runRecords: SampleRecord[], options: CompareRuleOptions): PairedGate {
-  const rows = source.records === null ? [] : judgeRows(pairRuns(source.records, runRecords, { aLabel: `baseline ${source.path}`, bLabel: 'the run' }).rows, options);
-  const byKey = new Map(rows.filter((r) => r.paired).map((r) => [entryKey({ task: r.task, method: r.a.method, lengthKind: r.lengthKind, length: r.length }), r]));
-  const fallback = source.records === null
-    ? `the baseline ${source.path} is a file: it holds scores, not sample ids, so every key uses the unpaired rule (pass a run directory as --baseline to pair)`
-    : byKey.size === 0 ? 'the baseline run and this run share no sample ids: every key uses the unpaired rule' : null;
+export function pairedGate(
+  source: GateBaselineSource,
+  runRecords: SampleRecord[],
+  options: CompareRuleOptions,
+): PairedGate {
+  const rows =
+    source.records === null
+      ? []
+      : judgeRows(
+          pairRuns(source.records, runRecords, { aLabel: `baseline ${source.path}`, bLabel: 'the run' }).rows,
+          options,
+        );
+  const byKey = new Map(
+    rows
+      .filter((r) => r.paired)
+      .map((r) => [entryKey({ task: r.task, method: r.a.method, lengthKind: r.lengthKind, length: r.length }), r]),
+  );
+  const fallback =
+    source.records === null
+      ? `the baseline ${source.path} is a file: it holds scores, not sample ids, so every key uses the unpaired rule (pass a run directory as --baseline to pair)`
+      : byKey.size === 0
+        ? 'the baseline run and this run share no sample ids: every key uses the unpaired rule'
+        : null;
   return {
-    source, options, rows, fallback,
+    source,
+    options,
+    rows,
+    fallback,
     judge: (entry) => {
       const row = byKey.get(entryKey(entry));
-      return row ? { verdict: row.worse ? 'regression' : 'pass', message: `paired: ${pairedGateMessage(row)}` } : undefined;
+      return row
+        ? { verdict: row.worse ? 'regression' : 'pass', message: `paired: ${pairedGateMessage(row)}` }
+        : undefined;
     },
   };
 }
@@ -69,7 +101,11 @@ function formatCompareKey(task: string, method: string, lengthLabel: string): st
 /** Header, a rule line, then the body, columns padded (right-aligned where `right`). */
 function pad(head: string[], body: string[][], right: (i: number) => boolean): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((c, i) => (right(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => (right(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
 }
 
@@ -89,23 +125,34 @@ export function formatPairedGate(result: GateResult, pg: PairedGate, gateOptions
       paired ? fmtDiffInterval(row) : '–',
       paired ? fmtP(row.p) : '–',
       paired ? fmtP(row.pHolm) : '–',
-      paired ? `paired (${row.test === 'mcnemar-exact' ? 'McNemar' : 'sign-flip'}, ${row.shared} ids)` : c.run && c.baseline ? `unpaired (allowed drop ${fmt2((c.allowed ?? 0) * 100)})` : '–',
+      paired
+        ? `paired (${row.test === 'mcnemar-exact' ? 'McNemar' : 'sign-flip'}, ${row.shared} ids)`
+        : c.run && c.baseline
+          ? `unpaired (allowed drop ${fmt2((c.allowed ?? 0) * 100)})`
+          : '–',
       c.verdict === 'pass' ? (paired ? `ok (${row.verdict})` : 'ok') : c.verdict.toUpperCase(),
     ];
   });
-  const rule = ruleText(pg.options, pairedCount).replace(/^rule: B is WORSE where B − A/, 'rule (--paired): a key REGRESSES where run − baseline')
+  const rule = ruleText(pg.options, pairedCount)
+    .replace(/^rule: B is WORSE where B − A/, 'rule (--paired): a key REGRESSES where run − baseline')
     .replace("with A's p and n (the gate's rule)", "with the baseline's p and n (the unpaired rule)");
   const lines = [rule, `baseline: ${pg.source.kind === 'run' ? 'run directory' : 'file'} ${pg.source.path}`];
   if (pg.fallback) lines.push(`note: ${pg.fallback}`);
   lines.push(...pad(head, body, (i) => i > 0 && i < 7));
-  lines.push(`errors: ${result.errors.total}${result.errors.max === null ? '' : ` (max ${result.errors.max})`}${result.errors.failed ? ' — TOO MANY' : ''}`);
+  lines.push(
+    `errors: ${result.errors.total}${result.errors.max === null ? '' : ` (max ${result.errors.max})`}${result.errors.failed ? ' — TOO MANY' : ''}`,
+  );
   lines.push(...result.notes.map((n) => `note: ${n}`));
   const compared = result.checks.filter((c) => c.run && c.baseline);
-  const pairedKeys = compared.filter((c) => byName.get(formatCompareKey(c.task, c.method, c.lengthLabel))?.paired).length;
+  const pairedKeys = compared.filter(
+    (c) => byName.get(formatCompareKey(c.task, c.method, c.lengthLabel))?.paired,
+  ).length;
   const bad = result.checks.filter((c) => c.verdict === 'regression' || c.verdict === 'changed').length;
   const counts = `${compared.length} keys compared: ${pairedKeys} paired, ${compared.length - pairedKeys} unpaired`;
-  lines.push(result.failed
-    ? `gate: FAIL (${bad} of ${compared.length} keys regressed${result.errors.failed ? ', too many errors' : ''}; ${counts})`
-    : `gate: PASS (${counts})`);
+  lines.push(
+    result.failed
+      ? `gate: FAIL (${bad} of ${compared.length} keys regressed${result.errors.failed ? ', too many errors' : ''}; ${counts})`
+      : `gate: PASS (${counts})`,
+  );
   return lines.join('\n');
 }

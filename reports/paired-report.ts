@@ -59,7 +59,11 @@ export function diffColumns<T extends DiffRow>(alpha = DEFAULT_ALPHA): DiffColum
 export function textTable<T extends DiffRow>(rows: T[], columns: DiffColumn<T>[]): string {
   const body = rows.map((r) => columns.map((c) => c.cell(r)));
   const widths = columns.map((c, i) => Math.max(c.head.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (columns[i].numeric ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (columns[i].numeric ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.head)), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
@@ -74,13 +78,17 @@ export function markdownTable<T extends DiffRow>(rows: T[], columns: DiffColumn<
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 
 export function htmlTable<T extends DiffRow>(rows: T[], columns: DiffColumn<T>[]): string {
   const th = columns.map((c) => `<th>${escapeHtml(c.head)}</th>`).join('');
   // A significant row's verdict cell is bold.
-  const td = (c: DiffColumn<T>, r: T) => (c.head.startsWith('significant') && r.significant ? '<b>yes</b>' : escapeHtml(c.cell(r)));
+  const td = (c: DiffColumn<T>, r: T) =>
+    c.head.startsWith('significant') && r.significant ? '<b>yes</b>' : escapeHtml(c.cell(r));
   const tr = rows.map((r) => `<tr>${columns.map((c) => `<td>${td(c, r)}</td>`).join('')}</tr>`).join('\n');
   return `<table class="num"><thead><tr>${th}</tr></thead><tbody>\n${tr}\n</tbody></table>`;
 }
@@ -99,9 +107,11 @@ export function holmSentence(rows: DiffRow[], alpha = DEFAULT_ALPHA): string {
   if (m === 0) return 'No paired comparison: the two sides share no sample ids, so no difference is tested.';
   const sig = paired.filter((r) => r.significant);
   const family = `Holm correction across the ${m} paired comparison${m === 1 ? '' : 's'} shown (family-wise α = ${alpha})`;
-  if (sig.length === 0) return `${family}: no difference is significant; the intervals above show how large a difference these samples cannot rule out.`;
+  if (sig.length === 0)
+    return `${family}: no difference is significant; the intervals above show how large a difference these samples cannot rule out.`;
   const rest = m - sig.length;
-  const restText = rest === 0 ? '' : ` The other ${rest} ${rest === 1 ? 'difference is' : 'differences are'} not significant.`;
+  const restText =
+    rest === 0 ? '' : ` The other ${rest} ${rest === 1 ? 'difference is' : 'differences are'} not significant.`;
   return `${family}: ${sig.length} significant — ${sig.map(rowName).join('; ')}.${restText}`;
 }
 
@@ -111,23 +121,89 @@ export const PAIRED_NOTE =
 
 /** CSV of paired rows (scores ×100); `extra` adds columns after the standard ones. */
 export function diffCsv<T extends DiffRow>(rows: T[], extra: Array<[string, (r: T) => string]> = []): string {
-  const header = ['task', 'length_label', 'length_kind', 'length', 'metric', 'a', 'b', 'a_method', 'a_model', 'b_method', 'b_model', 'n_a', 'n_b', 'shared',
-    'score_a_x100', 'score_b_x100', 'diff_x100', 'ci95_low_x100', 'ci95_high_x100', 'ci_method', 'test', 'p', 'p_holm', 'significant', ...extra.map(([h]) => h)];
-  const body = rows.map((r) => [r.task, r.lengthLabel, r.lengthKind, r.length, r.metric, r.a.label, r.b.label, r.a.method, r.a.model, r.b.method, r.b.model,
-    r.a.n, r.b.n, r.shared, fmtPct(r.scoreA), fmtPct(r.scoreB), fmt2(r.diff * 100), r.ci95_low === null ? '' : fmt2(r.ci95_low * 100),
-    r.ci95_high === null ? '' : fmt2(r.ci95_high * 100), r.paired ? 'paired-bootstrap' : '', r.test ?? '', r.p ?? '', r.pHolm ?? '',
-    r.p === null ? '' : r.significant ? 'yes' : 'no', ...extra.map(([, f]) => f(r))]);
+  const header = [
+    'task',
+    'length_label',
+    'length_kind',
+    'length',
+    'metric',
+    'a',
+    'b',
+    'a_method',
+    'a_model',
+    'b_method',
+    'b_model',
+    'n_a',
+    'n_b',
+    'shared',
+    'score_a_x100',
+    'score_b_x100',
+    'diff_x100',
+    'ci95_low_x100',
+    'ci95_high_x100',
+    'ci_method',
+    'test',
+    'p',
+    'p_holm',
+    'significant',
+    ...extra.map(([h]) => h),
+  ];
+  const body = rows.map((r) => [
+    r.task,
+    r.lengthLabel,
+    r.lengthKind,
+    r.length,
+    r.metric,
+    r.a.label,
+    r.b.label,
+    r.a.method,
+    r.a.model,
+    r.b.method,
+    r.b.model,
+    r.a.n,
+    r.b.n,
+    r.shared,
+    fmtPct(r.scoreA),
+    fmtPct(r.scoreB),
+    fmt2(r.diff * 100),
+    r.ci95_low === null ? '' : fmt2(r.ci95_low * 100),
+    r.ci95_high === null ? '' : fmt2(r.ci95_high * 100),
+    r.paired ? 'paired-bootstrap' : '',
+    r.test ?? '',
+    r.p ?? '',
+    r.pHolm ?? '',
+    r.p === null ? '' : r.significant ? 'yes' : 'no',
+    ...extra.map(([, f]) => f(r)),
+  ]);
   return stringify([header, ...body]);
 }
 
 /** JSON of paired rows: fractions, unrounded, with the family size and alpha of the Holm correction. */
-export function diffJson<T extends DiffRow>(rows: T[], alpha = DEFAULT_ALPHA): { version: 1; alpha: number; holmFamily: number; note: string; sentence: string; rows: T[] } {
-  return { version: 1, alpha, holmFamily: rows.filter((r) => r.p !== null).length, note: PAIRED_NOTE, sentence: holmSentence(rows, alpha), rows };
+export function diffJson<T extends DiffRow>(
+  rows: T[],
+  alpha = DEFAULT_ALPHA,
+): { version: 1; alpha: number; holmFamily: number; note: string; sentence: string; rows: T[] } {
+  return {
+    version: 1,
+    alpha,
+    holmFamily: rows.filter((r) => r.p !== null).length,
+    note: PAIRED_NOTE,
+    sentence: holmSentence(rows, alpha),
+    rows,
+  };
 }
 
 /** The paired section of summary.md. */
 export function pairedMarkdown(rows: DiffRow[], alpha = DEFAULT_ALPHA): string {
-  return ['## Paired differences', '', markdownTable(rows, diffColumns(alpha)), '', `${mdCell(holmSentence(rows, alpha))}`, '', `${mdCell(PAIRED_NOTE)}.`].join('\n');
+  return [
+    '## Paired differences',
+    '',
+    markdownTable(rows, diffColumns(alpha)),
+    '',
+    `${mdCell(holmSentence(rows, alpha))}`,
+    '',
+    `${mdCell(PAIRED_NOTE)}.`,
+  ].join('\n');
 }
 
 /** The paired section of report.html (its <h2> included). */

@@ -76,7 +76,13 @@ function positionKey(r: Pick<SampleRecord, 'task' | 'lengthKind' | 'length' | 'l
 
 function side(label: string, g: Group): Side {
   const records = [...g.byId.values()];
-  return { label, method: records[0].method, model: records[0].model, n: records.length, score: records.reduce((s, r) => s + recordValue(r), 0) / records.length };
+  return {
+    label,
+    method: records[0].method,
+    model: records[0].model,
+    n: records.length,
+    score: records.reduce((s, r) => s + recordValue(r), 0) / records.length,
+  };
 }
 
 function mean(values: number[]): number {
@@ -88,20 +94,63 @@ function diffRow(aLabel: string, a: Group, bLabel: string, b: Group): DiffRow {
   const A = side(aLabel, a);
   const B = side(bLabel, b);
   const ids = [...a.byId.keys()].filter((id) => b.byId.has(id)).sort();
-  const base = { task: a.task, lengthKind: a.lengthKind, length: a.length, lengthLabel: a.lengthLabel,
-    metric: a.metric === b.metric ? a.metric : `${a.metric}/${b.metric}`, a: A, b: B, shared: ids.length, pHolm: null, significant: false };
+  const base = {
+    task: a.task,
+    lengthKind: a.lengthKind,
+    length: a.length,
+    lengthLabel: a.lengthLabel,
+    metric: a.metric === b.metric ? a.metric : `${a.metric}/${b.metric}`,
+    a: A,
+    b: B,
+    shared: ids.length,
+    pHolm: null,
+    significant: false,
+  };
   if (ids.length === 0) {
-    return { ...base, paired: false, scoreA: A.score, scoreB: B.score, diff: B.score - A.score, ci95_low: null, ci95_high: null, test: null, p: null };
+    return {
+      ...base,
+      paired: false,
+      scoreA: A.score,
+      scoreB: B.score,
+      diff: B.score - A.score,
+      ci95_low: null,
+      ci95_high: null,
+      test: null,
+      p: null,
+    };
   }
   const av = ids.map((id) => recordValue(a.byId.get(id)!));
   const bv = ids.map((id) => recordValue(b.byId.get(id)!));
-  const d = pairedDifference(av, bv, ['bench-paired', a.task, a.lengthKind, a.length, a.lengthLabel, A.method, A.model, B.method, B.model]);
-  return { ...base, paired: true, scoreA: mean(av), scoreB: mean(bv), diff: d.diff, ci95_low: d.ci95_low, ci95_high: d.ci95_high, test: d.test, p: d.p,
-    ...(d.onlyA === undefined ? {} : { onlyA: d.onlyA, onlyB: d.onlyB }) };
+  const d = pairedDifference(av, bv, [
+    'bench-paired',
+    a.task,
+    a.lengthKind,
+    a.length,
+    a.lengthLabel,
+    A.method,
+    A.model,
+    B.method,
+    B.model,
+  ]);
+  return {
+    ...base,
+    paired: true,
+    scoreA: mean(av),
+    scoreB: mean(bv),
+    diff: d.diff,
+    ci95_low: d.ci95_low,
+    ci95_high: d.ci95_high,
+    test: d.test,
+    p: d.p,
+    ...(d.onlyA === undefined ? {} : { onlyA: d.onlyA, onlyB: d.onlyB }),
+  };
 }
 
 /** Groups records by `seriesOf(record)` and task × length; within a group, the last record of an id wins. */
-function groupBy(records: Iterable<SampleRecord>, seriesOf: (r: SampleRecord) => string | null): Map<string, Map<string, Group>> {
+function groupBy(
+  records: Iterable<SampleRecord>,
+  seriesOf: (r: SampleRecord) => string | null,
+): Map<string, Map<string, Group>> {
   const out = new Map<string, Map<string, Group>>();
   for (const r of records) {
     const series = seriesOf(r);
@@ -110,7 +159,18 @@ function groupBy(records: Iterable<SampleRecord>, seriesOf: (r: SampleRecord) =>
     if (!groups) out.set(series, (groups = new Map()));
     const key = positionKey(r);
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { task: r.task, lengthKind: r.lengthKind, length: r.length, lengthLabel: r.lengthLabel, metric: r.metric, byId: new Map() }));
+    if (!g)
+      groups.set(
+        key,
+        (g = {
+          task: r.task,
+          lengthKind: r.lengthKind,
+          length: r.length,
+          lengthLabel: r.lengthLabel,
+          metric: r.metric,
+          byId: new Map(),
+        }),
+      );
     g.byId.delete(r.id);
     g.byId.set(r.id, r);
   }
@@ -123,7 +183,14 @@ function cmp(a: string, b: string): number {
 
 /** Row order: task, then the pair (A, B labels), then length kind and numeric length. */
 export function compareDiffRows(x: DiffRow, y: DiffRow): number {
-  return cmp(x.task, y.task) || cmp(x.a.label, y.a.label) || cmp(x.b.label, y.b.label) || cmp(x.lengthKind, y.lengthKind) || x.length - y.length || cmp(x.lengthLabel, y.lengthLabel);
+  return (
+    cmp(x.task, y.task) ||
+    cmp(x.a.label, y.a.label) ||
+    cmp(x.b.label, y.b.label) ||
+    cmp(x.lengthKind, y.lengthKind) ||
+    x.length - y.length ||
+    cmp(x.lengthLabel, y.lengthLabel)
+  );
 }
 
 /**
@@ -137,7 +204,11 @@ export function pairSeries(records: Iterable<SampleRecord>): DiffRow[] {
   const models = new Set(list.map((r) => r.model));
   const methods = new Set(list.map((r) => r.method));
   const label = (method: string, model: string) =>
-    models.size === 1 ? method : methods.size === 1 ? shortModel(model, isReferenceReaderId(model)) : `${method} · ${shortModel(model, isReferenceReaderId(model))}`;
+    models.size === 1
+      ? method
+      : methods.size === 1
+        ? shortModel(model, isReferenceReaderId(model))
+        : `${method} · ${shortModel(model, isReferenceReaderId(model))}`;
   const bySeries = groupBy(list, (r) => `${r.method}\u0000${r.model}`);
   const series = [...bySeries.keys()].sort();
   const rows: DiffRow[] = [];
@@ -167,11 +238,16 @@ export function pairMethods(records: Iterable<SampleRecord>, methodA: string, me
   if (methodA === methodB) throw new UserError(`--methods needs two different methods, got ${methodA} twice`);
   const list = [...records];
   const models = new Set(list.map((r) => r.model));
-  const label = (method: string, model: string) => (models.size === 1 ? method : `${method} · ${shortModel(model, isReferenceReaderId(model))}`);
-  const by = groupBy(list, (r) => (r.method === methodA || r.method === methodB ? `${r.method}\u0000${r.model}` : null));
+  const label = (method: string, model: string) =>
+    models.size === 1 ? method : `${method} · ${shortModel(model, isReferenceReaderId(model))}`;
+  const by = groupBy(list, (r) =>
+    r.method === methodA || r.method === methodB ? `${r.method}\u0000${r.model}` : null,
+  );
   for (const m of [methodA, methodB]) {
     if (![...by.keys()].some((k) => k.startsWith(`${m}\u0000`))) {
-      throw new UserError(`method '${m}' has no samples in this run (it has: ${[...new Set(list.map((r) => r.method))].sort().join(', ') || 'none'})`);
+      throw new UserError(
+        `method '${m}' has no samples in this run (it has: ${[...new Set(list.map((r) => r.method))].sort().join(', ') || 'none'})`,
+      );
     }
   }
   const rows: DiffRow[] = [];
@@ -199,7 +275,11 @@ export interface RunPairing {
  * share (unpaired when none). The model is not part of the key, so two models' runs compare; each run must hold one
  * model per task × method × length. `methods` keeps only those methods.
  */
-export function pairRuns(aRecords: Iterable<SampleRecord>, bRecords: Iterable<SampleRecord>, options: { aLabel?: string; bLabel?: string; methods?: string[] } = {}): RunPairing {
+export function pairRuns(
+  aRecords: Iterable<SampleRecord>,
+  bRecords: Iterable<SampleRecord>,
+  options: { aLabel?: string; bLabel?: string; methods?: string[] } = {},
+): RunPairing {
   const keep = options.methods ? new Set(options.methods) : null;
   const seriesOf = (r: SampleRecord) => (keep && !keep.has(r.method) ? null : r.method);
   const checkOneModel = (records: Iterable<SampleRecord>, which: string) => {
@@ -207,7 +287,10 @@ export function pairRuns(aRecords: Iterable<SampleRecord>, bRecords: Iterable<Sa
     for (const r of records) {
       const key = `${positionKey(r)}\u0000${r.method}`;
       const other = seen.get(key);
-      if (other !== undefined && other !== r.model) throw new UserError(`${which} holds two models for ${r.task} / ${r.method} / ${r.lengthLabel} (${other}, ${r.model}); compare one model per run`);
+      if (other !== undefined && other !== r.model)
+        throw new UserError(
+          `${which} holds two models for ${r.task} / ${r.method} / ${r.lengthLabel} (${other}, ${r.model}); compare one model per run`,
+        );
       seen.set(key, r.model);
     }
   };
@@ -241,9 +324,10 @@ export function applyHolm<T extends DiffRow>(rows: T[], alpha = DEFAULT_ALPHA): 
     r.pHolm = adjusted[i];
     r.significant = adjusted[i] <= alpha;
   });
-  for (const r of rows) if (r.p === null) {
-    r.pHolm = null;
-    r.significant = false;
-  }
+  for (const r of rows)
+    if (r.p === null) {
+      r.pHolm = null;
+      r.significant = false;
+    }
   return rows;
 }

@@ -18,9 +18,11 @@ function defaultWarn(message: string): void {
 
 /** Resolves `runDir` (a run directory or a samples.jsonl path) to the samples file; UserError when absent. */
 export function samplesPath(runDir: string): string {
-  if (!existsSync(runDir)) throw new UserError(`run directory not found: ${runDir} (pass a directory written by "bench run")`);
+  if (!existsSync(runDir))
+    throw new UserError(`run directory not found: ${runDir} (pass a directory written by "bench run")`);
   const file = statSync(runDir).isDirectory() ? join(runDir, 'samples.jsonl') : runDir;
-  if (!existsSync(file)) throw new UserError(`no samples.jsonl in ${runDir} (is this a run directory written by "bench run"?)`);
+  if (!existsSync(file))
+    throw new UserError(`no samples.jsonl in ${runDir} (is this a run directory written by "bench run"?)`);
   return file;
 }
 
@@ -35,7 +37,12 @@ export function methodExtra(record: Pick<SampleRecord, 'extra' | 'metadata'>): R
 function isRecord(value: unknown): value is SampleRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Record<string, unknown>;
-  return typeof r.id === 'string' && typeof r.task === 'string' && typeof r.method === 'string' && typeof r.score === 'number';
+  return (
+    typeof r.id === 'string' &&
+    typeof r.task === 'string' &&
+    typeof r.method === 'string' &&
+    typeof r.score === 'number'
+  );
 }
 
 /**
@@ -45,7 +52,10 @@ function isRecord(value: unknown): value is SampleRecord {
 export async function* readRecords(runDir: string, options: ReadOptions = {}): AsyncGenerator<SampleRecord> {
   const warn = options.onWarning ?? defaultWarn;
   const file = samplesPath(runDir);
-  for (const { line, value } of jsonlRows(file, { mode: 'lenient', onTornLastLine: (n) => warn(tornLineMessage(file, n)) })) {
+  for (const { line, value } of jsonlRows(file, {
+    mode: 'lenient',
+    onTornLastLine: (n) => warn(tornLineMessage(file, n)),
+  })) {
     if (!isRecord(value)) {
       warn(`${file}:${line}: skipped a line that is not a sample record (needs id, task, method, score)`);
       continue;

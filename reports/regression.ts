@@ -57,8 +57,20 @@ export function baselineFromRows(rows: SummaryRow[], source?: Record<string, unk
     version: 1,
     note: 'Regression baseline for "bench gate": scores are fractions 0..1 per (task, method, length). Regenerate with "bench baseline <run-dir> --out FILE" when a change is intended.',
     ...(source ? { source } : {}),
-    entries: rows.filter(isGateRow).map((r) => ({ task: r.task, method: r.method, model: r.model, lengthLabel: r.lengthLabel, lengthKind: r.lengthKind,
-      length: r.length, metric: r.metric, score: r.score, n: r.n, errors: r.errors })),
+    entries: rows
+      .filter(isGateRow)
+      .map((r) => ({
+        task: r.task,
+        method: r.method,
+        model: r.model,
+        lengthLabel: r.lengthLabel,
+        lengthKind: r.lengthKind,
+        length: r.length,
+        metric: r.metric,
+        score: r.score,
+        n: r.n,
+        errors: r.errors,
+      })),
   };
 }
 
@@ -72,7 +84,8 @@ const LENGTH_KINDS: ReadonlySet<unknown> = new Set<BaselineEntry['lengthKind']>(
 
 /** Reads and validates a baseline file; UserError on a missing or malformed file. */
 export function readBaseline(file: string): BaselineFile {
-  if (!existsSync(file)) throw new UserError(`baseline file not found: ${file} (make one with "bench baseline <run-dir> --out ${file}")`);
+  if (!existsSync(file))
+    throw new UserError(`baseline file not found: ${file} (make one with "bench baseline <run-dir> --out ${file}")`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -81,17 +94,32 @@ export function readBaseline(file: string): BaselineFile {
   }
   const b = parsed as Partial<BaselineFile>;
   if (typeof b !== 'object' || b === null || b.kind !== 'bench-baseline' || !Array.isArray(b.entries)) {
-    throw new UserError(`baseline ${file} is malformed: expected {"kind": "bench-baseline", "entries": [...]} as written by "bench baseline"`);
+    throw new UserError(
+      `baseline ${file} is malformed: expected {"kind": "bench-baseline", "entries": [...]} as written by "bench baseline"`,
+    );
   }
   b.entries.forEach((e, i) => {
-    const ok = e && typeof e.task === 'string' && typeof e.method === 'string' && LENGTH_KINDS.has(e.lengthKind) &&
-      typeof e.length === 'number' && typeof e.score === 'number' && e.score >= 0 && e.score <= 1 && Number.isInteger(e.n) && e.n > 0;
-    if (!ok) throw new UserError(`baseline ${file} is malformed: entry ${i} needs task, method, lengthKind, length, score (0..1) and n (> 0)`);
+    const ok =
+      e &&
+      typeof e.task === 'string' &&
+      typeof e.method === 'string' &&
+      LENGTH_KINDS.has(e.lengthKind) &&
+      typeof e.length === 'number' &&
+      typeof e.score === 'number' &&
+      e.score >= 0 &&
+      e.score <= 1 &&
+      Number.isInteger(e.n) &&
+      e.n > 0;
+    if (!ok)
+      throw new UserError(
+        `baseline ${file} is malformed: entry ${i} needs task, method, lengthKind, length, score (0..1) and n (> 0)`,
+      );
   });
   const seen = new Set<string>();
   for (const e of b.entries) {
     const key = entryKey(e);
-    if (seen.has(key)) throw new UserError(`baseline ${file} has two entries for ${displayKey(e)}; keep one model per baseline`);
+    if (seen.has(key))
+      throw new UserError(`baseline ${file} has two entries for ${displayKey(e)}; keep one model per baseline`);
     seen.add(key);
   }
   return b as BaselineFile;
@@ -161,7 +189,10 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
   for (const r of gateRows) {
     const key = entryKey(r);
     const other = runByKey.get(key);
-    if (other && other.model !== r.model) throw new UserError(`the run has several models for ${displayKey(r)} (${other.model}, ${r.model}); gate one model per run`);
+    if (other && other.model !== r.model)
+      throw new UserError(
+        `the run has several models for ${displayKey(r)} (${other.model}, ${r.model}); gate one model per run`,
+      );
     runByKey.set(key, r);
   }
   const checks: GateCheck[] = [];
@@ -175,8 +206,16 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
     const base = { score: e.score, n: e.n, model: e.model };
     if (!r) {
       const skip = options.allowMissing === true;
-      checks.push({ key, task: e.task, method: e.method, lengthLabel: e.lengthLabel, verdict: !skip && options.exact ? 'changed' : 'missing', baseline: base,
-        message: skip ? 'not in the run (skipped: --allow-missing)' : 'in the baseline but not in the run', ...(skip ? { skipped: true } : {}) });
+      checks.push({
+        key,
+        task: e.task,
+        method: e.method,
+        lengthLabel: e.lengthLabel,
+        verdict: !skip && options.exact ? 'changed' : 'missing',
+        baseline: base,
+        message: skip ? 'not in the run (skipped: --allow-missing)' : 'in the baseline but not in the run',
+        ...(skip ? { skipped: true } : {}),
+      });
       continue;
     }
     overlap++;
@@ -191,21 +230,46 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
       message = same ? 'unchanged' : `changed: ${fmtPct(e.score)} (n=${e.n}) → ${fmtPct(r.score)} (n=${r.n})`;
     } else {
       verdict = drop > allowed + EPS ? 'regression' : 'pass';
-      const change = Math.abs(drop) <= EPS ? 'no change' : drop > 0 ? `drop ${fmt2(drop * 100)} points` : `gain ${fmt2(-drop * 100)} points`;
+      const change =
+        Math.abs(drop) <= EPS
+          ? 'no change'
+          : drop > 0
+            ? `drop ${fmt2(drop * 100)} points`
+            : `gain ${fmt2(-drop * 100)} points`;
       message = `${fmtPct(e.score)} → ${fmtPct(r.score)}: ${change}, allowed drop ${fmt2(allowed * 100)}`;
       const judged = options.judge?.(e, r);
       if (judged) ({ verdict, message } = judged);
     }
     if (e.model && e.model !== r.model) notes.push(`${key}: baseline model ${e.model}, run model ${r.model}`);
-    checks.push({ key, task: e.task, method: e.method, lengthLabel: e.lengthLabel, verdict, baseline: base, run, drop, allowed, message });
+    checks.push({
+      key,
+      task: e.task,
+      method: e.method,
+      lengthLabel: e.lengthLabel,
+      verdict,
+      baseline: base,
+      run,
+      drop,
+      allowed,
+      message,
+    });
   }
   if (overlap === 0) {
-    throw new UserError('the run and the baseline share no (task, method, length); check that the baseline belongs to this kind of run');
+    throw new UserError(
+      'the run and the baseline share no (task, method, length); check that the baseline belongs to this kind of run',
+    );
   }
   for (const [id, r] of runByKey) {
     if (!baseKeys.has(id)) {
-      checks.push({ key: displayKey(r), task: r.task, method: r.method, lengthLabel: r.lengthLabel, verdict: 'new',
-        run: { score: r.score, n: r.n, errors: r.errors, model: r.model }, message: `${fmtPct(r.score)} (n=${r.n}); not in the baseline` });
+      checks.push({
+        key: displayKey(r),
+        task: r.task,
+        method: r.method,
+        lengthLabel: r.lengthLabel,
+        verdict: 'new',
+        run: { score: r.score, n: r.n, errors: r.errors, model: r.model },
+        message: `${fmtPct(r.score)} (n=${r.n}); not in the baseline`,
+      });
     }
   }
   const totalErrors = gateRows.reduce((s, r) => s + r.errors, 0);
@@ -214,7 +278,13 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
   const errorsFailed = totalErrors > (maxErrors ?? baselineErrors);
   // --exact means any change fails, and a (task, method, length) the baseline does not hold is a change.
   const failed = errorsFailed || checks.some((c) => failing(c) || (options.exact === true && c.verdict === 'new'));
-  return { checks, errors: { total: totalErrors, max: maxErrors, baseline: baselineErrors, failed: errorsFailed }, failed, exitCode: failed ? 1 : 0, notes };
+  return {
+    checks,
+    errors: { total: totalErrors, max: maxErrors, baseline: baselineErrors, failed: errorsFailed },
+    failed,
+    exitCode: failed ? 1 : 0,
+    notes,
+  };
 }
 
 function pad(s: string, w: number, right = false): string {
@@ -233,33 +303,46 @@ export function formatGate(result: GateResult, options: GateOptions = {}): strin
     c.verdict === 'pass' ? 'ok' : c.verdict.toUpperCase(),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i], i > 0 && i < 5)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => pad(c, widths[i], i > 0 && i < 5))
+      .join('  ')
+      .trimEnd();
   const missingRule = options.allowMissing ? 'missing keys skipped (--allow-missing)' : 'a missing key fails';
   const rule = options.exact
     ? `rule: exact (any change of score or n fails; ${missingRule})`
     : `rule: regression if drop > max(${fmt2(options.maxDrop ?? 0)} points, ${options.z ?? 2}·sqrt(p(1-p)/n) from the baseline's p and n); ${missingRule}`;
   const lines = [rule, line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
   const e = result.errors;
-  const errLine = e.max !== null
-    ? `errors: ${e.total} (max ${e.max})${e.failed ? ' — TOO MANY' : ''}`
-    : `errors: ${e.total}${e.failed ? ` — TOO MANY: the baseline had ${e.baseline}; pass --max-errors ${e.total} to allow them` : ''}`;
+  const errLine =
+    e.max !== null
+      ? `errors: ${e.total} (max ${e.max})${e.failed ? ' — TOO MANY' : ''}`
+      : `errors: ${e.total}${e.failed ? ` — TOO MANY: the baseline had ${e.baseline}; pass --max-errors ${e.total} to allow them` : ''}`;
   lines.push(errLine, ...result.notes.map((n) => `note: ${n}`));
   const bad = result.checks.filter((c) => c.run && failing(c)).length;
   const compared = result.checks.filter((c) => c.run && c.baseline).length;
   const missing = result.checks.filter((c) => !c.run && failing(c)).length;
   const skipped = result.checks.filter((c) => c.verdict === 'missing' && c.skipped).length;
-  const missingNote = missing ? `, ${missing} baseline key${missing > 1 ? 's' : ''} missing from the run (--allow-missing skips them)` : '';
+  const missingNote = missing
+    ? `, ${missing} baseline key${missing > 1 ? 's' : ''} missing from the run (--allow-missing skips them)`
+    : '';
   const skippedNote = skipped ? `, ${skipped} missing key${skipped > 1 ? 's' : ''} skipped` : '';
-  lines.push(result.failed
-    ? `gate: FAIL (${bad} of ${compared} keys ${options.exact ? 'changed' : 'regressed'}${missingNote}${result.errors.failed ? ', too many errors' : ''})`
-    : `gate: PASS (${compared} keys compared${skippedNote})`);
+  lines.push(
+    result.failed
+      ? `gate: FAIL (${bad} of ${compared} keys ${options.exact ? 'changed' : 'regressed'}${missingNote}${result.errors.failed ? ', too many errors' : ''})`
+      : `gate: PASS (${compared} keys compared${skippedNote})`,
+  );
   return lines.join('\n');
 }
 
 function xml(text: string): string {
   // Drop characters XML 1.0 forbids, then escape.
-  return text.replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  return text
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(
+      /[&<>"']/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string,
+    );
 }
 
 /** JUnit XML: one testcase per key (plus one for the error budget), or one errored testcase when the gate could not run. */
@@ -270,13 +353,17 @@ export function junitXml(suiteName: string, result: GateResult | { error: string
   let skipped = 0;
   if ('error' in result) {
     errors = 1;
-    cases.push(`    <testcase classname="bench.gate" name="gate"><error message="${xml(result.error)}">${xml(result.error)}</error></testcase>`);
+    cases.push(
+      `    <testcase classname="bench.gate" name="gate"><error message="${xml(result.error)}">${xml(result.error)}</error></testcase>`,
+    );
   } else {
     for (const c of result.checks) {
       const open = `    <testcase classname="${xml(`bench.gate.${c.task}.${c.method}`)}" name="${xml(c.lengthLabel)}" time="0">`;
       if (failing(c)) {
         failures++;
-        cases.push(`${open}<failure message="${xml(c.message)}" type="${c.verdict}">${xml(`${c.key}: ${c.message}`)}</failure></testcase>`);
+        cases.push(
+          `${open}<failure message="${xml(c.message)}" type="${c.verdict}">${xml(`${c.key}: ${c.message}`)}</failure></testcase>`,
+        );
       } else if (c.verdict === 'missing' || c.verdict === 'new') {
         skipped++;
         cases.push(`${open}<skipped message="${xml(c.message)}"/></testcase>`);
@@ -287,7 +374,9 @@ export function junitXml(suiteName: string, result: GateResult | { error: string
     if (result.errors.max !== null || result.errors.failed) {
       const msg = `${result.errors.total} errored samples (max ${result.errors.max ?? `${result.errors.baseline}, as in the baseline`})`;
       if (result.errors.failed) failures++;
-      cases.push(`    <testcase classname="bench.gate" name="errors" time="0">${result.errors.failed ? `<failure message="${xml(msg)}" type="errors">${xml(msg)}</failure>` : ''}</testcase>`);
+      cases.push(
+        `    <testcase classname="bench.gate" name="errors" time="0">${result.errors.failed ? `<failure message="${xml(msg)}" type="errors">${xml(msg)}</failure>` : ''}</testcase>`,
+      );
     }
   }
   const tests = cases.length;

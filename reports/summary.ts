@@ -10,7 +10,13 @@ import type { SampleRecord } from '../harness/types.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
-import { CSV_INTERVAL_COLUMNS, PENDING_INTERVAL, insertIntervalColumns, rowInterval, type RowInterval } from './intervals.js';
+import {
+  CSV_INTERVAL_COLUMNS,
+  PENDING_INTERVAL,
+  insertIntervalColumns,
+  rowInterval,
+  type RowInterval,
+} from './intervals.js';
 
 export { readRecords, loadRecords } from './records.js';
 
@@ -27,7 +33,9 @@ function bucketFrom(label: string): number {
 }
 
 /** True for rows the gate and baselines use: one per (task, method, model, length); not the LongBench-E views. */
-export function isGateRow<T extends Pick<SummaryRow, 'lengthKind'>>(row: T): row is T & { lengthKind: SampleRecord['lengthKind'] } {
+export function isGateRow<T extends Pick<SummaryRow, 'lengthKind'>>(
+  row: T,
+): row is T & { lengthKind: SampleRecord['lengthKind'] } {
   return row.lengthKind !== 'bucket';
 }
 
@@ -90,8 +98,15 @@ type RowPosition = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' |
 /** Sort order: task, method, model, then length kind (bucket rows after the row they break down) and numeric length. */
 export function compareRows(a: RowPosition, b: RowPosition): number {
   const bucketLast = (r: RowPosition) => (r.lengthKind === 'bucket' ? 1 : 0);
-  return cmp(a.task, b.task) || cmp(a.method, b.method) || cmp(a.model, b.model) || bucketLast(a) - bucketLast(b) ||
-    cmp(a.lengthKind, b.lengthKind) || a.length - b.length || cmp(a.lengthLabel, b.lengthLabel);
+  return (
+    cmp(a.task, b.task) ||
+    cmp(a.method, b.method) ||
+    cmp(a.model, b.model) ||
+    bucketLast(a) - bucketLast(b) ||
+    cmp(a.lengthKind, b.lengthKind) ||
+    a.length - b.length ||
+    cmp(a.lengthLabel, b.lengthLabel)
+  );
 }
 
 function cmp(a: string, b: string): number {
@@ -106,11 +121,33 @@ function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'leng
   return {
     row: {
       ...PENDING_INTERVAL,
-      task: r.task, method: r.method, model: r.model, isReferenceReader: isReferenceReaderId(r.model), ...position, metric: '',
-      n: 0, ok: 0, errors: 0, truncated: 0, overTarget: 0, score: 0, scoreOkOnly: null, metrics: {}, empty: 0, middleTruncated: 0,
-      promptTokens: 0, completionTokens: 0, calls: 0, meanBuiltTokens: 0,
+      task: r.task,
+      method: r.method,
+      model: r.model,
+      isReferenceReader: isReferenceReaderId(r.model),
+      ...position,
+      metric: '',
+      n: 0,
+      ok: 0,
+      errors: 0,
+      truncated: 0,
+      overTarget: 0,
+      score: 0,
+      scoreOkOnly: null,
+      metrics: {},
+      empty: 0,
+      middleTruncated: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      calls: 0,
+      meanBuiltTokens: 0,
     },
-    metricNames: new Set(), scoreSum: 0, okScoreSum: 0, metricSums: new Map(), builtSum: 0, errorRecordsMissing: [],
+    metricNames: new Set(),
+    scoreSum: 0,
+    okScoreSum: 0,
+    metricSums: new Map(),
+    builtSum: 0,
+    errorRecordsMissing: [],
     values: [],
   };
 }
@@ -151,7 +188,11 @@ function add(acc: Acc, r: SampleRecord): void {
  */
 export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
   const groups = new Map<string, Acc>();
-  const accFor = (key: string, r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel'>): Acc => {
+  const accFor = (
+    key: string,
+    r: SampleRecord,
+    position: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel'>,
+  ): Acc => {
     let acc = groups.get(key);
     if (!acc) {
       acc = newAcc(r, position);
@@ -160,12 +201,24 @@ export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
     return acc;
   };
   for (const r of records) {
-    add(accFor([r.task, r.method, r.model, r.lengthKind, r.length, r.lengthLabel].join('\u0000'), r,
-      { lengthKind: r.lengthKind, length: r.length, lengthLabel: r.lengthLabel }), r);
+    add(
+      accFor([r.task, r.method, r.model, r.lengthKind, r.length, r.lengthLabel].join('\u0000'), r, {
+        lengthKind: r.lengthKind,
+        length: r.length,
+        lengthLabel: r.lengthLabel,
+      }),
+      r,
+    );
     const bucket = bucketOf(r);
     if (bucket !== null) {
-      add(accFor([r.task, r.method, r.model, 'bucket', bucket].join('\u0000'), r,
-        { lengthKind: 'bucket', length: bucketFrom(bucket), lengthLabel: bucket }), r);
+      add(
+        accFor([r.task, r.method, r.model, 'bucket', bucket].join('\u0000'), r, {
+          lengthKind: 'bucket',
+          length: bucketFrom(bucket),
+          lengthLabel: bucket,
+        }),
+        r,
+      );
     }
   }
   const rows: SummaryRow[] = [];
@@ -178,7 +231,9 @@ export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
     row.metric = [...acc.metricNames].sort().join('+');
     row.score = acc.scoreSum / row.n;
     row.scoreOkOnly = row.ok > 0 ? acc.okScoreSum / row.ok : null;
-    row.metrics = Object.fromEntries([...acc.metricSums.entries()].sort(([a], [b]) => cmp(a, b)).map(([k, m]) => [k, m.sum / m.count]));
+    row.metrics = Object.fromEntries(
+      [...acc.metricSums.entries()].sort(([a], [b]) => cmp(a, b)).map(([k, m]) => [k, m.sum / m.count]),
+    );
     row.meanBuiltTokens = acc.builtSum / row.n;
     Object.assign(row, rowInterval(acc.values, row));
     rows.push(row);
@@ -196,13 +251,58 @@ function metricColumns(rows: SummaryRow[]): string[] {
 /** CSV text: scores ×100 with 2 decimals (the display edge); counts as integers. */
 export function summaryCsv(rows: SummaryRow[]): string {
   const metrics = metricColumns(rows);
-  const header = ['task', 'method', 'model', 'reference_reader', 'length_label', 'length_kind', 'length', 'metric',
-    'score_x100', 'n', 'expected_n', 'complete', 'ok', 'errors', 'truncated', 'over_target', 'score_ok_only_x100', ...metrics.map((m) => `${m}_x100`),
-    'empty_predictions', 'middle_truncated', 'prompt_tokens', 'completion_tokens', 'calls', 'mean_built_tokens'];
-  const body = rows.map((r) => [r.task, r.method, r.model, r.isReferenceReader ? 'yes' : 'no', r.lengthLabel, r.lengthKind,
-    r.length, r.metric, fmtPct(r.score), r.n, r.expected ?? '', r.complete == null ? '' : r.complete ? 'yes' : 'no', r.ok, r.errors, r.truncated, r.overTarget, r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
-    ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')), r.empty, r.middleTruncated, r.promptTokens, r.completionTokens,
-    r.calls, Math.round(r.meanBuiltTokens)]);
+  const header = [
+    'task',
+    'method',
+    'model',
+    'reference_reader',
+    'length_label',
+    'length_kind',
+    'length',
+    'metric',
+    'score_x100',
+    'n',
+    'expected_n',
+    'complete',
+    'ok',
+    'errors',
+    'truncated',
+    'over_target',
+    'score_ok_only_x100',
+    ...metrics.map((m) => `${m}_x100`),
+    'empty_predictions',
+    'middle_truncated',
+    'prompt_tokens',
+    'completion_tokens',
+    'calls',
+    'mean_built_tokens',
+  ];
+  const body = rows.map((r) => [
+    r.task,
+    r.method,
+    r.model,
+    r.isReferenceReader ? 'yes' : 'no',
+    r.lengthLabel,
+    r.lengthKind,
+    r.length,
+    r.metric,
+    fmtPct(r.score),
+    r.n,
+    r.expected ?? '',
+    r.complete == null ? '' : r.complete ? 'yes' : 'no',
+    r.ok,
+    r.errors,
+    r.truncated,
+    r.overTarget,
+    r.scoreOkOnly === null ? '' : fmtPct(r.scoreOkOnly),
+    ...metrics.map((m) => (m in r.metrics ? fmtPct(r.metrics[m]) : '')),
+    r.empty,
+    r.middleTruncated,
+    r.promptTokens,
+    r.completionTokens,
+    r.calls,
+    Math.round(r.meanBuiltTokens),
+  ]);
   insertIntervalColumns(header, body, rows, 'score_x100', CSV_INTERVAL_COLUMNS);
   return stringify([header, ...body]);
 }
@@ -220,10 +320,20 @@ export interface SummaryFile {
 }
 
 export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): SummaryFile {
-  const withPct = (r: SummaryRow) => ({ ...r, expected: r.expected ?? null, complete: r.complete ?? null, scoreX100: pct(r.score) });
+  const withPct = (r: SummaryRow) => ({
+    ...r,
+    expected: r.expected ?? null,
+    complete: r.complete ?? null,
+    scoreX100: pct(r.score),
+  });
   const buckets = rows.filter((r) => !isGateRow(r));
-  return { version: 1, scoreScale: 'fraction', rows: rows.filter(isGateRow).map(withPct), ...(buckets.length ? { buckets: buckets.map(withPct) } : {}),
-    ...(missing.length ? { missing } : {}) };
+  return {
+    version: 1,
+    scoreScale: 'fraction',
+    rows: rows.filter(isGateRow).map(withPct),
+    ...(buckets.length ? { buckets: buckets.map(withPct) } : {}),
+    ...(missing.length ? { missing } : {}),
+  };
 }
 
 /** Writes summary.csv and summary.json into runDir (each via temp file + rename). Returns the paths. */
@@ -238,15 +348,22 @@ export function writeSummary(runDir: string, rows: SummaryRow[], missing: Missin
 
 function table(header: string[], body: string[][], rightAlign: boolean[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (rightAlign[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (rightAlign[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-export const CUT_NOTE = 'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
+export const CUT_NOTE =
+  'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
 
-export const OVER_TARGET_NOTE = 'over target: samples whose context is longer than the length, because it cannot be built smaller (a RULER-HQA question\'s own paragraphs alone exceed it); scored as usual, counted in n';
+export const OVER_TARGET_NOTE =
+  "over target: samples whose context is longer than the length, because it cannot be built smaller (a RULER-HQA question's own paragraphs alone exceed it); scored as usual, counted in n";
 
-export const BUCKET_NOTE = '0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset\'s own length field (words; characters for Chinese)';
+export const BUCKET_NOTE =
+  "0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset's own length field (words; characters for Chinese)";
 
 /**
  * Terminal table: one block per task × method × model, one line per length (native tasks: "all", then the buckets);
@@ -258,7 +375,12 @@ export function formatSummaryTable(rows: SummaryRow[], missing: MissingCell[] = 
   while (i < rows.length) {
     const first = rows[i];
     const group: SummaryRow[] = [];
-    while (i < rows.length && rows[i].task === first.task && rows[i].method === first.method && rows[i].model === first.model) {
+    while (
+      i < rows.length &&
+      rows[i].task === first.task &&
+      rows[i].method === first.method &&
+      rows[i].model === first.model
+    ) {
       group.push(rows[i]);
       i++;
     }
@@ -267,10 +389,33 @@ export function formatSummaryTable(rows: SummaryRow[], missing: MissingCell[] = 
     const showOver = group.some((r) => r.overTarget > 0);
     const showEmpty = group.some((r) => r.empty > 0);
     const showCut = group.some((r) => r.middleTruncated > 0);
-    const header = ['length', 'n', `${metric} ×100`, 'errors', 'truncated', ...(showOver ? ['over target'] : []), ...(showEmpty ? ['empty'] : []), ...(showCut ? ['context cut'] : [])];
-    const body = group.map((r) => [r.lengthLabel, fmtCount(r), fmtPct(r.score), String(r.errors), String(r.truncated),
-      ...(showOver ? [String(r.overTarget)] : []), ...(showEmpty ? [String(r.empty)] : []), ...(showCut ? [String(r.middleTruncated)] : [])]);
-    blocks.push(`${first.task} · ${first.method} · ${model}\n${table(header, body, header.map((_, k) => k > 0))}`);
+    const header = [
+      'length',
+      'n',
+      `${metric} ×100`,
+      'errors',
+      'truncated',
+      ...(showOver ? ['over target'] : []),
+      ...(showEmpty ? ['empty'] : []),
+      ...(showCut ? ['context cut'] : []),
+    ];
+    const body = group.map((r) => [
+      r.lengthLabel,
+      fmtCount(r),
+      fmtPct(r.score),
+      String(r.errors),
+      String(r.truncated),
+      ...(showOver ? [String(r.overTarget)] : []),
+      ...(showEmpty ? [String(r.empty)] : []),
+      ...(showCut ? [String(r.middleTruncated)] : []),
+    ]);
+    blocks.push(
+      `${first.task} · ${first.method} · ${model}\n${table(
+        header,
+        body,
+        header.map((_, k) => k > 0),
+      )}`,
+    );
   }
   if (rows.some((r) => r.overTarget > 0)) blocks.push(OVER_TARGET_NOTE);
   if (rows.some((r) => r.complete === false)) blocks.push(INCOMPLETE_NOTE);

@@ -20,7 +20,13 @@ interface HfTokenizerJson {
   normalizer: { type: string } | null;
   pre_tokenizer: {
     type: string;
-    pretokenizers: { type: string; pattern?: { Regex: string }; behavior?: string; invert?: boolean; use_regex?: boolean }[];
+    pretokenizers: {
+      type: string;
+      pattern?: { Regex: string };
+      behavior?: string;
+      invert?: boolean;
+      use_regex?: boolean;
+    }[];
   };
   model: { type: string; vocab: Record<string, number>; merges: (string | [string, string])[] };
 }
@@ -44,7 +50,8 @@ function tokenBytes(token: string, table: Map<number, number>): Buffer {
   const out: number[] = [];
   for (const ch of token) {
     const b = table.get(ch.codePointAt(0)!);
-    if (b === undefined) throw new Error(`vocab token ${JSON.stringify(token)} has a character outside the byte-level alphabet`);
+    if (b === undefined)
+      throw new Error(`vocab token ${JSON.stringify(token)} has a character outside the byte-level alphabet`);
     out.push(b);
   }
   return Buffer.from(out);
@@ -57,7 +64,10 @@ function fail(message: string): never {
 function main(): void {
   const require = createRequire(import.meta.url);
   const jsonPath = require.resolve(`${SOURCE_PACKAGE}/models/tokenizer.json`);
-  const pkg = JSON.parse(readFileSync(join(dirname(jsonPath), '..', 'package.json'), 'utf8')) as { version: string; license: string };
+  const pkg = JSON.parse(readFileSync(join(dirname(jsonPath), '..', 'package.json'), 'utf8')) as {
+    version: string;
+    license: string;
+  };
   const tj = JSON.parse(readFileSync(jsonPath, 'utf8')) as HfTokenizerJson;
 
   // The conversion is only valid for the exact pipeline we reproduce: NFC → one regex split → byte-level BPE.
@@ -69,7 +79,8 @@ function main(): void {
   if (split.type !== 'Split' || split.behavior !== 'Isolated' || split.invert !== false || !split.pattern?.Regex) {
     fail('expected an isolated regex Split first');
   }
-  if (byteLevel.type !== 'ByteLevel' || byteLevel.use_regex !== false) fail('expected ByteLevel without its own regex second');
+  if (byteLevel.type !== 'ByteLevel' || byteLevel.use_regex !== false)
+    fail('expected ByteLevel without its own regex second');
   if (tj.model.type !== 'BPE') fail('expected a BPE model');
 
   const table = unicodeToByte();
@@ -133,7 +144,9 @@ function main(): void {
   writeFileSync(outPath, gz);
   const sha = createHash('sha256').update(gz).digest('hex');
   console.log('checked: every merge is the rank-order split of its token, so rank-ordered BPE equals HF BPE here');
-  console.log(`wrote ${relative(root, outPath)}: ${byId.length} ranks, ${Object.keys(special).length} special tokens, ${gz.length} bytes`);
+  console.log(
+    `wrote ${relative(root, outPath)}: ${byId.length} ranks, ${Object.keys(special).length} special tokens, ${gz.length} bytes`,
+  );
   console.log(`sha256 ${sha}`);
 }
 

@@ -57,7 +57,8 @@ export function detectFile(path: string): Detected {
     const keys = Object.keys(value).slice(0, 12).join(', ') || 'none';
     throw new UserError(`${path}: ${where}: fields {${keys}} match no known layout; expected ${EXPECTED}`);
   }
-  if (compressed && format !== 'hotpotqa-dev') throw new UserError(`${path} is gzip-compressed: decompress it first (gunzip -k FILE)`);
+  if (compressed && format !== 'hotpotqa-dev')
+    throw new UserError(`${path} is gzip-compressed: decompress it first (gunzip -k FILE)`);
   return { path, format, container, first: value as Record<string, unknown>, compressed };
 }
 
@@ -79,5 +80,7 @@ export function commandFor(d: Detected, niahTask?: string): string {
 
 /** A UserError for a file whose format the task does not read, with the command that does. */
 export function wrongTask(task: string, d: Detected, niahTask?: string): UserError {
-  return new UserError(`${d.path} holds ${FORMAT_NAMES[d.format]}, which task ${task} does not read: run \`${commandFor(d, niahTask)}\``);
+  return new UserError(
+    `${d.path} holds ${FORMAT_NAMES[d.format]}, which task ${task} does not read: run \`${commandFor(d, niahTask)}\``,
+  );
 }

@@ -25,7 +25,10 @@ interface GenericItem {
 }
 
 export function prepareGeneric(env: TaskEnv, task: string, version: string, path: string): PreparedTask {
-  if (env.options.pool !== undefined) throw new UserError('--pool is read only with MemAgent\'s index-form RULER-HQA files; generic JSONL rows do not use it');
+  if (env.options.pool !== undefined)
+    throw new UserError(
+      "--pool is read only with MemAgent's index-form RULER-HQA files; generic JSONL rows do not use it",
+    );
   const known = new Set(metricNames());
   const entries: Entry<GenericItem>[] = [];
   const metrics = new Set<string>();
@@ -36,17 +39,32 @@ export function prepareGeneric(env: TaskEnv, task: string, version: string, path
     for (const key of ['context', 'question', 'answers']) if (!(key in r)) throw bad(`missing field "${key}"`);
     if (typeof r.context !== 'string') throw bad('field "context" must be a string');
     if (typeof r.question !== 'string') throw bad('field "question" must be a string');
-    if (!Array.isArray(r.answers) || r.answers.length === 0 || !r.answers.every((x) => typeof x === 'string')) throw bad('field "answers" must be a non-empty list of strings');
-    if (r.id !== undefined && r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number') throw bad('field "id" must be a string or a number');
+    if (!Array.isArray(r.answers) || r.answers.length === 0 || !r.answers.every((x) => typeof x === 'string'))
+      throw bad('field "answers" must be a non-empty list of strings');
+    if (r.id !== undefined && r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number')
+      throw bad('field "id" must be a string or a number');
     let metric = GENERIC_DEFAULT_METRIC;
     if (r.metric !== undefined && r.metric !== null) {
       if (typeof r.metric !== 'string' || !known.has(r.metric)) {
-        throw rowError(path, ref, `field "metric": unknown metric ${JSON.stringify(r.metric)}; known metrics: ${[...known].join(', ')}`);
+        throw rowError(
+          path,
+          ref,
+          `field "metric": unknown metric ${JSON.stringify(r.metric)}; known metrics: ${[...known].join(', ')}`,
+        );
       }
       metric = r.metric;
     }
     metrics.add(metric);
-    entries.push({ length: ALL_ROWS, item: { ref, question: r.question, answers: r.answers as string[], id: (r.id as string | number | undefined) ?? null, metric } });
+    entries.push({
+      length: ALL_ROWS,
+      item: {
+        ref,
+        question: r.question,
+        answers: r.answers as string[],
+        id: (r.id as string | number | undefined) ?? null,
+        metric,
+      },
+    });
   });
   const build = (length: LengthTarget, index: number, item: GenericItem): Sample => {
     const row = readRowAgain(file, item.ref) as { context: string };
@@ -65,6 +83,10 @@ export function prepareGeneric(env: TaskEnv, task: string, version: string, path
   };
   return bucketedTask(task, entries, build, {
     metric: metrics.size === 1 ? [...metrics][0] : undefined,
-    data: { path, format: 'jsonl', files: [{ path: file.path, format: 'jsonl', sha256: file.sha256, rows: file.rows }] },
+    data: {
+      path,
+      format: 'jsonl',
+      files: [{ path: file.path, format: 'jsonl', sha256: file.sha256, rows: file.rows }],
+    },
   });
 }

@@ -25,23 +25,39 @@ export function loadPoolFile(path: string): PoolFile {
     const st = statSync(path);
     key = `${path}\u0000${st.size}\u0000${st.mtimeMs}`;
   } catch {
-    throw new UserError(`--pool ${path} does not exist: pass the HotpotQA dev distractor file (hotpot_dev_distractor_v1.json) the index-form data was built from`);
+    throw new UserError(
+      `--pool ${path} does not exist: pass the HotpotQA dev distractor file (hotpot_dev_distractor_v1.json) the index-form data was built from`,
+    );
   }
   const hit = cache.get(key);
   if (hit) return hit;
   const unique = new Set<string>();
-  const scanned = scanRows(path, (value, ref) => {
-    const bad = (what: string) => rowError(`--pool ${path}`, ref, `${what}; expected HotpotQA records {_id, question, answer, supporting_facts, context: [[title, [sentences]]]}`);
-    const r = value as Record<string, unknown>;
-    if (typeof r !== 'object' || r === null || Array.isArray(r)) throw bad('not a JSON object');
-    if (!Array.isArray(r.context)) throw bad('field "context" is missing or not a list');
-    r.context.forEach((p, k) => {
-      if (!Array.isArray(p) || typeof p[0] !== 'string' || !Array.isArray(p[1]) || !p[1].every((s) => typeof s === 'string')) {
-        throw bad(`field "context"[${k}] is not a [title, [sentences]] pair`);
-      }
-      unique.add(renderParagraph(p[0], p[1] as string[]));
-    });
-  }, { gzip: true });
+  const scanned = scanRows(
+    path,
+    (value, ref) => {
+      const bad = (what: string) =>
+        rowError(
+          `--pool ${path}`,
+          ref,
+          `${what}; expected HotpotQA records {_id, question, answer, supporting_facts, context: [[title, [sentences]]]}`,
+        );
+      const r = value as Record<string, unknown>;
+      if (typeof r !== 'object' || r === null || Array.isArray(r)) throw bad('not a JSON object');
+      if (!Array.isArray(r.context)) throw bad('field "context" is missing or not a list');
+      r.context.forEach((p, k) => {
+        if (
+          !Array.isArray(p) ||
+          typeof p[0] !== 'string' ||
+          !Array.isArray(p[1]) ||
+          !p[1].every((s) => typeof s === 'string')
+        ) {
+          throw bad(`field "context"[${k}] is not a [title, [sentences]] pair`);
+        }
+        unique.add(renderParagraph(p[0], p[1] as string[]));
+      });
+    },
+    { gzip: true },
+  );
   const pool: PoolFile = { path, sha256: scanned.sha256, texts: [...unique].sort(compareCodePoints) };
   cache.set(key, pool);
   return pool;

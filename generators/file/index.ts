@@ -18,15 +18,20 @@ export const JSONL_TASK_VERSION = '1';
 export const jsonlTask: TaskDefinition = {
   name: 'jsonl',
   version: JSONL_TASK_VERSION,
-  description: 'Your own data: --data FILE (or task file:FILE) with JSONL rows {context, question, answers, id?, metric?}; sub_em unless a row names its metric',
+  description:
+    'Your own data: --data FILE (or task file:FILE) with JSONL rows {context, question, answers, id?, metric?}; sub_em unless a row names its metric',
   metric: 'sub_em',
   defaultSamples: Number.POSITIVE_INFINITY,
   defaultLengths: 'from the data',
   acceptsDocCounts: false,
   async prepare(env: TaskEnv): Promise<PreparedTask> {
     const path = env.options.data;
-    if (path === undefined) throw new UserError('task jsonl reads your file: `bench run jsonl --data FILE.jsonl` or `bench run file:FILE.jsonl`');
-    if (isDirectory(path)) throw new UserError(`task jsonl reads one file, and --data ${path} is a directory: pass the file`);
+    if (path === undefined)
+      throw new UserError(
+        'task jsonl reads your file: `bench run jsonl --data FILE.jsonl` or `bench run file:FILE.jsonl`',
+      );
+    if (isDirectory(path))
+      throw new UserError(`task jsonl reads one file, and --data ${path} is a directory: pass the file`);
     const d = detectFile(path);
     if (d.format !== 'jsonl') throw wrongTask('jsonl', d, niahTaskInPath(path));
     return prepareGeneric(env, 'jsonl', JSONL_TASK_VERSION, path);
@@ -64,18 +69,30 @@ export function readRulerHqaData(env: TaskEnv, task: string, version: string): P
     }
     files = found.filter((d) => d.format === 'memagent-hqa').map((d) => d.path);
     ignored.push(...found.filter((d) => d.format !== 'memagent-hqa').map((d) => `${d.path} (${d.format})`));
-    if (files.length === 0) throw new UserError(`--data ${path} holds no MemAgent RULER-HQA files (JSON rows {context, input, answers, num_docs, index}, e.g. eval_50.json); for a HotpotQA dev file pass the file itself`);
+    if (files.length === 0)
+      throw new UserError(
+        `--data ${path} holds no MemAgent RULER-HQA files (JSON rows {context, input, answers, num_docs, index}, e.g. eval_50.json); for a HotpotQA dev file pass the file itself`,
+      );
   } else {
     const d = detectFile(path);
     if (d.format === 'hotpotqa-dev') {
-      if (env.options.pool !== undefined) throw new UserError(`--pool is read only with MemAgent's index-form files; ${path} is a HotpotQA dev file, from which ${task} builds its own contexts`);
+      if (env.options.pool !== undefined)
+        throw new UserError(
+          `--pool is read only with MemAgent's index-form files; ${path} is a HotpotQA dev file, from which ${task} builds its own contexts`,
+        );
       return undefined;
     }
     if (d.format !== 'memagent-hqa') throw wrongTask(task, d, niahTaskInPath(path));
     files = [path];
   }
-  if (task === 'ctx-dist') throw new UserError('ctx-dist builds its own placements and cannot reorder MemAgent\'s files: run `bench run ruler-hqa --data ...`');
-  if (env.options.placement !== undefined) throw new UserError('--placement builds its own contexts; MemAgent\'s files keep their document order: drop --placement');
+  if (task === 'ctx-dist')
+    throw new UserError(
+      "ctx-dist builds its own placements and cannot reorder MemAgent's files: run `bench run ruler-hqa --data ...`",
+    );
+  if (env.options.placement !== undefined)
+    throw new UserError(
+      "--placement builds its own contexts; MemAgent's files keep their document order: drop --placement",
+    );
   const prepared = prepareMemAgentHqa(env, task, version, files, path);
   if (ignored.length > 0) prepared.data!.ignored = ignored;
   return prepared;
@@ -83,7 +100,8 @@ export function readRulerHqaData(env: TaskEnv, task: string, version: string): P
 
 /** A LongBench task's --data FILE must hold LongBench rows (a directory is resolved by the LongBench loader). */
 export function checkLongBenchData(env: TaskEnv, task: string): void {
-  if (env.options.pool !== undefined) throw new UserError(`--pool is read only with MemAgent's index-form RULER-HQA files; ${task} does not use it`);
+  if (env.options.pool !== undefined)
+    throw new UserError(`--pool is read only with MemAgent's index-form RULER-HQA files; ${task} does not use it`);
   const path = env.options.data;
   if (path === undefined || isDirectory(path)) return;
   const d = detectFile(path);
@@ -111,14 +129,20 @@ export function withFileData(task: TaskDefinition): TaskDefinition {
           checkLongBenchData(env, task.name);
         }
       }
-      if (env.options.pool !== undefined) throw new UserError(`--pool is read only with MemAgent's index-form RULER-HQA files (--data); ${task.name} does not use it`);
+      if (env.options.pool !== undefined)
+        throw new UserError(
+          `--pool is read only with MemAgent's index-form RULER-HQA files (--data); ${task.name} does not use it`,
+        );
       return task.prepare(env);
     },
   };
 }
 
 /** The manifest's `data` field for a run's prepared tasks, or undefined when no task read --data. */
-export function manifestData(tasks: readonly TaskDefinition[], prepared: readonly PreparedTask[]): ManifestData | undefined {
+export function manifestData(
+  tasks: readonly TaskDefinition[],
+  prepared: readonly PreparedTask[],
+): ManifestData | undefined {
   const infos = prepared.flatMap((p, i) => (p.data ? [{ task: tasks[i].name, ...p.data }] : []));
   if (infos.length === 0) return undefined;
   const files = infos.flatMap((d) => d.files.map((f) => ({ task: d.task, ...f })));
@@ -137,7 +161,9 @@ export function describeData(info: DataSourceInfo): string {
   const rows = info.files.reduce((n, f) => n + f.rows, 0);
   const where = info.files.length === 1 ? info.files[0].path : `${info.files.length} files under ${info.path}`;
   const sha = info.files.length === 1 ? `, sha256 ${info.files[0].sha256.slice(0, 12)}` : '';
-  const pool = info.pool ? `; pool ${info.pool.path} (${info.pool.paragraphs} paragraphs, sha256 ${info.pool.sha256.slice(0, 12)})` : '';
+  const pool = info.pool
+    ? `; pool ${info.pool.path} (${info.pool.paragraphs} paragraphs, sha256 ${info.pool.sha256.slice(0, 12)})`
+    : '';
   const ignored = info.ignored?.length ? `; ignored ${info.ignored.join(', ')}` : '';
   return `data ${where}: ${info.format}, ${rows} rows${sha}${pool}${ignored}`;
 }

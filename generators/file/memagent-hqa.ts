@@ -33,7 +33,13 @@ function isStringList(v: unknown): v is string[] {
  * Reads MemAgent RULER-HQA files (already detected as such) into a task whose grid is one `docs:N` point per
  * distinct num_docs. Index-form rows need `options.pool`; every index is checked against the pool before any work.
  */
-export function prepareMemAgentHqa(env: TaskEnv, task: string, version: string, files: string[], dataPath: string): PreparedTask {
+export function prepareMemAgentHqa(
+  env: TaskEnv,
+  task: string,
+  version: string,
+  files: string[],
+  dataPath: string,
+): PreparedTask {
   let pool: PoolFile | undefined;
   const entries: Entry<HqaItem>[] = [];
   const scanned: ScannedFile[] = [];
@@ -43,25 +49,37 @@ export function prepareMemAgentHqa(env: TaskEnv, task: string, version: string, 
   for (const path of files) {
     const fileEntries: Entry<Omit<HqaItem, 'file'>>[] = [];
     const file = scanRows(path, (value, ref) => {
-      const bad = (what: string) => rowError(path, ref, `${what}; MemAgent's RULER-HQA rows have ${MEMAGENT_HQA_FIELDS}`);
+      const bad = (what: string) =>
+        rowError(path, ref, `${what}; MemAgent's RULER-HQA rows have ${MEMAGENT_HQA_FIELDS}`);
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a JSON object');
       const r = value as Record<string, unknown>;
-      for (const key of ['context', 'input', 'answers', 'num_docs']) if (!(key in r)) throw bad(`missing field "${key}"`);
+      for (const key of ['context', 'input', 'answers', 'num_docs'])
+        if (!(key in r)) throw bad(`missing field "${key}"`);
       if (typeof r.input !== 'string') throw bad('field "input" must be a string');
       if (!isStringList(r.answers)) throw bad('field "answers" must be a non-empty list of strings');
-      if (!Number.isInteger(r.num_docs) || (r.num_docs as number) < 1) throw bad(`field "num_docs" must be a positive integer, got ${JSON.stringify(r.num_docs)}`);
-      if (r.index !== undefined && r.index !== null && !Number.isInteger(r.index)) throw bad(`field "index" must be an integer, got ${JSON.stringify(r.index)}`);
+      if (!Number.isInteger(r.num_docs) || (r.num_docs as number) < 1)
+        throw bad(`field "num_docs" must be a positive integer, got ${JSON.stringify(r.num_docs)}`);
+      if (r.index !== undefined && r.index !== null && !Number.isInteger(r.index))
+        throw bad(`field "index" must be an integer, got ${JSON.stringify(r.index)}`);
       let indices: Int32Array | undefined;
       if (Array.isArray(r.context)) {
         if (env.options.pool === undefined) {
-          throw rowError(path, ref, 'field "context" is a list of paragraph indices (MemAgent\'s index form, used above 10000 documents): pass the HotpotQA dev file it indexes with --pool FILE (hotpot_dev_distractor_v1.json)');
+          throw rowError(
+            path,
+            ref,
+            'field "context" is a list of paragraph indices (MemAgent\'s index form, used above 10000 documents): pass the HotpotQA dev file it indexes with --pool FILE (hotpot_dev_distractor_v1.json)',
+          );
         }
         pool ??= loadPoolFile(env.options.pool);
         const size = pool.texts.length;
         indices = new Int32Array(r.context.length);
         r.context.forEach((x, k) => {
           if (!Number.isInteger(x) || (x as number) < 0 || (x as number) >= size) {
-            throw rowError(path, ref, `field "context"[${k}] = ${JSON.stringify(x)} is not a paragraph index of --pool ${pool!.path} (${size} paragraphs, indices 0..${size - 1}); was the file built from another HotpotQA file?`);
+            throw rowError(
+              path,
+              ref,
+              `field "context"[${k}] = ${JSON.stringify(x)} is not a paragraph index of --pool ${pool!.path} (${size} paragraphs, indices 0..${size - 1}); was the file built from another HotpotQA file?`,
+            );
           }
           indices![k] = x as number;
         });
@@ -76,12 +94,20 @@ export function prepareMemAgentHqa(env: TaskEnv, task: string, version: string, 
       const numDocs = r.num_docs as number;
       fileEntries.push({
         length: { kind: 'docs', value: numDocs, label: `docs:${numDocs}` },
-        item: { ref, question: pyStrip(r.input), answers: r.answers, numDocs, devIndex: (r.index as number | null | undefined) ?? null, indices },
+        item: {
+          ref,
+          question: pyStrip(r.input),
+          answers: r.answers,
+          numDocs,
+          devIndex: (r.index as number | null | undefined) ?? null,
+          indices,
+        },
       });
     });
     for (const e of fileEntries) {
       const other = docsFrom.get(e.length.value);
-      if (other !== undefined && other !== path) throw new UserError(`${e.length.label} is in both ${other} and ${path}: pass one file per document count`);
+      if (other !== undefined && other !== path)
+        throw new UserError(`${e.length.label} is in both ${other} and ${path}: pass one file per document count`);
       docsFrom.set(e.length.value, path);
       entries.push({ length: e.length, item: { ...e.item, file } });
     }
@@ -112,7 +138,8 @@ export function prepareMemAgentHqa(env: TaskEnv, task: string, version: string, 
     metric: 'sub_em',
     metadata: {
       source: item.file.path,
-      [item.ref.container === 'jsonl' ? 'line' : 'item']: item.ref.container === 'jsonl' ? item.ref.line : item.ref.ordinal,
+      [item.ref.container === 'jsonl' ? 'line' : 'item']:
+        item.ref.container === 'jsonl' ? item.ref.line : item.ref.ordinal,
       dev_index: item.devIndex,
       num_docs: item.numDocs,
       form: item.indices ? 'index' : 'text',
@@ -137,7 +164,12 @@ export function prepareMemAgentHqa(env: TaskEnv, task: string, version: string, 
  * `paragraph + "\n\n"`; the last paragraph is encoded on its own without the separator and right-stripped (the
  * driver strips the joined context). Nothing is materialised as text unless a method asks for it.
  */
-export function indexContext(indices: Int32Array, pool: ParagraphPool, headers: HeaderCache, tokenizer: Tokenizer): ContextSource {
+export function indexContext(
+  indices: Int32Array,
+  pool: ParagraphPool,
+  headers: HeaderCache,
+  tokenizer: Tokenizer,
+): ContextSource {
   const n = indices.length;
   const lastText = pyStripEnd(pool.texts[indices[n - 1]]);
   const lastIds = tokenizer.encode(lastText);

@@ -57,14 +57,17 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export function decodeStrict(bytes: Buffer, path: string, offset: number, where?: string): string {
   if (isUtf8(bytes)) return strict.decode(bytes);
   const at = firstInvalidUtf8(bytes);
-  throw new UserError(`${path}: invalid UTF-8 at byte offset ${offset + Math.max(0, at)}${where ? ` (${where})` : ''}; the file must be UTF-8 text`);
+  throw new UserError(
+    `${path}: invalid UTF-8 at byte offset ${offset + Math.max(0, at)}${where ? ` (${where})` : ''}; the file must be UTF-8 text`,
+  );
 }
 
 function parseJson(text: string, path: string, ref: RowRef): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const expect = ref.container === 'jsonl' ? 'expected one JSON object per line' : 'expected a JSON object per list item';
+    const expect =
+      ref.container === 'jsonl' ? 'expected one JSON object per line' : 'expected a JSON object per list item';
     throw rowError(path, ref, `not valid JSON (${(err as Error).message.split('\n')[0]}); ${expect}`);
   }
 }
@@ -244,23 +247,40 @@ export function scanRows(path: string, visit: RowVisitor, opts: { gzip?: boolean
       if (container === undefined) throw fail('is empty; expected JSON rows');
       if (container === 'jsonl' && rowStart >= 0) emit(rowStart, pos, rowLine);
       if (container === 'json-array' && state !== 'end') {
-        throw fail(`the JSON list is not closed (the file ends ${state === 'item' ? `inside item ${rows}` : `after item ${rows - 1}`})`);
+        throw fail(
+          `the JSON list is not closed (the file ends ${state === 'item' ? `inside item ${rows}` : `after item ${rows - 1}`})`,
+        );
       }
       if (rows === 0) throw fail('holds no rows');
     }
   } finally {
     closeSync(fd);
   }
-  return { path, container: container ?? 'jsonl', sha256: hash.digest('hex'), size: st.size, mtimeMs: st.mtimeMs, rows, compressed: inflated !== undefined };
+  return {
+    path,
+    container: container ?? 'jsonl',
+    sha256: hash.digest('hex'),
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    rows,
+    compressed: inflated !== undefined,
+  };
 }
 
 /** The first row of a file and its container, without reading the rest. */
-export function firstRow(path: string, opts: { gzip?: boolean } = {}): { value: unknown; container: Container; ref: RowRef; compressed: boolean } {
+export function firstRow(
+  path: string,
+  opts: { gzip?: boolean } = {},
+): { value: unknown; container: Container; ref: RowRef; compressed: boolean } {
   let got: { value: unknown; ref: RowRef } | undefined;
-  const scanned = scanRows(path, (value, ref) => {
-    got = { value, ref };
-    return false;
-  }, opts);
+  const scanned = scanRows(
+    path,
+    (value, ref) => {
+      got = { value, ref };
+      return false;
+    },
+    opts,
+  );
   if (!got) throw new UserError(`${path} holds no rows`);
   return { ...got, container: scanned.container, compressed: scanned.compressed };
 }
@@ -273,7 +293,8 @@ export function readRowAgain(file: ScannedFile, ref: RowRef): unknown {
   if (file.compressed) throw new UserError(`${file.path} is gzip-compressed: decompress it first (gunzip -k FILE)`);
   const { fd, st } = openFile(file.path);
   try {
-    if (st.size !== file.size || st.mtimeMs !== file.mtimeMs) throw new UserError(`${file.path} changed while the run was reading it; rerun with the file unchanged`);
+    if (st.size !== file.size || st.mtimeMs !== file.mtimeMs)
+      throw new UserError(`${file.path} changed while the run was reading it; rerun with the file unchanged`);
     const bytes = Buffer.allocUnsafe(ref.end - ref.start);
     let got = 0;
     while (got < bytes.length) {

@@ -27,7 +27,8 @@ import { bucketedTask, isDirectory, listFiles, type Entry } from './source.js';
 export const RULER_METRIC = 'string_match_all';
 const RULER_FIELDS = 'index, input, outputs, length (and length_w_model_temp, answer_prefix, token_position_answer)';
 
-const PREAMBLE = /(?:Some|A) special magic (\S+) (?:are|is) hidden within the following text\. Make sure to memorize it\. I will quiz you about the \1 afterwards\./;
+const PREAMBLE =
+  /(?:Some|A) special magic (\S+) (?:are|is) hidden within the following text\. Make sure to memorize it\. I will quiz you about the \1 afterwards\./;
 const QUESTION_STARTS = ['What are all the special magic ', 'What is the special magic '];
 const QUESTION_END = ' mentioned in the provided text?';
 
@@ -47,17 +48,20 @@ export interface RulerSplit {
 /** Splits a RULER NIAH `input` into preamble, haystack and question, or returns what is wrong. */
 export function splitRulerInput(input: string): RulerSplit | string {
   const pre = PREAMBLE.exec(input);
-  if (!pre) return 'RULER\'s NIAH preamble ("… special magic … hidden within the following text. Make sure to memorize it. …") is not in it';
+  if (!pre)
+    return 'RULER\'s NIAH preamble ("… special magic … hidden within the following text. Make sure to memorize it. …") is not in it';
   const preEnd = pre.index + pre[0].length;
   let qStart = -1;
   for (const s of QUESTION_STARTS) qStart = Math.max(qStart, input.lastIndexOf(s));
-  if (qStart < preEnd) return 'RULER\'s NIAH question ("What are all the special magic … mentioned in the provided text?") does not follow the preamble';
+  if (qStart < preEnd)
+    return 'RULER\'s NIAH question ("What are all the special magic … mentioned in the provided text?") does not follow the preamble';
   const qEnd = input.indexOf(QUESTION_END, qStart);
   if (qEnd < 0) return 'RULER\'s NIAH question does not end with "mentioned in the provided text?"';
   const questionEnd = qEnd + QUESTION_END.length;
   const sep1 = input[preEnd];
   const sep2 = input[qStart - 1];
-  if ((sep1 !== '\n' && sep1 !== ' ') || sep2 !== sep1 || qStart - 1 <= preEnd) return 'no haystack between the NIAH preamble and question';
+  if ((sep1 !== '\n' && sep1 !== ' ') || sep2 !== sep1 || qStart - 1 <= preEnd)
+    return 'no haystack between the NIAH preamble and question';
   const haystack = input.slice(preEnd + 1, qStart - 1);
   if (haystack.trim() === '') return 'the haystack between the NIAH preamble and question is empty';
   return {
@@ -99,9 +103,13 @@ export function niahTaskInPath(path: string): string | undefined {
 
 /** The RULER files for `task` under a --data directory: `…/{task}/*.jsonl` or `{task}.jsonl`, up to 6 levels down. */
 function rulerFilesIn(dir: string, task: string): string[] {
-  const files = listFiles(dir, 6).filter((f) => f.endsWith('.jsonl') && (basename(dirname(f)) === task || basename(f) === `${task}.jsonl`));
+  const files = listFiles(dir, 6).filter(
+    (f) => f.endsWith('.jsonl') && (basename(dirname(f)) === task || basename(f) === `${task}.jsonl`),
+  );
   if (files.length === 0) {
-    throw new DatasetMissingError(`no RULER data for ${task} under ${dir}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl)`);
+    throw new DatasetMissingError(
+      `no RULER data for ${task} under ${dir}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl)`,
+    );
   }
   return files;
 }
@@ -109,7 +117,10 @@ function rulerFilesIn(dir: string, task: string): string[] {
 /** RULER NIAH rows for one of our niah_* tasks, from --data FILE or DIR. */
 export function prepareRulerNiah(env: TaskEnv, task: string, version: string): PreparedTask {
   const dataPath = env.options.data!;
-  if (env.options.pool !== undefined) throw new UserError(`--pool is read only with MemAgent's index-form RULER-HQA files; ${task} with RULER data does not use it`);
+  if (env.options.pool !== undefined)
+    throw new UserError(
+      `--pool is read only with MemAgent's index-form RULER-HQA files; ${task} with RULER data does not use it`,
+    );
   const files = isDirectory(dataPath) ? rulerFilesIn(dataPath, task) : [dataPath];
   const entries: Entry<RulerItem>[] = [];
   const scanned: ScannedFile[] = [];
@@ -118,7 +129,8 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string): P
     const named = niahTaskInPath(path);
     const d = detectFile(path);
     if (d.format !== 'ruler-niah') throw wrongTask(task, d, named);
-    if (named !== undefined && named !== task) throw new UserError(`${path} is RULER's ${named} data, not ${task}: run \`bench run ${named} --data ${path}\``);
+    if (named !== undefined && named !== task)
+      throw new UserError(`${path} is RULER's ${named} data, not ${task}: run \`bench run ${named} --data ${path}\``);
     const fileEntries: Entry<Omit<RulerItem, 'file'>>[] = [];
     const file = scanRows(path, (value, ref) => {
       const bad = (what: string) => rowError(path, ref, `${what}; RULER's rows have ${RULER_FIELDS}`);
@@ -126,11 +138,19 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string): P
       const r = value as Record<string, unknown>;
       for (const key of ['input', 'outputs', 'length']) if (!(key in r)) throw bad(`missing field "${key}"`);
       if (typeof r.input !== 'string') throw bad('field "input" must be a string');
-      if (!Array.isArray(r.outputs) || r.outputs.length === 0 || !r.outputs.every((x) => typeof x === 'string')) throw bad('field "outputs" must be a non-empty list of strings');
-      if (!Number.isInteger(r.length) || (r.length as number) < 1) throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
-      if (r.answer_prefix !== undefined && typeof r.answer_prefix !== 'string') throw bad('field "answer_prefix" must be a string');
+      if (!Array.isArray(r.outputs) || r.outputs.length === 0 || !r.outputs.every((x) => typeof x === 'string'))
+        throw bad('field "outputs" must be a non-empty list of strings');
+      if (!Number.isInteger(r.length) || (r.length as number) < 1)
+        throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
+      if (r.answer_prefix !== undefined && typeof r.answer_prefix !== 'string')
+        throw bad('field "answer_prefix" must be a string');
       const split = splitRulerInput(r.input);
-      if (typeof split === 'string') throw rowError(path, ref, `field "input": ${split}; only RULER's NIAH rows can be split into haystack and question for MemAgent`);
+      if (typeof split === 'string')
+        throw rowError(
+          path,
+          ref,
+          `field "input": ${split}; only RULER's NIAH rows can be split into haystack and question for MemAgent`,
+        );
       const target = powerOfTwoAtLeast(r.length as number);
       fileEntries.push({
         length: { kind: 'tokens', value: target, label: tokenLabel(target) },
@@ -146,7 +166,10 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string): P
     });
     for (const e of fileEntries) {
       const other = lengthFrom.get(e.length.value);
-      if (other !== undefined && other !== path) throw new UserError(`RULER rows of ${e.length.label} are in both ${other} and ${path}: pass one file per length`);
+      if (other !== undefined && other !== path)
+        throw new UserError(
+          `RULER rows of ${e.length.label} are in both ${other} and ${path}: pass one file per length`,
+        );
       lengthFrom.set(e.length.value, path);
       entries.push({ length: e.length, item: { ...e.item, file } });
     }
@@ -186,6 +209,10 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string): P
   };
   return bucketedTask(task, entries, build, {
     metric: RULER_METRIC,
-    data: { path: dataPath, format: 'ruler-niah', files: scanned.map((f) => ({ path: f.path, format: 'ruler-niah', sha256: f.sha256, rows: f.rows })) },
+    data: {
+      path: dataPath,
+      format: 'ruler-niah',
+      files: scanned.map((f) => ({ path: f.path, format: 'ruler-niah', sha256: f.sha256, rows: f.rows })),
+    },
   });
 }

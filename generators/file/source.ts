@@ -33,10 +33,15 @@ export function bucketedTask<T>(
     b.items.push(e.item);
   }
   const order = { native: 0, docs: 1, tokens: 2 } as const;
-  const lengths = [...buckets.values()].map((b) => b.length).sort((a, b) => order[a.kind] - order[b.kind] || a.value - b.value);
+  const lengths = [...buckets.values()]
+    .map((b) => b.length)
+    .sort((a, b) => order[a.kind] - order[b.kind] || a.value - b.value);
   const itemsAt = (length: LengthTarget): T[] => {
     const b = [...buckets.values()].find((x) => sameLength(x.length, length));
-    if (!b) throw new UserError(`${task}: the data has no samples at ${length.label}; its lengths are ${lengths.map((l) => l.label).join(', ')}`);
+    if (!b)
+      throw new UserError(
+        `${task}: the data has no samples at ${length.label}; its lengths are ${lengths.map((l) => l.label).join(', ')}`,
+      );
     return b.items;
   };
   return {
@@ -45,7 +50,10 @@ export function bucketedTask<T>(
     build(length, index) {
       const items = itemsAt(length);
       const item = items[index];
-      if (item === undefined) throw new UserError(`${task} has ${items.length} samples at ${length.label} in ${extra.data.path}; index ${index} is out of range`);
+      if (item === undefined)
+        throw new UserError(
+          `${task} has ${items.length} samples at ${length.label} in ${extra.data.path}; index ${index} is out of range`,
+        );
       return build(length, index, item);
     },
     data: extra.data,
@@ -81,8 +89,17 @@ export function isDirectory(path: string): boolean {
 /** Python's str.isspace() for one UTF-16 unit: JavaScript's \s without U+FEFF, plus U+001C..U+001F and U+0085. */
 function isPySpace(c: number): boolean {
   return (
-    (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c === 0x85 || c === 0xa0 || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
+    (c >= 0x09 && c <= 0x0d) ||
+    (c >= 0x1c && c <= 0x20) ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
   );
 }
 

@@ -35,12 +35,19 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
   const maxTokens = maxNewTokens(dataset);
   return {
     ...(env.options.data !== undefined
-      ? { data: { path: env.options.data, format: 'longbench', files: [{ path: data.file, format: 'longbench', sha256: data.sha256, rows: data.rows.length }] } }
+      ? {
+          data: {
+            path: env.options.data,
+            format: 'longbench',
+            files: [{ path: data.file, format: 'longbench', sha256: data.sha256, rows: data.rows.length }],
+          },
+        }
       : {}),
     maxSamples: () => data.rows.length,
     build(length: LengthTarget, index: number): Sample {
       const row = data.rows[index];
-      if (!row) throw new UserError(`${name} has ${data.rows.length} samples in ${data.file}; index ${index} is out of range`);
+      if (!row)
+        throw new UserError(`${name} has ${data.rows.length} samples in ${data.file}; index ${index} is out of range`);
       return {
         id: `${name}/${length.label}/${index}`,
         task: name,
@@ -54,7 +61,14 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
         scoring: { dataset: row.dataset, allClasses: row.all_classes },
         // pred.py: prompt_format.format(**json_obj) on the raw fields, middle truncation keeping int(max/2) ids at
         // each end, greedy decoding (docs/PROTOCOLS.md §e.6). MemAgent's prompts still strip the question (§e.4).
-        prompt: { fullContext, maxNewTokens: maxTokens, answerFormat: 'raw', truncation: 'longbench', questionFill: 'raw', decoding: LONGBENCH_DECODING },
+        prompt: {
+          fullContext,
+          maxNewTokens: maxTokens,
+          answerFormat: 'raw',
+          truncation: 'longbench',
+          questionFill: 'raw',
+          decoding: LONGBENCH_DECODING,
+        },
         metadata: {
           dataset: row.dataset,
           _id: row._id,

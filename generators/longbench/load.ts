@@ -43,11 +43,14 @@ export function resolveDataFile(dataset: string, data?: string): { file: string;
   if (data === undefined) {
     const file = fixturePath(dataset);
     if (!existsSync(file)) {
-      throw new DatasetMissingError(`no bundled fixture for LongBench '${dataset}': pass --data DIR with LongBench's ${dataset}.jsonl (THUDM/LongBench data.zip)`);
+      throw new DatasetMissingError(
+        `no bundled fixture for LongBench '${dataset}': pass --data DIR with LongBench's ${dataset}.jsonl (THUDM/LongBench data.zip)`,
+      );
     }
     return { file, fixture: true };
   }
-  if (!existsSync(data)) throw new UserError(`--data ${data} does not exist: pass a directory holding LongBench's <dataset>.jsonl files`);
+  if (!existsSync(data))
+    throw new UserError(`--data ${data} does not exist: pass a directory holding LongBench's <dataset>.jsonl files`);
   if (!statSync(data).isDirectory()) return { file: data, fixture: false };
   for (const dir of [data, join(data, 'data')]) {
     for (const name of [`${dataset}.jsonl`, `${dataset}_e.jsonl`]) {
@@ -55,7 +58,9 @@ export function resolveDataFile(dataset: string, data?: string): { file: string;
       if (existsSync(file)) return { file, fixture: false };
     }
   }
-  throw new DatasetMissingError(`no ${dataset}.jsonl or ${dataset}_e.jsonl in ${data} (nor in its data/): pass --data DIR with LongBench's ${dataset}.jsonl`);
+  throw new DatasetMissingError(
+    `no ${dataset}.jsonl or ${dataset}_e.jsonl in ${data} (nor in its data/): pass --data DIR with LongBench's ${dataset}.jsonl`,
+  );
 }
 
 function isStringArray(v: unknown): v is string[] {
@@ -70,11 +75,14 @@ function toRow(value: unknown): LongBenchRow | string {
     if (!(key in r)) return `missing field "${key}"`;
   }
   for (const key of ['input', 'context', 'dataset', 'language', '_id'] as const) {
-    if (typeof r[key] !== 'string') return `field "${key}" must be a string, got ${JSON.stringify(r[key])?.slice(0, 40)}`;
+    if (typeof r[key] !== 'string')
+      return `field "${key}" must be a string, got ${JSON.stringify(r[key])?.slice(0, 40)}`;
   }
   if (!isStringArray(r.answers) || r.answers.length === 0) return 'field "answers" must be a non-empty list of strings';
-  if (typeof r.length !== 'number' || !Number.isInteger(r.length) || r.length < 0) return `field "length" must be a non-negative integer, got ${JSON.stringify(r.length)}`;
-  if (r.all_classes !== null && !isStringArray(r.all_classes)) return 'field "all_classes" must be null or a list of strings';
+  if (typeof r.length !== 'number' || !Number.isInteger(r.length) || r.length < 0)
+    return `field "length" must be a non-negative integer, got ${JSON.stringify(r.length)}`;
+  if (r.all_classes !== null && !isStringArray(r.all_classes))
+    return 'field "all_classes" must be null or a list of strings';
   return {
     input: r.input as string,
     context: r.context as string,
@@ -99,12 +107,16 @@ export function parseLongBenchJsonl(text: string, file: string, dataset: string)
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw new UserError(`${where}: not valid JSON (${(err as Error).message.split('\n')[0]}); expected one LongBench row per line`);
+      throw new UserError(
+        `${where}: not valid JSON (${(err as Error).message.split('\n')[0]}); expected one LongBench row per line`,
+      );
     }
     const row = toRow(value);
     if (typeof row === 'string') throw new UserError(`${where}: ${row}; a LongBench v1 row has ${FIELDS}`);
     if (baseDataset(row.dataset) !== dataset) {
-      throw new UserError(`${where}: row of dataset "${row.dataset}" in the file read for '${dataset}'; check the file name`);
+      throw new UserError(
+        `${where}: row of dataset "${row.dataset}" in the file read for '${dataset}'; check the file name`,
+      );
     }
     rows.push(row);
   }
@@ -137,9 +149,17 @@ export function loadLongBench(dataset: string, data?: string): LongBenchData {
   if (data !== undefined && !statSync(data).isDirectory()) {
     // A single file serves only the dataset its rows name; the run's other LongBench tasks are skipped.
     const named = firstDataset(text) ?? basename(file).replace(/(_e)?\.jsonl$/, '');
-    if (named !== dataset) throw new DatasetMissingError(`--data ${file} holds '${named}' rows, not '${dataset}': pass a directory with ${dataset}.jsonl`);
+    if (named !== dataset)
+      throw new DatasetMissingError(
+        `--data ${file} holds '${named}' rows, not '${dataset}': pass a directory with ${dataset}.jsonl`,
+      );
   }
-  const result: LongBenchData = { rows: parseLongBenchJsonl(text, file, dataset), file, sha256: createHash('sha256').update(raw).digest('hex'), fixture };
+  const result: LongBenchData = {
+    rows: parseLongBenchJsonl(text, file, dataset),
+    file,
+    sha256: createHash('sha256').update(raw).digest('hex'),
+    fixture,
+  };
   cache.set(key, result);
   return result;
 }

@@ -3,7 +3,14 @@
 // ({context}, {input}). The upstream typo "asconcisely" in narrativeqa is kept on purpose.
 import { UserError } from '../../harness/errors.js';
 
-export const LONGBENCH_QA_DATASETS = ['hotpotqa', '2wikimqa', 'musique', 'narrativeqa', 'qasper', 'multifieldqa_en'] as const;
+export const LONGBENCH_QA_DATASETS = [
+  'hotpotqa',
+  '2wikimqa',
+  'musique',
+  'narrativeqa',
+  'qasper',
+  'multifieldqa_en',
+] as const;
 export const LONGBENCH_SUM_DATASETS = ['gov_report', 'qmsum', 'multi_news'] as const;
 export const LONGBENCH_DATASETS = [...LONGBENCH_QA_DATASETS, ...LONGBENCH_SUM_DATASETS] as const;
 
@@ -49,7 +56,8 @@ export function isLongBenchDataset(name: string): name is LongBenchDataset {
 }
 
 function known(dataset: string): LongBenchDataset {
-  if (!isLongBenchDataset(dataset)) throw new UserError(`no LongBench prompt for dataset '${dataset}'; supported: ${LONGBENCH_DATASETS.join(', ')}`);
+  if (!isLongBenchDataset(dataset))
+    throw new UserError(`no LongBench prompt for dataset '${dataset}'; supported: ${LONGBENCH_DATASETS.join(', ')}`);
   return dataset;
 }
 

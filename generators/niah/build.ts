@@ -64,7 +64,11 @@ export function drawNiah(spec: NiahSpec, words: WordLists, seed: number, length:
   // RULER shuffles the needles with a fresh generator seeded by the run seed (the same permutation every sample).
   rngFor('niah-needle-order', seed).shuffle(raw);
   const depths = drawDepths(spec.name, seed, length, index, raw.length, rng);
-  const needles = raw.map((nd, i) => ({ ...nd, text: needleSentence(spec.valueKind, nd.key, nd.value), depth: depths[i] }));
+  const needles = raw.map((nd, i) => ({
+    ...nd,
+    text: needleSentence(spec.valueKind, nd.key, nd.value),
+    depth: depths[i],
+  }));
   const asked = rng.sampleIndices(spec.keys, spec.queries);
   const queries = asked.map((i) => keys[i]);
   const answers = asked.flatMap((i) => values[i]);
@@ -78,7 +82,14 @@ export function drawNiah(spec: NiahSpec, words: WordLists, seed: number, length:
  * cover it; each sample's depths are still a uniform draw without replacement. RULER draws each sample
  * independently (random.sample(DEPTHS, k)), which can leave grid points unused over 128 samples.
  */
-export function drawDepths(task: string, seed: number, length: number, index: number, k: number, rng: ReturnType<typeof rngFor>): number[] {
+export function drawDepths(
+  task: string,
+  seed: number,
+  length: number,
+  index: number,
+  k: number,
+  rng: ReturnType<typeof rngFor>,
+): number[] {
   if (k === 0) return [];
   if (index < 0 || DEPTHS.length % k !== 0) return rng.sample(DEPTHS, k).sort((a, b) => a - b);
   const first = index * k;
@@ -99,7 +110,12 @@ function sizingRule(res: NiahResources, length: LengthTarget): SizingRule {
   return { kind: 'ruler', start, step: rulerStep(res.spec.haystack, length.value) };
 }
 
-function planSample(res: NiahResources, length: LengthTarget, index: number, sizing: SizingRule): { draw: NiahDraw; text: ReturnType<typeof promptText>; plan: PlannedContext } {
+function planSample(
+  res: NiahResources,
+  length: LengthTarget,
+  index: number,
+  sizing: SizingRule,
+): { draw: NiahDraw; text: ReturnType<typeof promptText>; plan: PlannedContext } {
   const { spec, tokenizer, seed } = res;
   const draw = drawNiah(spec, res.words, seed, length.value, index);
   const text = promptText(spec.valueKind, draw.queries, spec.valuesPerKey);
@@ -138,7 +154,9 @@ function planSample(res: NiahResources, length: LengthTarget, index: number, siz
 export function buildNiahSample(res: NiahResources, taskVersion: string, length: LengthTarget, index: number): Sample {
   const { spec, tokenizer } = res;
   if (length.kind !== 'tokens') {
-    throw new UserError(`${spec.name} takes token lengths (e.g. 32k), not ${length.label}; docs: lengths are for ruler-hqa`);
+    throw new UserError(
+      `${spec.name} takes token lengths (e.g. 32k), not ${length.label}; docs: lengths are for ruler-hqa`,
+    );
   }
   const sizing = sizingRule(res, length);
   const { draw, text, plan } = planSample(res, length, index, sizing);
@@ -193,7 +211,9 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
       budget_tokens: length.value,
       tokenizer: tokenizer.id,
       generator_version: NIAH_GENERATOR_VERSION,
-      ...(sizing.kind === 'ruler' ? { sizing: 'ruler', ruler_start_units: sizing.start, ruler_step_units: sizing.step } : {}),
+      ...(sizing.kind === 'ruler'
+        ? { sizing: 'ruler', ruler_start_units: sizing.start, ruler_step_units: sizing.step }
+        : {}),
     },
   };
 }

@@ -32,7 +32,9 @@ export function loadEssayText(): EssayText {
   if (essayText) return essayText;
   const dir = datasetPath('essays', 'paul_graham');
   // Byte order of the file names, so the haystack never depends on the platform's locale.
-  const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // RULER's download_paulgraham_essay.py: text += f.read() for each file, no separator, so the last word of one essay
   // and the first of the next fuse where a file ends without a newline ("this.October"); then re.sub(r'\s+', ' ').
   const raw = files.map((f) => readFileSync(`${dir}/${f}`, 'utf8')).join('');
@@ -61,7 +63,9 @@ export function essayTokens(tokenizer: Tokenizer): EssayTokens {
   for (let i = 0; i < n; i++) flat.set(parts[i], tokOff[i]);
   const whole = tokenizer.encode(' ' + text.words.join(' '));
   if (!equalIds(whole, flat)) {
-    throw new Error(`tokenizer ${tokenizer.id} merges tokens across word boundaries of the essay; the NIAH essay haystack cannot be streamed with it`);
+    throw new Error(
+      `tokenizer ${tokenizer.id} merges tokens across word boundaries of the essay; the NIAH essay haystack cannot be streamed with it`,
+    );
   }
   const result: EssayTokens = { ...text, flat, tokOff, charOff, firstWordIds: tokenizer.encode(text.words[0]) };
   byTokenizer.set(tokenizer, result);

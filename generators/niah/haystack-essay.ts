@@ -56,7 +56,10 @@ export function planEssay(
   const T = flat.length;
   const C = charOff[n];
   const E = ends.length;
-  const ids: EssayNeedleIds[] = needles.map((nd) => ({ spaced: tokenizer.encode(' ' + nd.text), bare: tokenizer.encode(nd.text) }));
+  const ids: EssayNeedleIds[] = needles.map((nd) => ({
+    spaced: tokenizer.encode(' ' + nd.text),
+    bare: tokenizer.encode(nd.text),
+  }));
   let needleSpaced = 0;
   for (const x of ids) needleSpaced += x.spaced.length;
   const k = needles.length;
@@ -92,7 +95,9 @@ export function planEssay(
     const lastIsNeedle = k > 0 && pos[k - 1] === N;
     const head = firstIsNeedle ? needles[0].text.split(' ')[0] : word(0);
     const tail = lastIsNeedle ? '.' : N === 1 && !firstIsNeedle ? word(0) : ' ' + word(N - 1);
-    return countBefore + ctx + countAfter + seams.seam(frame.before, head) + seams.seam(tail, frame.after) + frame.reserve;
+    return (
+      countBefore + ctx + countAfter + seams.seam(frame.before, head) + seams.seam(tail, frame.after) + frame.reserve
+    );
   };
 
   const perWord = T / n;
@@ -123,7 +128,15 @@ export function planEssay(
     } else {
       const nd = needles[p.j];
       const own = first ? ids[p.j].bare : ids[p.j].spaced;
-      placed.push({ key: nd.key, value: nd.value, text: nd.text, depth: nd.depth, charOffset: chars + (first ? 0 : 1), tokenOffset: tokens, tokenCount: own.length });
+      placed.push({
+        key: nd.key,
+        value: nd.value,
+        text: nd.text,
+        depth: nd.depth,
+        charOffset: chars + (first ? 0 : 1),
+        tokenOffset: tokens,
+        tokenCount: own.length,
+      });
       tokens += own.length;
       chars += nd.text.length + (first ? 0 : 1);
     }
@@ -146,7 +159,7 @@ export function planEssay(
 
   function* wordText(from: number, to: number, first: boolean): Generator<string> {
     // Up to 4096 words per piece.
-    for (let at = from; at < to; ) {
+    for (let at = from; at < to;) {
       const base = at - (at % n);
       const end = Math.min(to - base, n, at - base + 4096);
       const text = words.slice(at - base, end).join(' ');

@@ -40,7 +40,12 @@ function noiseFiller(noise: NoiseCodec): Filler {
   };
 }
 
-function distractorFiller(codec: DistractorCodec, streamRng: () => Rng, avoidKeys: Set<string>, avoidValues: Set<string>): Filler {
+function distractorFiller(
+  codec: DistractorCodec,
+  streamRng: () => Rng,
+  avoidKeys: Set<string>,
+  avoidValues: Set<string>,
+): Filler {
   let rng = streamRng();
   let tokPrefix = new Float64Array(1024);
   let charPrefix = new Float64Array(1024);
@@ -98,11 +103,22 @@ export interface LinesSource {
   avoidValues?: Set<string>;
 }
 
-export function planLines(tokenizer: Tokenizer, source: LinesSource, seams: SeamCounter, needles: readonly NeedleInput[], frame: PromptFrame): PlannedContext {
+export function planLines(
+  tokenizer: Tokenizer,
+  source: LinesSource,
+  seams: SeamCounter,
+  needles: readonly NeedleInput[],
+  frame: PromptFrame,
+): PlannedContext {
   const filler =
     source.kind === 'noise'
       ? noiseFiller(source.noise!)
-      : distractorFiller(source.distractors!, source.streamRng!, source.avoidKeys ?? new Set(), source.avoidValues ?? new Set());
+      : distractorFiller(
+          source.distractors!,
+          source.streamRng!,
+          source.avoidKeys ?? new Set(),
+          source.avoidValues ?? new Set(),
+        );
   const k = needles.length;
   const withNl = needles.map((nd) => tokenizer.encode(nd.text + '\n'));
   const bare = needles.map((nd) => tokenizer.encode(nd.text));
@@ -128,7 +144,14 @@ export function planLines(tokenizer: Tokenizer, source: LinesSource, seams: Seam
   if (L === 0) {
     const minimumTokens = total(1);
     filler.release();
-    return { minimumTokens, context: { tokenCount: 0, pieces: () => [], textPieces: () => [], text: () => '' }, needles: [], units: 0, promptTokens: 0, extra: {} };
+    return {
+      minimumTokens,
+      context: { tokenCount: 0, pieces: () => [], textPieces: () => [], text: () => '' },
+      needles: [],
+      units: 0,
+      promptTokens: 0,
+      extra: {},
+    };
   }
   const pos = positions(L);
   const promptTokens = total(L) - frame.reserve;
@@ -151,7 +174,10 @@ export function planLines(tokenizer: Tokenizer, source: LinesSource, seams: Seam
     needleTokSoFar += withNl[j].length;
     needleCharsSoFar += needles[j].text.length + 1;
   }
-  const tokenCount = filler.prefixTokens(L) + needleTokens - (pos[k - 1] === L ? withNl[k - 1].length - bare[k - 1].length : filler.lastAdjust);
+  const tokenCount =
+    filler.prefixTokens(L) +
+    needleTokens -
+    (pos[k - 1] === L ? withNl[k - 1].length - bare[k - 1].length : filler.lastAdjust);
   const contextChars = filler.prefixChars(L) + needleCharsSoFar - 1;
   filler.release();
 
@@ -220,7 +246,13 @@ const noiseBlocks = new WeakMap<NoiseCodec, Uint32Array>();
 const NOISE_BLOCK_LINES = 512;
 
 /** Noise contexts without copying: runs of lines are sub-arrays of one shared block. */
-function* noisePieces(noise: NoiseCodec, L: number, pos: number[], withNl: Uint32Array[], bare: Uint32Array[]): Generator<Uint32Array> {
+function* noisePieces(
+  noise: NoiseCodec,
+  L: number,
+  pos: number[],
+  withNl: Uint32Array[],
+  bare: Uint32Array[],
+): Generator<Uint32Array> {
   let block = noiseBlocks.get(noise);
   if (!block) {
     block = new Uint32Array(noise.nl.length * NOISE_BLOCK_LINES);

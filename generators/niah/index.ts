@@ -32,10 +32,24 @@ export function niahSizing(options: Record<string, string>): 'exact' | 'ruler' {
 
 export function prepareNiah(spec: NiahSpec, env: TaskEnv): PreparedTask {
   const words = loadWordLists();
-  const res: NiahResources = { spec, tokenizer: env.tokenizer, seed: env.seed, words, seams: new SeamCounter(env.tokenizer), sizing: niahSizing(env.options) };
+  const res: NiahResources = {
+    spec,
+    tokenizer: env.tokenizer,
+    seed: env.seed,
+    words,
+    seams: new SeamCounter(env.tokenizer),
+    sizing: niahSizing(env.options),
+  };
   if (spec.haystack === 'essay') res.essay = essayTokens(env.tokenizer);
   else if (spec.haystack === 'noise') res.noise = noiseCodec(env.tokenizer);
-  else res.distractors = distractorCodec(env.tokenizer, spec.keyKind, spec.valueKind, words, rngFor('niah-codec-check', spec.name));
+  else
+    res.distractors = distractorCodec(
+      env.tokenizer,
+      spec.keyKind,
+      spec.valueKind,
+      words,
+      rngFor('niah-codec-check', spec.name),
+    );
   return {
     // Synthetic: any number of samples.
     maxSamples: () => Number.MAX_SAFE_INTEGER,

@@ -29,7 +29,9 @@ export function noiseCodec(tokenizer: Tokenizer): NoiseCodec {
     const nl = tokenizer.encode(NOISE_LINE + '\n');
     const twice = tokenizer.encode(NOISE_LINE + '\n' + NOISE_LINE + '\n');
     if (twice.length !== 2 * nl.length || !equalIds(twice.subarray(nl.length), nl)) {
-      throw new Error(`tokenizer ${tokenizer.id} merges tokens across noise lines; the noise haystack cannot be streamed with it`);
+      throw new Error(
+        `tokenizer ${tokenizer.id} merges tokens across noise lines; the noise haystack cannot be streamed with it`,
+      );
     }
     c = { text: NOISE_LINE, nl, last: tokenizer.encode(NOISE_LINE) };
     noiseCache.set(tokenizer, c);
@@ -51,7 +53,8 @@ export interface DistractorLine {
  * with other pre-tokenization rules (e.g. digit groups) falls back to plain encode.
  */
 class PretokenMemo {
-  private static readonly PATTERN = /'(?:[sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
+  private static readonly PATTERN =
+    /'(?:[sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
   private readonly memo = new Map<string, Uint32Array>();
   enabled = false;
   constructor(private readonly tokenizer: Tokenizer) {}
@@ -168,8 +171,12 @@ export class DistractorCodec {
       const ok =
         equalIds(this.tokenizer.encode(line.text + '\n'), line.ids) &&
         equalIds(this.tokenizer.encode(line.text), this.withoutNewline(line.ids)) &&
-        (!prev || this.tokenizer.encode(prev.text + '\n' + line.text + '\n').length === prev.ids.length + line.ids.length);
-      if (!ok) throw new Error(`tokenizer ${this.tokenizer.id} does not split needle lines at word boundaries; the needle haystack cannot be composed with it`);
+        (!prev ||
+          this.tokenizer.encode(prev.text + '\n' + line.text + '\n').length === prev.ids.length + line.ids.length);
+      if (!ok)
+        throw new Error(
+          `tokenizer ${this.tokenizer.id} does not split needle lines at word boundaries; the needle haystack cannot be composed with it`,
+        );
       prev = line;
     }
   }
@@ -185,7 +192,13 @@ export class DistractorCodec {
 
 const distractorCache = new WeakMap<Tokenizer, Map<string, DistractorCodec>>();
 
-export function distractorCodec(tokenizer: Tokenizer, keyKind: 'words' | 'uuids', valueKind: 'numbers' | 'uuids', words: WordLists, verifyRng: Rng): DistractorCodec {
+export function distractorCodec(
+  tokenizer: Tokenizer,
+  keyKind: 'words' | 'uuids',
+  valueKind: 'numbers' | 'uuids',
+  words: WordLists,
+  verifyRng: Rng,
+): DistractorCodec {
   let byKind = distractorCache.get(tokenizer);
   if (!byKind) distractorCache.set(tokenizer, (byKind = new Map()));
   const name = `${keyKind}/${valueKind}`;

@@ -10,9 +10,34 @@
 
 const ENDS = /[.!?]["'\u201d\u2019)\]]*$/;
 const STARTS = /^["'\u201c\u2018(\[]*[A-Z0-9]/;
-const ABBREVIATIONS = new Set(
-  ['mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'prof', 'inc', 'ltd', 'co', 'corp', 'vs', 'etc', 'e.g', 'i.e', 'u.s', 'u.k', 'a.m', 'p.m', 'no', 'vol', 'fig', 'approx', 'cf', 'ca'],
-);
+const ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'st',
+  'jr',
+  'sr',
+  'prof',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'u.s',
+  'u.k',
+  'a.m',
+  'p.m',
+  'no',
+  'vol',
+  'fig',
+  'approx',
+  'cf',
+  'ca',
+]);
 
 function isAbbreviation(word: string): boolean {
   const bare = word.replace(/["'\u201d\u2019)\]]*$/, '').replace(/^["'\u201c\u2018(\[]*/, '');

@@ -41,7 +41,12 @@ export function largestFitting(total: (u: number) => number, budget: number, est
 export type SizingRule = { kind: 'exact' } | { kind: 'ruler'; start: number; step: number };
 
 /** The haystack size under a sizing rule (0 when nothing fits). */
-export function fitUnits(total: (u: number) => number, budget: number, estimate: number, rule: SizingRule = { kind: 'exact' }): number {
+export function fitUnits(
+  total: (u: number) => number,
+  budget: number,
+  estimate: number,
+  rule: SizingRule = { kind: 'exact' },
+): number {
   if (rule.kind === 'exact') return largestFitting(total, budget, estimate);
   let u = rule.start;
   while (u > rule.step && total(u) > budget) u -= rule.step;

@@ -13,7 +13,15 @@ export interface NiahSpec {
   queries: number;
 }
 
-function spec(name: string, haystack: HaystackKind, keyKind: NiahSpec['keyKind'], valueKind: NiahSpec['valueKind'], keys: number, valuesPerKey: number, queries: number): NiahSpec {
+function spec(
+  name: string,
+  haystack: HaystackKind,
+  keyKind: NiahSpec['keyKind'],
+  valueKind: NiahSpec['valueKind'],
+  keys: number,
+  valuesPerKey: number,
+  queries: number,
+): NiahSpec {
   return { name, haystack, keyKind, valueKind, keys: Math.max(keys, queries), valuesPerKey, queries };
 }
 

@@ -2,11 +2,13 @@
 // MemAgent's `input` from BytedTsinghua-SIA/MemAgent@76b7a65 taskutils/memory_data/synthetic/constants.py).
 
 export const NOISE_LINE = 'The grass is green. The sky is blue. The sun is yellow. Here we go. There and back again.';
-const PREAMBLE = 'Some special magic {type} are hidden within the following text. Make sure to memorize it. I will quiz you about the {type} afterwards.';
+const PREAMBLE =
+  'Some special magic {type} are hidden within the following text. Make sure to memorize it. I will quiz you about the {type} afterwards.';
 const QUESTION = 'What are all the special magic {type} for {query} mentioned in the provided text?';
 const ANSWER_PREFIX = ' The special magic {type} for {query} mentioned in the provided text are';
 /** MemAgent's TASKS['niah']['template']: one line, no {context} slot and no "I will quiz you" sentence (§c.8). */
-const MEMAGENT_INPUT = 'Some special magic {type} are hidden within the following text. Make sure to memorize it. What are all the special magic {type} for {query} mentioned in the provided text?';
+const MEMAGENT_INPUT =
+  'Some special magic {type} are hidden within the following text. Make sure to memorize it. What are all the special magic {type} for {query} mentioned in the provided text?';
 
 /** The needle sentence; the type stays plural (`numbers`, `uuids`) even in single-needle tasks, as upstream. */
 export function needleSentence(valueKind: string, key: string, value: string): string {
@@ -21,7 +23,11 @@ export function joinQueries(queries: readonly string[]): string {
 
 /** RULER's plain substring singularisation, applied to task text only (never to the context). */
 function singularise(text: string): string {
-  return text.replaceAll('Some', 'A').replaceAll('are all', 'is').replaceAll('are', 'is').replaceAll('answers', 'answer');
+  return text
+    .replaceAll('Some', 'A')
+    .replaceAll('are all', 'is')
+    .replaceAll('are', 'is')
+    .replaceAll('answers', 'answer');
 }
 
 export interface NiahPromptText {
@@ -43,5 +49,10 @@ export function promptText(valueKind: string, queries: readonly string[], values
   const fix = (t: string) => (single ? singularise(t) : t);
   // Singularise before filling in the type and query, as upstream does on the template.
   const fill = (t: string) => fix(t).split('{type}').join(type).split('{query}').join(query);
-  return { preamble: fill(PREAMBLE), question: fill(QUESTION), answerPrefix: fill(ANSWER_PREFIX), memagentInput: fill(MEMAGENT_INPUT) };
+  return {
+    preamble: fill(PREAMBLE),
+    question: fill(QUESTION),
+    answerPrefix: fill(ANSWER_PREFIX),
+    memagentInput: fill(MEMAGENT_INPUT),
+  };
 }

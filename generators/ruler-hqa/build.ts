@@ -36,7 +36,12 @@ export class HeaderCache {
         return out;
       };
       const same = (a: Uint32Array, b: Uint32Array) => a.length === b.length && a.every((x, k) => x === b[k]);
-      if ([1, 9, 10, 42, 99, 100, 1234, 25600, 123456].every((i) => same(compose(i), tokenizer.encode(`Document ${i}:\n`)))) this.compose = compose;
+      if (
+        [1, 9, 10, 42, 99, 100, 1234, 25600, 123456].every((i) =>
+          same(compose(i), tokenizer.encode(`Document ${i}:\n`)),
+        )
+      )
+        this.compose = compose;
     }
   }
   header(i: number): Uint32Array {
@@ -48,7 +53,8 @@ export class HeaderCache {
   }
   /** Total header tokens of documents 1..n. */
   total(n: number): number {
-    while (this.prefix.length <= n) this.prefix.push(this.prefix[this.prefix.length - 1] + this.header(this.prefix.length).length);
+    while (this.prefix.length <= n)
+      this.prefix.push(this.prefix[this.prefix.length - 1] + this.header(this.prefix.length).length);
     return this.prefix[n];
   }
 }
@@ -103,7 +109,10 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
   let paraTokens = 0;
   for (const p of own) paraTokens += pool.counts[p];
   if (length.kind === 'docs') {
-    if (length.value < own.length) throw new UserError(`docs:${length.value} is smaller than a question's own ${own.length} paragraphs; use docs:50 or more`);
+    if (length.value < own.length)
+      throw new UserError(
+        `docs:${length.value} is smaller than a question's own ${own.length} paragraphs; use docs:50 or more`,
+      );
     while (own.length + distractors.length < length.value) {
       if (cursor >= perm.length) refill();
       const d = perm[cursor++];
@@ -183,7 +192,12 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
 }
 
 /** Seeded order of the documents; with a probe placement the two supporting paragraphs go to fixed relative positions. */
-function arrange(docs: number[], supporting: number[], placement: Placement, rng: ReturnType<typeof rngFor>): Int32Array {
+function arrange(
+  docs: number[],
+  supporting: number[],
+  placement: Placement,
+  rng: ReturnType<typeof rngFor>,
+): Int32Array {
   const positions = placementPositions(placement);
   if (!positions || supporting.length < 2) return Int32Array.from(rng.shuffle([...docs]));
   const [s1, s2] = rng.below(2) === 0 ? [supporting[0], supporting[1]] : [supporting[1], supporting[0]];

@@ -14,29 +14,58 @@ export const RULER_HQA_VERSION = '1';
  */
 export function checkSupportingFacts(data: HotpotData, why: string): void {
   data.records.forEach((r, i) => {
-    const supporting = new Set(r.paragraphs.filter(([title]) => r.supportingTitles.includes(title)).map(([t, s]) => renderParagraph(t, s)));
+    const supporting = new Set(
+      r.paragraphs.filter(([title]) => r.supportingTitles.includes(title)).map(([t, s]) => renderParagraph(t, s)),
+    );
     if (supporting.size < 2) {
-      throw new UserError(`${data.source}: record ${i} (_id ${JSON.stringify(r.id)}) has supporting_facts naming ${supporting.size} of its paragraphs; ${why} places a question's two supporting paragraphs, so every record needs them (HotpotQA's dev distractor file has them)`);
+      throw new UserError(
+        `${data.source}: record ${i} (_id ${JSON.stringify(r.id)}) has supporting_facts naming ${supporting.size} of its paragraphs; ${why} places a question's two supporting paragraphs, so every record needs them (HotpotQA's dev distractor file has them)`,
+      );
     }
   });
 }
 
-function prepare(env: TaskEnv, taskName: string, placementFor: (index: number) => { placement: Placement; question: number }, perQuestion: number, placing?: string): PreparedTask {
+function prepare(
+  env: TaskEnv,
+  taskName: string,
+  placementFor: (index: number) => { placement: Placement; question: number },
+  perQuestion: number,
+  placing?: string,
+): PreparedTask {
   const data = loadHotpot(env.options.data);
   if (placing !== undefined) checkSupportingFacts(data, placing);
   const headers = new HeaderCache(env.tokenizer);
   let pool: ReturnType<typeof buildPool> | undefined; // tokenized on first use: counting samples needs no tokens
   return {
     ...(env.options.data !== undefined
-      ? { data: { path: env.options.data, format: 'hotpotqa-dev', files: [{ path: data.source, format: 'hotpotqa-dev', sha256: data.sha256, rows: data.records.length }] } }
+      ? {
+          data: {
+            path: env.options.data,
+            format: 'hotpotqa-dev',
+            files: [{ path: data.source, format: 'hotpotqa-dev', sha256: data.sha256, rows: data.records.length }],
+          },
+        }
       : {}),
     maxSamples: () => data.records.length * perQuestion,
     build(length: LengthTarget, index: number): Sample {
       const { placement, question } = placementFor(index);
       const record = data.records[question];
-      if (!record) throw new UserError(`${taskName} has ${data.records.length * perQuestion} samples; index ${index} is out of range`);
+      if (!record)
+        throw new UserError(
+          `${taskName} has ${data.records.length * perQuestion} samples; index ${index} is out of range`,
+        );
       pool ??= buildPool(data, env.tokenizer);
-      const built = buildHqaContext({ record, pool, headers, tokenizer: env.tokenizer, length, seed: env.seed, index: question, placement, version: RULER_HQA_VERSION });
+      const built = buildHqaContext({
+        record,
+        pool,
+        headers,
+        tokenizer: env.tokenizer,
+        length,
+        seed: env.seed,
+        index: question,
+        placement,
+        version: RULER_HQA_VERSION,
+      });
       return {
         id: `${taskName}/${length.label}/${index}`,
         task: taskName,
@@ -64,7 +93,13 @@ export const rulerHqaTask: TaskDefinition = {
   acceptsDocCounts: true,
   async prepare(env) {
     const placement = parsePlacement(env.options.placement);
-    return prepare(env, 'ruler-hqa', (index) => ({ placement, question: index }), 1, placementPositions(placement) ? `--placement ${placement}` : undefined);
+    return prepare(
+      env,
+      'ruler-hqa',
+      (index) => ({ placement, question: index }),
+      1,
+      placementPositions(placement) ? `--placement ${placement}` : undefined,
+    );
   },
 };
 
@@ -78,7 +113,17 @@ export const ctxDistTask: TaskDefinition = {
   defaultLengths: '32k..512k',
   acceptsDocCounts: true,
   async prepare(env) {
-    if (env.options.placement !== undefined) throw new UserError('ctx-dist runs every placement; use `bench run ruler-hqa --placement P` for one');
-    return prepare(env, 'ctx-dist', (index) => ({ placement: PLACEMENTS[index % PLACEMENTS.length], question: Math.floor(index / PLACEMENTS.length) }), PLACEMENTS.length, 'ctx-dist');
+    if (env.options.placement !== undefined)
+      throw new UserError('ctx-dist runs every placement; use `bench run ruler-hqa --placement P` for one');
+    return prepare(
+      env,
+      'ctx-dist',
+      (index) => ({
+        placement: PLACEMENTS[index % PLACEMENTS.length],
+        question: Math.floor(index / PLACEMENTS.length),
+      }),
+      PLACEMENTS.length,
+      'ctx-dist',
+    );
   },
 };

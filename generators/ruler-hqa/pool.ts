@@ -39,11 +39,16 @@ export function compareCodePoints(a: string, b: string): number {
 const pools = new Map<string, ParagraphPool>();
 
 export function buildPool(data: HotpotData, tokenizer: Tokenizer): ParagraphPool {
-  return poolFromTexts(data.sha256, () => {
-    const unique = new Set<string>();
-    for (const r of data.records) for (const [title, sentences] of r.paragraphs) unique.add(renderParagraph(title, sentences));
-    return [...unique].sort(compareCodePoints);
-  }, tokenizer);
+  return poolFromTexts(
+    data.sha256,
+    () => {
+      const unique = new Set<string>();
+      for (const r of data.records)
+        for (const [title, sentences] of r.paragraphs) unique.add(renderParagraph(title, sentences));
+      return [...unique].sort(compareCodePoints);
+    },
+    tokenizer,
+  );
 }
 
 /**

@@ -24,7 +24,17 @@ export function datasetKeyHash(key: DatasetKey): string {
   const options = Object.keys(key.options)
     .sort()
     .map((k) => [k, key.options[k]]);
-  const canonical = JSON.stringify([key.task, key.taskVersion, key.length.kind, key.length.value, key.seed, key.tokenizer, key.generator, key.format, options]);
+  const canonical = JSON.stringify([
+    key.task,
+    key.taskVersion,
+    key.length.kind,
+    key.length.value,
+    key.seed,
+    key.tokenizer,
+    key.generator,
+    key.format,
+    options,
+  ]);
   return createHash('sha256').update(canonical).digest('hex').slice(0, 24);
 }
 
@@ -74,7 +84,8 @@ export class DatasetCache {
         out.commit();
         for (const name of readdirSync(this.folder(key))) {
           const m = /^(.*)\.n(\d+)\.jsonl$/.exec(name);
-          if (m && m[1] === this.stem(key) && Number(m[2]) < rows) rmSync(join(this.folder(key), name), { force: true });
+          if (m && m[1] === this.stem(key) && Number(m[2]) < rows)
+            rmSync(join(this.folder(key), name), { force: true });
         }
         return final;
       },
@@ -108,7 +119,7 @@ export function copyLines(path: string, lines: number, fds: number[]): number {
       }
       pos += n;
     }
-    for (let at = 0; at < endByte; ) {
+    for (let at = 0; at < endByte;) {
       const n = readSync(fd, buf, 0, Math.min(buf.length, endByte - at), at);
       if (n === 0) break;
       for (const out of fds) writeAll(out, buf, n);

@@ -253,7 +253,18 @@ ${EXIT_CODES}
 `;
 
 const TOPICS: Record<Subcommand, string> = {
-  run: RUN, plan: PLAN.replace('{runOptions}', RUN.slice(RUN.indexOf('Options:\n') + 9, RUN.lastIndexOf('\n\nExit codes'))), tasks: TASKS, generate: GENERATE, score: SCORE, export: EXPORT, report: REPORT, gate: GATE, compare: COMPARE, baseline: BASELINE, merge: MERGE, serve: SERVE,
+  run: RUN,
+  plan: PLAN.replace('{runOptions}', RUN.slice(RUN.indexOf('Options:\n') + 9, RUN.lastIndexOf('\n\nExit codes'))),
+  tasks: TASKS,
+  generate: GENERATE,
+  score: SCORE,
+  export: EXPORT,
+  report: REPORT,
+  gate: GATE,
+  compare: COMPARE,
+  baseline: BASELINE,
+  merge: MERGE,
+  serve: SERVE,
 };
 
 function pad(s: string, n: number): string {

@@ -11,7 +11,15 @@ import type { SampleRecord } from '../types.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { loadPaperBaseline } from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
-import { COMPARE_CSV_EXTRA, compareColumns, formatCompare, judgeRows, ruleText, type CompareRow, type CompareRuleOptions } from '../../reports/compare.js';
+import {
+  COMPARE_CSV_EXTRA,
+  compareColumns,
+  formatCompare,
+  judgeRows,
+  ruleText,
+  type CompareRow,
+  type CompareRuleOptions,
+} from '../../reports/compare.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { modelLabel } from '../../reports/format.js';
 import { DEFAULT_ALPHA, pairMethods, pairRuns, type DiffRow } from '../../reports/paired.js';
@@ -52,7 +60,8 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
   const notes: string[] = [];
   if (options.dirs.length === 1) {
     const [ma, mb] = options.methods ?? [];
-    if (!ma || !mb || options.methods!.length !== 2) throw new UserError('bench compare RUN needs --methods A,B (two methods of that run)');
+    if (!ma || !mb || options.methods!.length !== 2)
+      throw new UserError('bench compare RUN needs --methods A,B (two methods of that run)');
     const records = await loadRecords(options.dirs[0], { onWarning: warn });
     rows = pairMethods(records, ma, mb);
     aName = `method ${ma} in ${describe(options.dirs[0], records, false)}`;
@@ -66,11 +75,16 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
     if (pairing.onlyA.length) notes.push(`only in A (not compared): ${pairing.onlyA.join(', ')}`);
     if (pairing.onlyB.length) notes.push(`only in B (not compared): ${pairing.onlyB.join(', ')}`);
   } else {
-    throw new UserError(`bench compare takes two run directories or one with --methods A,B; got ${options.dirs.length}`);
+    throw new UserError(
+      `bench compare takes two run directories or one with --methods A,B; got ${options.dirs.length}`,
+    );
   }
-  if (rows.length === 0) throw new UserError('nothing to compare: the two sides have no task × method × length in common');
+  if (rows.length === 0)
+    throw new UserError('nothing to compare: the two sides have no task × method × length in common');
   const judged = judgeRows(rows, options);
-  for (const r of judged) if (r.paired && r.shared < Math.max(r.a.n, r.b.n)) notes.push(`${r.task} ${r.lengthLabel}: paired over ${r.shared} shared ids of ${r.a.n} (A) and ${r.b.n} (B)`);
+  for (const r of judged)
+    if (r.paired && r.shared < Math.max(r.a.n, r.b.n))
+      notes.push(`${r.task} ${r.lengthLabel}: paired over ${r.shared} shared ids of ${r.a.n} (A) and ${r.b.n} (B)`);
   const text = formatCompare(judged, { ...options, aName, bName, notes });
   const exitCode = judged.some((r) => r.worse) ? 1 : 0;
   const files: string[] = [];
@@ -82,9 +96,22 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
       files.push(file);
     };
     write('compare.csv', diffCsv(judged, COMPARE_CSV_EXTRA));
-    write('compare.json', `${JSON.stringify({ ...diffJson(judged, alpha), a: aName, b: bName, rule: ruleText(options, judged.filter((r) => r.paired).length), exitCode }, null, 2)}\n`);
-    write('compare.md', `# bench compare\n\nA: ${aName}\n\nB: ${bName}\n\n${ruleText(options, judged.filter((r) => r.paired).length)}\n\n${markdownTable(judged, compareColumns(alpha))}\n\n${holmSentence(judged, alpha)}\n\n${PAIRED_NOTE}.\n`);
-    const charts = writeCharts(options.out, { rows: [], records: [], paper: [], lengthTable: loadPaperBaseline().lengths, paired: judged, alpha });
+    write(
+      'compare.json',
+      `${JSON.stringify({ ...diffJson(judged, alpha), a: aName, b: bName, rule: ruleText(options, judged.filter((r) => r.paired).length), exitCode }, null, 2)}\n`,
+    );
+    write(
+      'compare.md',
+      `# bench compare\n\nA: ${aName}\n\nB: ${bName}\n\n${ruleText(options, judged.filter((r) => r.paired).length)}\n\n${markdownTable(judged, compareColumns(alpha))}\n\n${holmSentence(judged, alpha)}\n\n${PAIRED_NOTE}.\n`,
+    );
+    const charts = writeCharts(options.out, {
+      rows: [],
+      records: [],
+      paper: [],
+      lengthTable: loadPaperBaseline().lengths,
+      paired: judged,
+      alpha,
+    });
     files.push(...charts.map((c) => c.file));
   }
   return { rows: judged, exitCode, files, text };
@@ -106,5 +133,14 @@ export async function compareCommand(options: CompareCommandOptions): Promise<nu
 }
 
 export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO): Promise<number> {
-  return compareCommand({ dirs: cmd.dirs, methods: cmd.methods, alpha: cmd.alpha, maxDrop: cmd.maxDrop, z: cmd.z, out: cmd.out, print: io.out, printError: io.err });
+  return compareCommand({
+    dirs: cmd.dirs,
+    methods: cmd.methods,
+    alpha: cmd.alpha,
+    maxDrop: cmd.maxDrop,
+    z: cmd.z,
+    out: cmd.out,
+    print: io.out,
+    printError: io.err,
+  });
 }

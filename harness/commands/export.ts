@@ -79,7 +79,7 @@ const FORMAT_LABEL: Record<ExportFormat, string> = { ruler: 'RULER', longbench: 
 function misfit(format: ExportFormat, r: SampleRecord): string | null {
   switch (format) {
     case 'ruler':
-      if (!RULER_TASKS.includes(r.task)) return 'not one of RULER\'s tasks';
+      if (!RULER_TASKS.includes(r.task)) return "not one of RULER's tasks";
       if (r.lengthKind !== 'tokens') return 'not at a token length';
       return null;
     case 'longbench':
@@ -147,7 +147,8 @@ function longbenchRow(r: SampleRecord): Placed {
   const dataset = longbenchDataset(r)!;
   const e = dataset.endsWith('_e');
   const length = r.metadata.length;
-  if (typeof length !== 'number') throw new UserError(`${r.id} (${r.method}): no LongBench 'length' in its metadata; LongBench's eval.py needs it`);
+  if (typeof length !== 'number')
+    throw new UserError(`${r.id} (${r.method}): no LongBench 'length' in its metadata; LongBench's eval.py needs it`);
   return {
     rel: join(e ? 'pred_e' : 'pred', exportName(r), `${baseDataset(dataset)}.jsonl`),
     // pred.py's fields, in its order.
@@ -213,7 +214,11 @@ function memagentRow(r: SampleRecord): Placed {
   };
 }
 
-const PLACE: Record<ExportFormat, (r: SampleRecord) => Placed> = { ruler: rulerRow, longbench: longbenchRow, memagent: memagentRow };
+const PLACE: Record<ExportFormat, (r: SampleRecord) => Placed> = {
+  ruler: rulerRow,
+  longbench: longbenchRow,
+  memagent: memagentRow,
+};
 
 function jsonLine(row: Array<[string, unknown]>): string {
   return JSON.stringify(Object.fromEntries(row));
@@ -222,17 +227,20 @@ function jsonLine(row: Array<[string, unknown]>): string {
 /** Writes the export; throws UserError (one line) when the run does not fit the format. */
 export function exportRun(opts: ExportOptions): ExportResult {
   const { runDir, format, out } = opts;
-  if (!EXPORT_FORMATS.includes(format)) throw new UserError(`unknown --format '${format}': use ${EXPORT_FORMATS.join(', ')}`);
+  if (!EXPORT_FORMATS.includes(format))
+    throw new UserError(`unknown --format '${format}': use ${EXPORT_FORMATS.join(', ')}`);
   if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new UserError(`not a run directory: ${runDir}`);
   readManifest(runDir, { hint: 'bench export reads a bench run directory' });
   const samplesFile = join(runDir, 'samples.jsonl');
-  if (!existsSync(samplesFile)) throw new UserError(`${runDir} has no samples.jsonl: nothing to export (has the run finished any sample?)`);
+  if (!existsSync(samplesFile))
+    throw new UserError(`${runDir} has no samples.jsonl: nothing to export (has the run finished any sample?)`);
   const warnings: string[] = [];
   let records = latestRunRecords(samplesFile, warnings).map((l) => l.record);
   const runTasks = [...new Set(records.map((r) => r.task))];
   if (opts.tasks !== undefined) {
     const unknown = opts.tasks.filter((t) => !runTasks.includes(t));
-    if (unknown.length > 0) throw new UserError(`--tasks: ${unknown.join(', ')} not in this run (its tasks: ${runTasks.join(', ')})`);
+    if (unknown.length > 0)
+      throw new UserError(`--tasks: ${unknown.join(', ')} not in this run (its tasks: ${runTasks.join(', ')})`);
     records = records.filter((r) => opts.tasks!.includes(r.task));
   }
   if (records.length === 0) throw new UserError(`${samplesFile} has no sample records: nothing to export`);
@@ -253,7 +261,9 @@ export function exportRun(opts: ExportOptions): ExportResult {
     }
     const hints = [...byHint].map(([f, ts]) => `--format ${f} for ${ts.join(', ')}`);
     const also = fitting.length > 0 ? `; export the others with --tasks ${fitting.join(',')}` : '';
-    throw new UserError(`--format ${format} takes ${FITS[format]}; this run has ${list}${hints.length ? ` (use ${hints.join(', ')})` : ''}${also}`);
+    throw new UserError(
+      `--format ${format} takes ${FITS[format]}; this run has ${list}${hints.length ? ` (use ${hints.join(', ')})` : ''}${also}`,
+    );
   }
 
   const files = new Map<string, { placed: Array<{ index: number; line: string }>; file: ExportedFile }>();
@@ -264,7 +274,10 @@ export function exportRun(opts: ExportOptions): ExportResult {
     const { rel, row } = PLACE[format](r);
     let entry = files.get(rel);
     if (!entry) {
-      entry = { placed: [], file: { path: join(out, rel), task: r.task, method: r.method, lengthLabel: r.lengthLabel, rows: 0, failed: 0 } };
+      entry = {
+        placed: [],
+        file: { path: join(out, rel), task: r.task, method: r.method, lengthLabel: r.lengthLabel, rows: 0, failed: 0 },
+      };
       files.set(rel, entry);
     }
     entry.placed.push({ index: r.index, line: jsonLine(row) });
@@ -275,7 +288,8 @@ export function exportRun(opts: ExportOptions): ExportResult {
     const name = exportName(r);
     if (!names.includes(name)) names.push(name);
   }
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out} is a file; bench export writes a folder tree there`);
+  if (existsSync(out) && !statSync(out).isDirectory())
+    throw new UserError(`--out ${out} is a file; bench export writes a folder tree there`);
   const sorted = [...files.keys()].sort();
   for (const rel of sorted) {
     const { placed, file } = files.get(rel)!;
@@ -307,26 +321,31 @@ function peerCommands(result: ExportResult): string[] {
     case 'longbench': {
       const lines: string[] = [];
       for (const name of result.names) {
-        if (result.files.some((f) => f.path.startsWith(join(out, 'pred', name) + '/'))) lines.push(`python eval.py --model ${name}   # in ${out}, with LongBench's eval.py and metrics.py`);
-        if (result.files.some((f) => f.path.startsWith(join(out, 'pred_e', name) + '/'))) lines.push(`python eval.py --model ${name} --e   # in ${out}, with LongBench's eval.py and metrics.py`);
+        if (result.files.some((f) => f.path.startsWith(join(out, 'pred', name) + '/')))
+          lines.push(`python eval.py --model ${name}   # in ${out}, with LongBench's eval.py and metrics.py`);
+        if (result.files.some((f) => f.path.startsWith(join(out, 'pred_e', name) + '/')))
+          lines.push(`python eval.py --model ${name} --e   # in ${out}, with LongBench's eval.py and metrics.py`);
       }
       return lines;
     }
     case 'memagent':
-      return [`python visualize.py   # in ${out}, with MemAgent's taskutils/memory_eval/visualize.py (it reads results/ruler_hqa*)`];
+      return [
+        `python visualize.py   # in ${out}, with MemAgent's taskutils/memory_eval/visualize.py (it reads results/ruler_hqa*)`,
+      ];
   }
 }
 
 export async function exportCli(cmd: CommandOf<'export'>, io: CommandIO): Promise<number> {
   const result = exportRun({ runDir: cmd.runDir, format: cmd.format, out: cmd.out, tasks: cmd.tasks });
   const label = FORMAT_LABEL[result.format];
-  for (const f of result.files) io.out(`${relative(result.out, f.path) || f.path}: ${f.rows} rows${f.failed ? ` (${f.failed} failed)` : ''}`);
+  for (const f of result.files)
+    io.out(`${relative(result.out, f.path) || f.path}: ${f.rows} rows${f.failed ? ` (${f.failed} failed)` : ''}`);
   io.out(`wrote ${result.rows} samples in ${result.files.length} file(s) under ${result.out} in ${label}'s layout`);
   const failed = result.errors + result.truncated;
   if (failed > 0) {
     io.out(
       `${failed} of ${result.rows} samples ended in error (${result.errors}) or truncated (${result.truncated}): written as a failed generation ` +
-        `(empty pred${result.format === 'memagent' ? ', empty response, judges 0; MemAgent\'s driver would leave them out' : ''}), so ${label}'s scorer counts them as 0, as the run does`,
+        `(empty pred${result.format === 'memagent' ? ", empty response, judges 0; MemAgent's driver would leave them out" : ''}), so ${label}'s scorer counts them as 0, as the run does`,
     );
   }
   io.out(`score with ${label}'s own script:`);

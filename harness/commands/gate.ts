@@ -44,7 +44,8 @@ function writeJunit(file: string, text: string): void {
 }
 
 function checkNumber(name: string, value: number | undefined, min: number): void {
-  if (value !== undefined && !(Number.isFinite(value) && value >= min)) throw new UserError(`${name} must be a number ≥ ${min} (got ${value})`);
+  if (value !== undefined && !(Number.isFinite(value) && value >= min))
+    throw new UserError(`${name} must be a number ≥ ${min} (got ${value})`);
 }
 
 /** Runs the gate and returns the exit code; never throws. */
@@ -65,16 +66,31 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
     checkNumber('--max-drop', options.maxDrop, 0);
     checkNumber('--max-errors', options.maxErrors, 0);
     checkNumber('--z', options.z, 0);
-    if (options.alpha !== undefined && !(options.alpha > 0 && options.alpha < 1)) throw new UserError(`--alpha must be a number in (0, 1) (got ${options.alpha})`);
-    if (options.paired && options.exact) throw new UserError('--paired and --exact exclude each other: --exact fails on any change, --paired tests whether a drop is significant');
+    if (options.alpha !== undefined && !(options.alpha > 0 && options.alpha < 1))
+      throw new UserError(`--alpha must be a number in (0, 1) (got ${options.alpha})`);
+    if (options.paired && options.exact)
+      throw new UserError(
+        '--paired and --exact exclude each other: --exact fails on any change, --paired tests whether a drop is significant',
+      );
     const source = await loadGateBaseline(options.baseline, (m) => printError(`warning: ${m}`));
     const records = await loadRecords(options.runDir, { onWarning: (m) => printError(`warning: ${m}`) });
     const rows = summarize(records);
     if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to gate`);
-    const gateOptions = { maxDrop: options.maxDrop, z: options.z, maxErrors: options.maxErrors, exact: options.exact, allowMissing: options.allowMissing };
-    const paired = options.paired ? pairedGate(source, records, { alpha: options.alpha, maxDrop: options.maxDrop, z: options.z }) : null;
+    const gateOptions = {
+      maxDrop: options.maxDrop,
+      z: options.z,
+      maxErrors: options.maxErrors,
+      exact: options.exact,
+      allowMissing: options.allowMissing,
+    };
+    const paired = options.paired
+      ? pairedGate(source, records, { alpha: options.alpha, maxDrop: options.maxDrop, z: options.z })
+      : null;
     const result = evaluateGate(source.baseline, rows, { ...gateOptions, judge: paired?.judge });
-    if (source.kind === 'run' && !paired) print(`baseline: run directory ${source.path} (its per-key scores; --paired tests the differences over shared sample ids)`);
+    if (source.kind === 'run' && !paired)
+      print(
+        `baseline: run directory ${source.path} (its per-key scores; --paired tests the differences over shared sample ids)`,
+      );
     print(paired ? formatPairedGate(result, paired, gateOptions) : formatGate(result, gateOptions));
     if (options.junit) writeJunit(options.junit, junitXml(suite, result));
     return result.exitCode;
@@ -100,13 +116,18 @@ export interface BaselineCommandOptions {
 /** `bench baseline <run-dir> --out FILE`: freezes a run's per-(task, method, length) scores for `bench gate`. */
 export async function baselineCommand(options: BaselineCommandOptions): Promise<{ file: string; entries: number }> {
   if (!options.out) throw new UserError('bench baseline needs --out FILE');
-  checkOutputFile(options.out, '--out', 'pass a file in a writable directory, e.g. --out baselines/regression/mine.json');
+  checkOutputFile(
+    options.out,
+    '--out',
+    'pass a file in a writable directory, e.g. --out baselines/regression/mine.json',
+  );
   const rows = summarize(await loadRecords(options.runDir));
   if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to make a baseline from`);
   const manifest = loadManifestView(options.runDir);
   const source: Record<string, unknown> = { runDir: options.runDir };
   if (manifest) {
-    for (const k of ['command', 'seed', 'tokenizer', 'versions'] as const) if (manifest[k] !== undefined) source[k] = manifest[k];
+    for (const k of ['command', 'seed', 'tokenizer', 'versions'] as const)
+      if (manifest[k] !== undefined) source[k] = manifest[k];
     if (manifest.model?.id) source.model = manifest.model.id;
   }
   writeBaseline(rows, options.out, source);
@@ -114,8 +135,18 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
 }
 
 export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
-  return gateCommand({ runDir: cmd.runDir, baseline: cmd.baseline, maxDrop: cmd.maxDrop, maxErrors: cmd.maxErrors, z: cmd.z, exact: cmd.exact, allowMissing: cmd.allowMissing, junit: cmd.junit,
-    paired: cmd.paired, alpha: cmd.alpha });
+  return gateCommand({
+    runDir: cmd.runDir,
+    baseline: cmd.baseline,
+    maxDrop: cmd.maxDrop,
+    maxErrors: cmd.maxErrors,
+    z: cmd.z,
+    exact: cmd.exact,
+    allowMissing: cmd.allowMissing,
+    junit: cmd.junit,
+    paired: cmd.paired,
+    alpha: cmd.alpha,
+  });
 }
 
 export async function baselineCli(cmd: CommandOf<'baseline'>, io: CommandIO): Promise<number> {

@@ -149,11 +149,16 @@ export function generatedPath(format: GenerateFormat, out: string, task: string,
   switch (format) {
     case 'ruler':
       if (length.kind !== 'tokens') {
-        throw new UserError(`--format ruler lays data out by token length (OUT/<tokens>/data/<task>/validation.jsonl, as RULER's run.sh); ${length.label} is not a token length: use --format memagent or native`);
+        throw new UserError(
+          `--format ruler lays data out by token length (OUT/<tokens>/data/<task>/validation.jsonl, as RULER's run.sh); ${length.label} is not a token length: use --format memagent or native`,
+        );
       }
       return join(out, String(length.value), 'data', taskFolder(task), 'validation.jsonl');
     case 'memagent':
-      if (length.kind === 'native') throw new UserError(`--format memagent lays data out as MemAgent's eval_<N>.json / eval_<task>_<length>.json, which have no LongBench files: use --format native`);
+      if (length.kind === 'native')
+        throw new UserError(
+          `--format memagent lays data out as MemAgent's eval_<N>.json / eval_<task>_<length>.json, which have no LongBench files: use --format native`,
+        );
       if (length.kind === 'docs' && task === 'ruler-hqa') return join(out, `eval_${length.value}.json`);
       return join(out, `eval_${taskFolder(task)}_${length.value}.json`);
     case 'native':
@@ -163,9 +168,18 @@ export function generatedPath(format: GenerateFormat, out: string, task: string,
 
 function checkOut(format: GenerateFormat, out: string): void {
   if (format === 'native') return;
-  const layout = format === 'ruler' ? 'DIR/<tokens>/data/<task>/validation.jsonl' : 'DIR/eval_<N>.json or DIR/eval_<task>_<tokens>.json';
-  if (/\.jsonl?$/i.test(out)) throw new UserError(`--format ${format} writes one file per length (${layout}): pass --out DIR, not the file name '${out}'`);
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new UserError(`--out ${out} is a file; --format ${format} writes one file per length under a folder (${layout})`);
+  const layout =
+    format === 'ruler'
+      ? 'DIR/<tokens>/data/<task>/validation.jsonl'
+      : 'DIR/eval_<N>.json or DIR/eval_<task>_<tokens>.json';
+  if (/\.jsonl?$/i.test(out))
+    throw new UserError(
+      `--format ${format} writes one file per length (${layout}): pass --out DIR, not the file name '${out}'`,
+    );
+  if (existsSync(out) && !statSync(out).isDirectory())
+    throw new UserError(
+      `--out ${out} is a file; --format ${format} writes one file per length under a folder (${layout})`,
+    );
 }
 
 /**
@@ -176,16 +190,20 @@ function checkOut(format: GenerateFormat, out: string): void {
  */
 export async function generateCommand(opts: GenerateOptions): Promise<GenerateResult> {
   const { task, lengths, samples, seed, tokenizer, format, out } = opts;
-  if (!Number.isInteger(samples) || samples < 1) throw new UserError(`--samples must be a positive whole number, got ${samples}`);
-  if (!GENERATE_FORMATS.includes(format)) throw new UserError(`unknown --format '${format}': use ${GENERATE_FORMATS.join(', ')}`);
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new UserError(`--samples must be a positive whole number, got ${samples}`);
+  if (!GENERATE_FORMATS.includes(format))
+    throw new UserError(`unknown --format '${format}': use ${GENERATE_FORMATS.join(', ')}`);
   if (lengths.length === 0) throw new UserError('no lengths to generate: pass --lengths, e.g. 32k');
   for (const l of lengths) {
-    if (l.kind === 'docs' && !task.acceptsDocCounts) throw new UserError(`${task.name} takes token lengths (e.g. 32k), not ${l.label}`);
+    if (l.kind === 'docs' && !task.acceptsDocCounts)
+      throw new UserError(`${task.name} takes token lengths (e.g. 32k), not ${l.label}`);
   }
   checkOut(format, out);
   const paths = lengths.map((l) => generatedPath(format, out, task.name, l));
   const duplicate = paths.find((p, k) => format !== 'native' && paths.indexOf(p) !== k);
-  if (duplicate !== undefined) throw new UserError(`two lengths would write the same file ${duplicate}: list each length once`);
+  if (duplicate !== undefined)
+    throw new UserError(`two lengths would write the same file ${duplicate}: list each length once`);
   const options = opts.options ?? {};
   const cache = new DatasetCache(opts.cacheDir);
   let prepared: PreparedTask | undefined;
@@ -203,14 +221,31 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
         output = openAtomic(path);
       }
       const outFd = output.fd;
-      const key: DatasetKey = { task: task.name, taskVersion: task.version, length, seed, tokenizer: tokenizer.id, generator: GENERATE_ROWS_VERSION, format, options };
+      const key: DatasetKey = {
+        task: task.name,
+        taskVersion: task.version,
+        length,
+        seed,
+        tokenizer: tokenizer.id,
+        generator: GENERATE_ROWS_VERSION,
+        format,
+        options,
+      };
       const cached = cache.lookup(key);
       let n = samples;
       if (!cached || cached.rows < samples) n = Math.min(samples, (await prepare()).maxSamples(length));
       if (n < 1) throw new UserError(`${task.name} has no samples at ${length.label}`);
       if (cached && cached.rows >= n) {
         copyLines(cached.path, n, [outFd]);
-        results.push({ label: length.label, path, rows: n, cacheHit: true, fromCache: n, generated: 0, cachePath: cached.path });
+        results.push({
+          label: length.label,
+          path,
+          rows: n,
+          cacheHit: true,
+          fromCache: n,
+          generated: 0,
+          cachePath: cached.path,
+        });
         opts.onRow?.(n, n, length);
       } else {
         const p = await prepare();
@@ -223,7 +258,15 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
             opts.onRow?.(i + 1, n, length);
           }
           const cachePath = entry.commit();
-          results.push({ label: length.label, path, rows: n, cacheHit: false, fromCache: reuse, generated: n - reuse, cachePath });
+          results.push({
+            label: length.label,
+            path,
+            rows: n,
+            cacheHit: false,
+            fromCache: reuse,
+            generated: n - reuse,
+            cachePath,
+          });
         } catch (err) {
           entry.abort();
           throw err;
@@ -248,13 +291,30 @@ export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO): Pr
   checkOutputFile(cmd.out, '--out', 'pass a file in a writable directory, e.g. --out data.jsonl');
   const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
   const result = await generateCommand({
-    task, lengths, samples: cmd.samples ?? task.defaultSamples, seed: cmd.seed, tokenizer: loadTokenizer(cmd.tokenizer),
-    format: cmd.format, out: cmd.out, cacheDir: datasetCacheDir(), options: cmd.options,
+    task,
+    lengths,
+    samples: cmd.samples ?? task.defaultSamples,
+    seed: cmd.seed,
+    tokenizer: loadTokenizer(cmd.tokenizer),
+    format: cmd.format,
+    out: cmd.out,
+    cacheDir: datasetCacheDir(),
+    options: cmd.options,
   });
-  const short = cmd.samples === undefined ? [] : result.lengths.filter((l) => l.rows < cmd.samples!).map((l) => ({ label: l.label, available: l.rows }));
+  const short =
+    cmd.samples === undefined
+      ? []
+      : result.lengths.filter((l) => l.rows < cmd.samples!).map((l) => ({ label: l.label, available: l.rows }));
   if (short.length > 0) io.err(samplesCappedNote({ task: task.name, requested: cmd.samples!, lengths: short }));
   const perLength = cmd.format !== 'native';
-  for (const l of result.lengths) io.out(`${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})${perLength ? ` -> ${l.path}` : ''}`);
-  io.out(perLength ? `wrote ${result.rows} rows in ${result.lengths.length} file(s) under ${result.out}` : `wrote ${result.rows} rows to ${result.out}`);
+  for (const l of result.lengths)
+    io.out(
+      `${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})${perLength ? ` -> ${l.path}` : ''}`,
+    );
+  io.out(
+    perLength
+      ? `wrote ${result.rows} rows in ${result.lengths.length} file(s) under ${result.out}`
+      : `wrote ${result.rows} rows to ${result.out}`,
+  );
   return 0;
 }

@@ -47,7 +47,10 @@ const SHARD_HINT = 'pass run directories written by bench run --shard i/n';
 function readShard(dir: string): Shard {
   const manifest = readManifest(dir, { hint: SHARD_HINT });
   const s = manifest.shard;
-  if (!s) throw new UserError(`${dir} is not a shard (its manifest has no shard i/n); merge only directories run with --shard i/n`);
+  if (!s)
+    throw new UserError(
+      `${dir} is not a shard (its manifest has no shard i/n); merge only directories run with --shard i/n`,
+    );
   return { dir, manifest, index: s.index, count: s.count };
 }
 
@@ -61,7 +64,10 @@ function stable(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stable(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -81,14 +87,23 @@ function checkShards(shards: Shard[]): void {
   const first = shards[0];
   for (const s of shards.slice(1)) {
     const settings = identityDifferences(first.manifest.identity, s.manifest.identity as RunIdentity);
-    if (settings.length > 0) throw new UserError(`shards ${first.dir} and ${s.dir} were run with other settings: ${settings.join('; ')}; merge only shards of one run`);
+    if (settings.length > 0)
+      throw new UserError(
+        `shards ${first.dir} and ${s.dir} were run with other settings: ${settings.join('; ')}; merge only shards of one run`,
+      );
     const d = manifestDifference(first.manifest, s.manifest);
-    if (d) throw new UserError(`shards differ in ${d.field}: ${first.dir} has ${show(d.a)}, ${s.dir} has ${show(d.b)}; merge only shards of one run`);
+    if (d)
+      throw new UserError(
+        `shards differ in ${d.field}: ${first.dir} has ${show(d.a)}, ${s.dir} has ${show(d.b)}; merge only shards of one run`,
+      );
     if (s.count !== first.count) {
-      throw new UserError(`shards disagree on the shard count: ${first.dir} is ${first.index}/${first.count}, ${s.dir} is ${s.index}/${s.count}`);
+      throw new UserError(
+        `shards disagree on the shard count: ${first.dir} is ${first.index}/${first.count}, ${s.dir} is ${s.index}/${s.count}`,
+      );
     }
   }
-  for (const s of shards) if (s.index < 0 || s.index >= s.count) throw new UserError(`${s.dir}: shard ${s.index}/${s.count} is out of range`);
+  for (const s of shards)
+    if (s.index < 0 || s.index >= s.count) throw new UserError(`${s.dir}: shard ${s.index}/${s.count} is out of range`);
   const byIndex = new Map<number, Shard>();
   for (const s of shards) {
     const seen = byIndex.get(s.index);
@@ -99,7 +114,10 @@ function checkShards(shards: Shard[]): void {
   if (missing.length > 0) {
     throw new UserError(
       `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${first.count}`).join(', ')} missing ` +
-        `(given ${[...byIndex.keys()].sort((x, y) => x - y).map((i) => `${i}/${first.count}`).join(', ')}); pass all ${first.count} shard directories`,
+        `(given ${[...byIndex.keys()]
+          .sort((x, y) => x - y)
+          .map((i) => `${i}/${first.count}`)
+          .join(', ')}); pass all ${first.count} shard directories`,
     );
   }
 }
@@ -114,8 +132,12 @@ function checkOut(out: string, first: Shard): void {
   }
   const existing = readManifest(out, { hint: 'use another --out' });
   const d = manifestDifference(existing, first.manifest);
-  if (d) throw new UserError(`--out ${out} already holds a different run (${d.field}: ${show(d.a)} vs ${show(d.b)}); use another --out`);
-  if (!Array.isArray(existing.merged_from)) throw new UserError(`--out ${out} already holds a run that is not a merge; use another --out`);
+  if (d)
+    throw new UserError(
+      `--out ${out} already holds a different run (${d.field}: ${show(d.a)} vs ${show(d.b)}); use another --out`,
+    );
+  if (!Array.isArray(existing.merged_from))
+    throw new UserError(`--out ${out} already holds a run that is not a merge; use another --out`);
 }
 
 /** A shard's samples, streamed; a torn last line from a killed run is left out, any other bad line is an error. */
@@ -133,8 +155,10 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
   if (opts.shardDirs.length === 0) throw new UserError('bench merge needs shard directories');
   const out = resolve(opts.out);
   const dirs = opts.shardDirs.map((d) => resolve(d));
-  if (dirs.includes(out)) throw new UserError(`--out ${opts.out} is one of the shard directories; pass a new directory`);
-  for (const d of dirs) if (!existsSync(d) || !statSync(d).isDirectory()) throw new UserError(`shard directory not found: ${d}`);
+  if (dirs.includes(out))
+    throw new UserError(`--out ${opts.out} is one of the shard directories; pass a new directory`);
+  for (const d of dirs)
+    if (!existsSync(d) || !statSync(d).isDirectory()) throw new UserError(`shard directory not found: ${d}`);
 
   const shards = dirs.map(readShard);
   checkShards(shards);
@@ -163,7 +187,8 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
       const planned = s.manifest.expected;
       if (planned && typeof planned === 'object') {
         expected ??= {};
-        for (const [k, v] of Object.entries(planned as Record<string, unknown>)) if (typeof v === 'number') expected[k] = (expected[k] ?? 0) + v;
+        for (const [k, v] of Object.entries(planned as Record<string, unknown>))
+          if (typeof v === 'number') expected[k] = (expected[k] ?? 0) + v;
       }
       let kept = 0;
       for (const r of readSamples(join(s.dir, 'samples.jsonl'))) {
@@ -185,7 +210,13 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
       // Prompts stored by content hash: same name, same content, so the first copy wins.
       const prompts = join(s.dir, 'prompts');
       if (existsSync(prompts)) cpSync(prompts, join(staging, 'prompts'), { recursive: true, force: false });
-      mergedFrom.push({ dir: s.dir, shard: { index: s.index, count: s.count }, samples: kept, calls: n, environment: s.manifest.environment ?? null });
+      mergedFrom.push({
+        dir: s.dir,
+        shard: { index: s.index, count: s.count },
+        samples: kept,
+        calls: n,
+        environment: s.manifest.environment ?? null,
+      });
     }
     writeFileSync(join(staging, 'samples.jsonl'), sampleLines.length ? sampleLines.join('\n') + '\n' : '');
     writeFileSync(join(staging, 'calls.jsonl'), Buffer.concat(callParts));

@@ -11,10 +11,23 @@ import type { RunConfig } from '../config/run-config.js';
 import { formatDryRun, type DryRunRow } from '../runner/dry-run.js';
 import { planRun } from '../runner/plan.js';
 import { loadTokenizer } from '../tokenizer/index.js';
-import { DEFAULT_OUTPUTS, formatOutputTokens, parseOutputTokens, plannedWorkload, type OutputAssumption } from '../plan/chains.js';
+import {
+  DEFAULT_OUTPUTS,
+  formatOutputTokens,
+  parseOutputTokens,
+  plannedWorkload,
+  type OutputAssumption,
+} from '../plan/chains.js';
 import { fitCalibration, fittedOutputs, readTimedCalls, type CalibrationFit } from '../plan/calibrate.js';
 import { formatDuration, gpuHours, predict, REACH_TOLERANCE, type Prediction } from '../plan/predict.js';
-import { DEFAULT_PRESET, GPU_PRESETS, parseSimulateSpec, parseTimeScale, serverSlots, type GpuParams } from '../../reference/simulator/gpu-params.js';
+import {
+  DEFAULT_PRESET,
+  GPU_PRESETS,
+  parseSimulateSpec,
+  parseTimeScale,
+  serverSlots,
+  type GpuParams,
+} from '../../reference/simulator/gpu-params.js';
 
 /** The preset a --simulate value starts from. */
 function presetName(spec: string | undefined): string {
@@ -22,8 +35,12 @@ function presetName(spec: string | undefined): string {
 }
 
 const SPEC_KEYS: [keyof GpuParams, string][] = [
-  ['prefillTokensPerS', 'prefill-tps'], ['stepBaseMs', 'step-ms'], ['stepPerSeqMs', 'step-per-seq-ms'],
-  ['maxBatch', 'max-batch'], ['prefillChunkTokens', 'prefill-chunk'], ['replicas', 'replicas'],
+  ['prefillTokensPerS', 'prefill-tps'],
+  ['stepBaseMs', 'step-ms'],
+  ['stepPerSeqMs', 'step-per-seq-ms'],
+  ['maxBatch', 'max-batch'],
+  ['prefillChunkTokens', 'prefill-chunk'],
+  ['replicas', 'replicas'],
 ];
 
 /** Parameters as a reusable --simulate value: the preset plus every key that differs from it (4 significant digits). */
@@ -45,7 +62,12 @@ function describeParams(p: GpuParams): string {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 interface Calibrated {
@@ -62,7 +84,13 @@ function calibrate(runDir: string, spec: string | undefined, rawScale: string | 
   const { calls } = readTimedCalls(runDir, timeScale);
   const fit = fitCalibration(calls, base);
   const preset = presetName(spec);
-  const params = { ...base, prefillTokensPerS: fit.prefillTokensPerS, stepBaseMs: fit.stepBaseMs, stepPerSeqMs: fit.stepPerSeqMs, name: `${preset}+calibrated` };
+  const params = {
+    ...base,
+    prefillTokensPerS: fit.prefillTokensPerS,
+    stepBaseMs: fit.stepBaseMs,
+    stepPerSeqMs: fit.stepPerSeqMs,
+    name: `${preset}+calibrated`,
+  };
   return { fit, params, spec: simulateSpecOf(preset, params), runDir, timeScale };
 }
 
@@ -73,20 +101,29 @@ function calibrationLines(c: Calibrated, base: GpuParams): string[] {
       `${c.timeScale !== 1 ? `, times ×${c.timeScale} (bench serve --time-scale)` : ''}`,
     ...table([
       ['parameter', 'fitted', `preset ${presetName(base.name.split('+')[0])}`],
-      ['prefill-tps', Math.round(f.prefillTokensPerS).toLocaleString('en-US'), base.prefillTokensPerS.toLocaleString('en-US')],
+      [
+        'prefill-tps',
+        Math.round(f.prefillTokensPerS).toLocaleString('en-US'),
+        base.prefillTokensPerS.toLocaleString('en-US'),
+      ],
       ['step-ms', f.stepBaseMs.toFixed(3), String(base.stepBaseMs)],
       ['step-per-seq-ms', f.stepPerSeqMs.toFixed(4), String(base.stepPerSeqMs)],
     ]).map((l) => `  ${l}`),
     `  per-call overhead ${(f.overheadS * 1000).toFixed(1)} ms${c.timeScale !== 1 ? ` (${((f.overheadS * 1000) / c.timeScale).toFixed(1)} ms of wall time)` : ''}: network, tokenization, client, not part of the preset; rms residual ${(f.rmsRelative * 100).toFixed(1)}% of the mean latency`,
     `  calls in flight: mean ${f.meanInFlight.toFixed(1)}, peak ${f.peakInFlight}; max-batch ${base.maxBatch}, prefill-chunk ${base.prefillChunkTokens} and replicas ${base.replicas ?? 1} are the preset's (latencies do not determine them)`,
     f.method === 'closed form (queue-free)'
-      ? '  fit: robust least squares on latency = overhead + prefill (own and overlapping calls\') + steps × step time(batch), batch and overlap from the recorded start times'
+      ? "  fit: robust least squares on latency = overhead + prefill (own and overlapping calls') + steps × step time(batch), batch and overlap from the recorded start times"
       : '  fit: the recorded arrivals replayed through the simulator (calls queued beyond the slots), Nelder–Mead on the latencies',
     `  output lengths (median:sigma of a log-normal, per call kind): ${formatOutputTokens(f.outputs)}`,
     `--simulate ${c.spec}`,
     `--output-tokens ${formatOutputTokens(f.outputs)}`,
   ];
-  if (f.peakInFlight > serverSlots(base)) lines.splice(lines.length - 2, 0, `  note: up to ${f.peakInFlight} calls were in flight, above the preset's ${serverSlots(base)} slots: queueing is modelled by the replay with the preset's max-batch`);
+  if (f.peakInFlight > serverSlots(base))
+    lines.splice(
+      lines.length - 2,
+      0,
+      `  note: up to ${f.peakInFlight} calls were in flight, above the preset's ${serverSlots(base)} slots: queueing is modelled by the replay with the preset's max-batch`,
+    );
   return lines;
 }
 
@@ -106,12 +143,22 @@ async function planCommand(config: RunConfig, params: GpuParams, outputs: Output
   const tokenizer = loadTokenizer(config.tokenizer);
   const plan = await planRun(config, tokenizer);
   const work = plannedWorkload(plan, config, outputs);
-  if (work.order.length === 0) throw new UserError('bench plan: the run has no samples to plan (check --samples and --shard)');
+  if (work.order.length === 0)
+    throw new UserError('bench plan: the run has no samples to plan (check --samples and --shard)');
   const longest = work.order.reduce((a, b) => (b.calls.length > a.calls.length ? b : a));
-  const prediction = predict(params, work.order, work.phases, { concurrency: config.concurrency, gate: config.serverBatch });
+  const prediction = predict(params, work.order, work.phases, {
+    concurrency: config.concurrency,
+    gate: config.serverBatch,
+  });
   return {
-    config, rows: work.rows, promptTokens: work.promptTokens, completionTokens: work.completionTokens,
-    longest: { key: longest.key, calls: longest.calls.length }, outputs, prediction, skipped: plan.skipped,
+    config,
+    rows: work.rows,
+    promptTokens: work.promptTokens,
+    completionTokens: work.completionTokens,
+    longest: { key: longest.key, calls: longest.calls.length },
+    outputs,
+    prediction,
+    skipped: plan.skipped,
     grids: plan.tasks.map((t, i) => ({ task: t.name, lengths: plan.grids[i].map((l) => l.label) })),
   };
 }
@@ -125,21 +172,37 @@ function planLines(r: PlanResult): string[] {
   const c = r.config;
   const ratio = (s: number) => (s / b.boundS).toFixed(3);
   const pct = Math.round((REACH_TOLERANCE - 1) * 100);
-  const gh = (s: number) => { const h = gpuHours(s, params); return h >= 100 ? h.toFixed(0) : h.toPrecision(3); };
+  const gh = (s: number) => {
+    const h = gpuHours(s, params);
+    return h >= 100 ? h.toFixed(0) : h.toPrecision(3);
+  };
   const sched = `${c.concurrency} in flight${c.serverBatch ? `, --server-batch ${c.serverBatch}` : ''}`;
   const lines = [
     ...r.skipped.map((s) => `skipping ${s.task}: ${s.reason}`),
-    ...r.grids.map((g) => `${g.task}: lengths ${g.lengths.join(', ')} (${g.lengths.length} points)${c.shard ? `, shard ${c.shard.index}/${c.shard.count}` : ''}`),
+    ...r.grids.map(
+      (g) =>
+        `${g.task}: lengths ${g.lengths.join(', ')} (${g.lengths.length} points)${c.shard ? `, shard ${c.shard.index}/${c.shard.count}` : ''}`,
+    ),
     formatDryRun(r.rows).replace(/ \(dry run: no model was called\)$/, ''),
     `expected tokens: ${n(r.promptTokens)} prompt, ${n(r.completionTokens)} completion, with completions assumed ${formatOutputTokens(r.outputs)}`,
-    '  (median:sigma of a log-normal per call kind, clamped to each call\'s max_tokens; set with --output-tokens or measure with --calibrate)',
+    "  (median:sigma of a log-normal per call kind, clamped to each call's max_tokens; set with --output-tokens or measure with --calibrate)",
     `longest chain: ${r.longest.calls} sequential calls (${r.longest.key}); at full-batch latency ${formatDuration(b.chainS)}, alone on the server ${formatDuration(b.chainAloneS)}`,
     '',
     `hardware: ${describeParams(params)}`,
     ...table([
       ['schedule', 'wall time', 'GPU-hours', 'ratio to bound'],
-      [`harness: longest chain first, ${sched}`, formatDuration(p.harness.makespanS), gh(p.harness.makespanS), ratio(p.harness.makespanS)],
-      [`length by length, ${c.concurrency} in flight`, formatDuration(p.byLength.makespanS), gh(p.byLength.makespanS), ratio(p.byLength.makespanS)],
+      [
+        `harness: longest chain first, ${sched}`,
+        formatDuration(p.harness.makespanS),
+        gh(p.harness.makespanS),
+        ratio(p.harness.makespanS),
+      ],
+      [
+        `length by length, ${c.concurrency} in flight`,
+        formatDuration(p.byLength.makespanS),
+        gh(p.byLength.makespanS),
+        ratio(p.byLength.makespanS),
+      ],
       ['lower bound', formatDuration(b.boundS), gh(b.boundS), '1.000'],
     ]),
     `  lower bound = max(work ÷ capacity ${formatDuration(b.workS)}, longest chain at full-batch latency ${formatDuration(b.chainS)}); no schedule beats ${formatDuration(b.strictS)}`,
@@ -165,8 +228,18 @@ function planJson(r: PlanResult) {
     longestChain: r.longest,
     hardware: p.params,
     bound: Object.fromEntries(Object.entries(p.bound).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])),
-    harness: { concurrency: r.config.concurrency, serverBatch: r.config.serverBatch ?? null, makespanS: round(p.harness.makespanS), gpuHours: round(gpuHours(p.harness.makespanS, p.params)), meanBatch: round(p.harness.meanBatch) },
-    lengthByLength: { concurrency: r.config.concurrency, makespanS: round(p.byLength.makespanS), gpuHours: round(gpuHours(p.byLength.makespanS, p.params)) },
+    harness: {
+      concurrency: r.config.concurrency,
+      serverBatch: r.config.serverBatch ?? null,
+      makespanS: round(p.harness.makespanS),
+      gpuHours: round(gpuHours(p.harness.makespanS, p.params)),
+      meanBatch: round(p.harness.meanBatch),
+    },
+    lengthByLength: {
+      concurrency: r.config.concurrency,
+      makespanS: round(p.byLength.makespanS),
+      gpuHours: round(gpuHours(p.byLength.makespanS, p.params)),
+    },
     sweep: p.sweep.map((s) => ({ concurrency: s.concurrency, makespanS: round(s.makespanS) })),
     reachingConcurrency: p.reaching?.concurrency ?? null,
     best: { concurrency: p.best.concurrency, makespanS: round(p.best.makespanS) },
@@ -174,7 +247,8 @@ function planJson(r: PlanResult) {
 }
 
 export async function planCli(cmd: CommandOf<'plan'>, io: CommandIO): Promise<number> {
-  if (cmd.timeScale !== undefined && cmd.calibrate === undefined) throw new UserError('--time-scale only applies with --calibrate (the run\'s server was bench serve --time-scale X)');
+  if (cmd.timeScale !== undefined && cmd.calibrate === undefined)
+    throw new UserError("--time-scale only applies with --calibrate (the run's server was bench serve --time-scale X)");
   const given = parseSimulateSpec(cmd.simulate ?? DEFAULT_PRESET);
   const out: Record<string, unknown> = {};
   let params = given;
@@ -183,7 +257,13 @@ export async function planCli(cmd: CommandOf<'plan'>, io: CommandIO): Promise<nu
     const c = calibrate(cmd.calibrate, cmd.simulate, cmd.timeScale);
     params = c.params;
     outputs = fittedOutputs(c.fit, DEFAULT_OUTPUTS);
-    if (cmd.json) out.calibration = { simulate: c.spec, outputTokens: formatOutputTokens(c.fit.outputs), timeScale: c.timeScale, fit: c.fit };
+    if (cmd.json)
+      out.calibration = {
+        simulate: c.spec,
+        outputTokens: formatOutputTokens(c.fit.outputs),
+        timeScale: c.timeScale,
+        fit: c.fit,
+      };
     else for (const l of calibrationLines(c, given)) io.out(l);
   }
   outputs = parseOutputTokens(cmd.outputTokens, outputs);

@@ -6,7 +6,12 @@ import { writeFileAtomic } from '../run-dir/atomic-write.js';
 import { modelRecordKey } from '../run-dir/record-key.js';
 import { checkOutputDir } from '../path-checks.js';
 import type { SampleRecord } from '../types.js';
-import { loadPaperBaseline, paperBaselinesFor, loadPaperBaselines, type PaperBaseline } from '../../reports/baselines.js';
+import {
+  loadPaperBaseline,
+  paperBaselinesFor,
+  loadPaperBaselines,
+  type PaperBaseline,
+} from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import { comparison } from '../../reports/comparison.js';
 import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
@@ -17,7 +22,15 @@ import { loadRecords } from '../../reports/records.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
 import type { CommandIO, CommandOf } from '../config/commands.js';
 import { applyHolm, DEFAULT_ALPHA, pairSeries, type DiffRow } from '../../reports/paired.js';
-import { diffColumns, diffCsv, diffJson, holmSentence, pairedHtml, pairedMarkdown, textTable } from '../../reports/paired-report.js';
+import {
+  diffColumns,
+  diffCsv,
+  diffJson,
+  holmSentence,
+  pairedHtml,
+  pairedMarkdown,
+  textTable,
+} from '../../reports/paired-report.js';
 
 export interface ReportOptions {
   runDirs: string[];
@@ -38,12 +51,17 @@ export interface ReportResult {
 }
 
 export async function reportCommand(options: ReportOptions): Promise<ReportResult> {
-  if (options.runDirs.length === 0) throw new UserError('bench report needs at least one run directory (bench report <run-dir>... [--out DIR] [--paper])');
+  if (options.runDirs.length === 0)
+    throw new UserError(
+      'bench report needs at least one run directory (bench report <run-dir>... [--out DIR] [--paper])',
+    );
   for (const dir of options.runDirs) {
     if (!existsSync(dir)) throw new UserError(`run directory not found: ${dir}`);
-    if (!existsSync(join(dir, 'samples.jsonl'))) throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
+    if (!existsSync(join(dir, 'samples.jsonl')))
+      throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
   }
-  if (options.out !== undefined) checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
+  if (options.out !== undefined)
+    checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
   const warnings: string[] = [];
   const warn = (m: string) => {
     warnings.push(m);
@@ -76,9 +94,16 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   const missing = missingCells(rows, planned);
   const partial = rows.filter((r) => r.complete === false).length;
   if (partial || missing.length) {
-    warn(`incomplete runs: ${[partial ? `${partial} cell${partial > 1 ? 's have' : ' has'} fewer samples than planned (shown "n of N")` : '',
-      missing.length ? `${missing.length} planned cell${missing.length > 1 ? 's have' : ' has'} no finished sample` : ''].filter(Boolean).join('; ')}; ` +
-      'rerun the same bench run command to finish (or bench merge every shard)');
+    warn(
+      `incomplete runs: ${[
+        partial ? `${partial} cell${partial > 1 ? 's have' : ' has'} fewer samples than planned (shown "n of N")` : '',
+        missing.length
+          ? `${missing.length} planned cell${missing.length > 1 ? 's have' : ' has'} no finished sample`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; ')}; ` + 'rerun the same bench run command to finish (or bench merge every shard)',
+    );
   }
 
   const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
@@ -89,11 +114,15 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
   const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b]).length > 0));
   const comparisons = overlays.map((b) => comparison(rows, b));
-  if (options.paper && overlays.length === 0) warn('--paper: no task of these runs has published numbers in baselines/paper/');
+  if (options.paper && overlays.length === 0)
+    warn('--paper: no task of these runs has published numbers in baselines/paper/');
 
   const paired = applyHolm(pairSeries(records), DEFAULT_ALPHA);
   if (paired.length) {
-    for (const [name, body] of [['paired.csv', diffCsv(paired)], ['paired.json', `${JSON.stringify(diffJson(paired, DEFAULT_ALPHA), null, 2)}\n`]]) {
+    for (const [name, body] of [
+      ['paired.csv', diffCsv(paired)],
+      ['paired.json', `${JSON.stringify(diffJson(paired, DEFAULT_ALPHA), null, 2)}\n`],
+    ]) {
       writeFileAtomic(join(out, name), body);
       files.push(join(out, name));
     }
@@ -103,20 +132,47 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   files.push(...charts.map((c) => c.file));
 
   const mdFile = join(out, 'summary.md');
-  writeFileAtomic(mdFile, reportMarkdown(rows, comparisons, charts.filter((c) => c.size === 'paper').map((c) => c.name), missing,
-    paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : []));
+  writeFileAtomic(
+    mdFile,
+    reportMarkdown(
+      rows,
+      comparisons,
+      charts.filter((c) => c.size === 'paper').map((c) => c.name),
+      missing,
+      paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : [],
+    ),
+  );
   files.push(mdFile);
 
   const htmlFile = join(out, 'report.html');
-  writeFileAtomic(htmlFile, renderHtml({ runs, rows, records, charts: charts.filter((c) => c.size === 'slide'), comparisons, warnings, missing,
-    sections: paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [] }));
+  writeFileAtomic(
+    htmlFile,
+    renderHtml({
+      runs,
+      rows,
+      records,
+      charts: charts.filter((c) => c.size === 'slide'),
+      comparisons,
+      warnings,
+      missing,
+      sections: paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [],
+    }),
+  );
   files.push(htmlFile);
   return { files, rows, warnings, paired };
 }
 
 export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO): Promise<number> {
-  const result = await reportCommand({ runDirs: cmd.runDirs, out: cmd.out, paper: cmd.paper, onWarning: (m) => io.err(`warning: ${m}`) });
+  const result = await reportCommand({
+    runDirs: cmd.runDirs,
+    out: cmd.out,
+    paper: cmd.paper,
+    onWarning: (m) => io.err(`warning: ${m}`),
+  });
   for (const f of result.files) io.out(f);
-  if (result.paired.length) io.out(`\npaired differences (B − A over shared sample ids)\n${textTable(result.paired, diffColumns(DEFAULT_ALPHA))}\n${holmSentence(result.paired, DEFAULT_ALPHA)}`);
+  if (result.paired.length)
+    io.out(
+      `\npaired differences (B − A over shared sample ids)\n${textTable(result.paired, diffColumns(DEFAULT_ALPHA))}\n${holmSentence(result.paired, DEFAULT_ALPHA)}`,
+    );
   return 0;
 }

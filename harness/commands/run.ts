@@ -50,13 +50,16 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
   lines.push(`results: ${outcome.outDir}`);
   if (outcome.interrupted) {
-    lines.push(`interrupted: ${outcome.records.length} of ${outcome.units} samples finished; run the same command again to resume`);
+    lines.push(
+      `interrupted: ${outcome.records.length} of ${outcome.units} samples finished; run the same command again to resume`,
+    );
     return { lines, exitCode: EXIT.interrupted };
   }
   const errored = outcome.records.filter((r) => r.status === 'error');
   if (errored.length > 0) {
     const first = (errored[0].error ?? 'no message').replace(/\s+/g, ' ').slice(0, 300);
-    const errorLine = `${errored.length} of ${outcome.records.length} samples ended as errors (first: ${first}); ` +
+    const errorLine =
+      `${errored.length} of ${outcome.records.length} samples ended as errors (first: ${first}); ` +
       `results in ${outcome.outDir}; run the same command with --retry-errors to run those samples again`;
     return { lines, exitCode: EXIT.sampleErrors, errorLine };
   }
@@ -67,11 +70,13 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
  * What Ctrl-C does: nothing new starts; a sample in flight either finishes (and is saved) or stops at its next model
  * call and is not saved (a MemAgent sample keeps its last checkpoint, so a rerun resumes it mid-document).
  */
-export const INTERRUPT_MESSAGE = 'interrupt: no new samples start; samples in flight finish or stop at their next call ' +
+export const INTERRUPT_MESSAGE =
+  'interrupt: no new samples start; samples in flight finish or stop at their next call ' +
   '(a stopped sample resumes on the next run); finished samples are saved. Press Ctrl-C again to quit now.';
 
 export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<number> {
-  if (cmd.config.out !== undefined) checkOutputDir(cmd.config.out, '--out', 'pass a directory for the run, e.g. --out runs/mine');
+  if (cmd.config.out !== undefined)
+    checkOutputDir(cmd.config.out, '--out', 'pass a directory for the run, e.g. --out runs/mine');
   const controller = new AbortController();
   // Every in-flight request listens on this one signal; hundreds in flight are expected, not a leak.
   setMaxListeners(0, controller.signal);

@@ -49,11 +49,13 @@ function detectFile(file: string): SourceFormat {
 
 /** Files to score and their format. */
 function resolveTarget(target: string, requested: ScoreOptions['format']): { format: SourceFormat; files: string[] } {
-  if (!existsSync(target)) throw new UserError(`not found: ${target} (pass a run directory, a pred directory or a .jsonl file)`);
+  if (!existsSync(target))
+    throw new UserError(`not found: ${target} (pass a run directory, a pred directory or a .jsonl file)`);
   let files: string[];
   if (statSync(target).isDirectory()) {
     const samples = join(target, 'samples.jsonl');
-    if (existsSync(samples) && (requested === undefined || requested === 'auto')) return { format: 'run', files: [samples] };
+    if (existsSync(samples) && (requested === undefined || requested === 'auto'))
+      return { format: 'run', files: [samples] };
     files = jsonlIn(target);
     if (files.length === 0) {
       // MemAgent's results/ folder: one sub-folder per task and length.
@@ -70,7 +72,9 @@ function resolveTarget(target: string, requested: ScoreOptions['format']): { for
   const format = requested !== undefined && requested !== 'auto' ? requested : formats[0];
   files.forEach((f, k) => {
     if (formats[k] !== format) {
-      throw new UserError(`${f}: looks like ${formats[k]} output, not ${format}; score one kind of file at a time${requested && requested !== 'auto' ? ' or drop --format' : ''}`);
+      throw new UserError(
+        `${f}: looks like ${formats[k]} output, not ${format}; score one kind of file at a time${requested && requested !== 'auto' ? ' or drop --format' : ''}`,
+      );
     }
   });
   return { format, files };
@@ -97,7 +101,10 @@ export async function scoreTarget(target: string, opts: ScoreOptions = {}): Prom
       rows = scoreMemAgent(files, warnings, { metric, notes });
       break;
   }
-  if (metric !== undefined) notes.push(`metric ${metric} from --metric, in place of the one ${format === 'run' ? 'each record names' : 'the files would be scored with'}`);
+  if (metric !== undefined)
+    notes.push(
+      `metric ${metric} from --metric, in place of the one ${format === 'run' ? 'each record names' : 'the files would be scored with'}`,
+    );
   return { target, format, rows, warnings, notes };
 }
 
@@ -113,30 +120,78 @@ function extrasText(extras: Record<string, number>): string {
 
 function pad(cells: string[][]): string[] {
   const widths = cells[0].map((_, c) => Math.max(...cells.map((r) => r[c].length)));
-  return cells.map((r) => r.map((cell, c) => (c >= 5 && c <= 10 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd());
+  return cells.map((r) =>
+    r
+      .map((cell, c) => (c >= 5 && c <= 10 ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** The table as JSON (means 0..1 and percentages) or as aligned text for a terminal. */
 export function formatScoreTable(table: ScoreTable, json: boolean): string {
   if (json) {
     return JSON.stringify(
-      { target: table.target, format: table.format, scale: 'mean: 0..1; percent: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0', rows: table.rows, notes: table.notes ?? [], warnings: table.warnings },
+      {
+        target: table.target,
+        format: table.format,
+        scale: 'mean: 0..1; percent: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0',
+        rows: table.rows,
+        notes: table.notes ?? [],
+        warnings: table.warnings,
+      },
       null,
       2,
     );
   }
-  const header = ['task', 'method', 'model', 'length', 'metric', 'n', 'errors', 'trunc', 'empty', 'score', 'ref', 'extras'];
+  const header = [
+    'task',
+    'method',
+    'model',
+    'length',
+    'metric',
+    'n',
+    'errors',
+    'trunc',
+    'empty',
+    'score',
+    'ref',
+    'extras',
+  ];
   let differs = 0;
   const body = table.rows.map((r) => {
     const same = r.reference === undefined || r.reference === r.percent;
     if (!same) differs++;
     const ref = r.reference === undefined ? '' : `${pct(r.reference)}${same ? '' : ' *'}`;
-    return [r.task, r.method, r.model, r.lengthLabel, r.metric, String(r.n), String(r.errors), String(r.truncated), String(r.empty), pct(r.percent), ref, extrasText(r.extras)];
+    return [
+      r.task,
+      r.method,
+      r.model,
+      r.lengthLabel,
+      r.metric,
+      String(r.n),
+      String(r.errors),
+      String(r.truncated),
+      String(r.empty),
+      pct(r.percent),
+      ref,
+      extrasText(r.extras),
+    ];
   });
   const labels = [...new Set(table.rows.map((r) => r.referenceLabel).filter((l): l is string => l !== undefined))];
-  const lines = [`${basename(table.target)} (${table.format}): ${table.rows.length} group(s)`, '', ...pad([header, ...body]), ''];
-  lines.push('score: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0 and are counted in n. extras: means x 100.');
-  if (labels.length > 0) lines.push(`ref: ${labels.join('; ')}${differs > 0 ? `; * marks ${differs} group(s) that differ from our score` : '; all groups match'}.`);
+  const lines = [
+    `${basename(table.target)} (${table.format}): ${table.rows.length} group(s)`,
+    '',
+    ...pad([header, ...body]),
+    '',
+  ];
+  lines.push(
+    'score: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0 and are counted in n. extras: means x 100.',
+  );
+  if (labels.length > 0)
+    lines.push(
+      `ref: ${labels.join('; ')}${differs > 0 ? `; * marks ${differs} group(s) that differ from our score` : '; all groups match'}.`,
+    );
   for (const n of table.notes ?? []) lines.push(`note: ${n}`);
   for (const w of table.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');

@@ -42,7 +42,9 @@ export async function serveCommand(opts: ServeOptions, deps: ServeCommandDeps = 
   const print = deps.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const until = deps.until ?? nextSignal();
   let server: RunningServer;
-  const sim = opts.simulate ? createLiveSimulator(opts.simulate.params, { timeScale: opts.simulate.timeScale }) : undefined;
+  const sim = opts.simulate
+    ? createLiveSimulator(opts.simulate.params, { timeScale: opts.simulate.timeScale })
+    : undefined;
   try {
     server = await startServer({
       model: deps.model ?? modelFromReply(referenceReply, { id: `local:${READER_ID}`, isReferenceReader: true }),
@@ -58,13 +60,18 @@ export async function serveCommand(opts: ServeOptions, deps: ServeCommandDeps = 
   } catch (err) {
     sim?.close();
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UserError(`port ${opts.port} on ${opts.host} is in use: pick another with --port (0 = any free port)`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UserError(`cannot listen on --host ${opts.host}: not an address of this machine`);
-    if (code === 'EACCES') throw new UserError(`no permission to listen on ${opts.host}:${opts.port}: use a port above 1023`);
+    if (code === 'EADDRINUSE')
+      throw new UserError(`port ${opts.port} on ${opts.host} is in use: pick another with --port (0 = any free port)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UserError(`cannot listen on --host ${opts.host}: not an address of this machine`);
+    if (code === 'EACCES')
+      throw new UserError(`no permission to listen on ${opts.host}:${opts.port}: use a port above 1023`);
     throw new UserError(`cannot start the server: ${errorMessage(err)}`);
   }
   deps.onListening?.(server);
-  print(`bench serve: model ${opts.modelName} at ${server.url}${opts.apiKeyEnv ? ` (key from $${opts.apiKeyEnv})` : ''}`);
+  print(
+    `bench serve: model ${opts.modelName} at ${server.url}${opts.apiKeyEnv ? ` (key from $${opts.apiKeyEnv})` : ''}`,
+  );
   if (sim) print(describeSimulation(sim));
   await until;
   sim?.close();

@@ -9,17 +9,61 @@ export type Command =
   | { command: 'tasks' }
   | { command: 'run'; config: RunConfig }
   /** `bench plan`: config is the planned `bench run` (absent with only --calibrate); the rest as typed, checked by the command. */
-  | { command: 'plan'; config?: RunConfig; simulate?: string; calibrate?: string; timeScale?: string; outputTokens?: string; json: boolean }
-  | { command: 'generate'; task: string; lengthSpec?: string; lengths?: LengthTarget[]; samples?: number; seed: number; out: string; format: 'ruler' | 'memagent' | 'native'; tokenizer: string; options: Record<string, string> }
-  | { command: 'score'; target: string; format: 'auto' | 'memagent' | 'ruler' | 'longbench'; json: boolean; metric?: string }
+  | {
+      command: 'plan';
+      config?: RunConfig;
+      simulate?: string;
+      calibrate?: string;
+      timeScale?: string;
+      outputTokens?: string;
+      json: boolean;
+    }
+  | {
+      command: 'generate';
+      task: string;
+      lengthSpec?: string;
+      lengths?: LengthTarget[];
+      samples?: number;
+      seed: number;
+      out: string;
+      format: 'ruler' | 'memagent' | 'native';
+      tokenizer: string;
+      options: Record<string, string>;
+    }
+  | {
+      command: 'score';
+      target: string;
+      format: 'auto' | 'memagent' | 'ruler' | 'longbench';
+      json: boolean;
+      metric?: string;
+    }
   | { command: 'export'; runDir: string; format: 'ruler' | 'longbench' | 'memagent'; out: string; tasks?: string[] }
   | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
-  | { command: 'gate'; runDir: string; baseline: string; maxDrop?: number; maxErrors?: number; junit?: string; z?: number; exact: boolean; allowMissing: boolean; paired?: boolean; alpha?: number }
-  | { command: 'compare'; dirs: string[]; methods?: string[]; alpha?: number; maxDrop?: number; z?: number; out?: string }
+  | {
+      command: 'gate';
+      runDir: string;
+      baseline: string;
+      maxDrop?: number;
+      maxErrors?: number;
+      junit?: string;
+      z?: number;
+      exact: boolean;
+      allowMissing: boolean;
+      paired?: boolean;
+      alpha?: number;
+    }
+  | {
+      command: 'compare';
+      dirs: string[];
+      methods?: string[];
+      alpha?: number;
+      maxDrop?: number;
+      z?: number;
+      out?: string;
+    }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }
   | { command: 'serve'; options: Record<string, string | boolean | undefined> };
-
 
 export type CommandOf<K extends Command['command']> = Extract<Command, { command: K }>;
 

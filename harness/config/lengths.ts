@@ -3,7 +3,8 @@ import type { LengthTarget } from '../types.js';
 
 const K = 1024;
 const M = 1024 * 1024;
-const HINT = 'expected e.g. 32k..3.5m, 8k,16k,32k, 131072, or docs:50..25600 (k = 1024, m = 1024²; a..b doubles from a and ends with b)';
+const HINT =
+  'expected e.g. 32k..3.5m, 8k,16k,32k, 131072, or docs:50..25600 (k = 1024, m = 1024²; a..b doubles from a and ends with b)';
 
 /** Label for a token count: "32k", "3.5m", "1m", or the plain number. */
 export function tokenLabel(tokens: number): string {
@@ -26,28 +27,36 @@ export const MAX_TOKENS = 64 * M;
 export const MAX_DOCS = 500_000;
 
 function parseTokenValue(raw: string, whole: string): number {
-  if (/^\s*-/.test(raw)) throw new UserError(`bad --lengths '${whole}': '${raw}' is negative; a length must be positive; ${HINT}`);
+  if (/^\s*-/.test(raw))
+    throw new UserError(`bad --lengths '${whole}': '${raw}' is negative; a length must be positive; ${HINT}`);
   const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(raw.trim());
   if (!m) throw new UserError(`bad --lengths '${whole}': '${raw}' is not a length; ${HINT}`);
   const unit = m[2].toLowerCase();
   const value = Number(m[1]) * (unit === 'k' ? K : unit === 'm' ? M : 1);
   const rounded = Math.round(value);
-  if (!Number.isFinite(value) || rounded <= 0) throw new UserError(`bad --lengths '${whole}': '${raw}' must be positive; ${HINT}`);
-  if (Math.abs(rounded - value) > 1e-9) throw new UserError(`bad --lengths '${whole}': '${raw}' is not a whole number of tokens; ${HINT}`);
+  if (!Number.isFinite(value) || rounded <= 0)
+    throw new UserError(`bad --lengths '${whole}': '${raw}' must be positive; ${HINT}`);
+  if (Math.abs(rounded - value) > 1e-9)
+    throw new UserError(`bad --lengths '${whole}': '${raw}' is not a whole number of tokens; ${HINT}`);
   if (rounded > MAX_TOKENS) {
-    throw new UserError(`bad --lengths '${whole}': '${raw}' is ${rounded.toLocaleString('en-US')} tokens, above the maximum of 64m (18× the longest published length, 3.5m; a larger value is usually a mistyped unit and would exhaust memory building the context)`);
+    throw new UserError(
+      `bad --lengths '${whole}': '${raw}' is ${rounded.toLocaleString('en-US')} tokens, above the maximum of 64m (18× the longest published length, 3.5m; a larger value is usually a mistyped unit and would exhaust memory building the context)`,
+    );
   }
   return rounded;
 }
 
 function parseDocValue(raw: string, whole: string): number {
   const text = raw.trim().replace(DOCS_PREFIX, '').trim();
-  if (text.startsWith('-')) throw new UserError(`bad --lengths '${whole}': '${raw}' is negative; a document count must be at least 1`);
+  if (text.startsWith('-'))
+    throw new UserError(`bad --lengths '${whole}': '${raw}' is negative; a document count must be at least 1`);
   if (!/^\d+$/.test(text)) throw new UserError(`bad --lengths '${whole}': '${raw}' is not a document count; ${HINT}`);
   const n = Number(text);
   if (n < 1) throw new UserError(`bad --lengths '${whole}': a document count must be at least 1`);
   if (n > MAX_DOCS) {
-    throw new UserError(`bad --lengths '${whole}': '${raw}' is above the maximum of ${MAX_DOCS.toLocaleString('en-US')} documents (≈ 64m tokens; MemAgent's largest grid point is docs:25600)`);
+    throw new UserError(
+      `bad --lengths '${whole}': '${raw}' is above the maximum of ${MAX_DOCS.toLocaleString('en-US')} documents (≈ 64m tokens; MemAgent's largest grid point is docs:25600)`,
+    );
   }
   return n;
 }
@@ -55,7 +64,8 @@ function parseDocValue(raw: string, whole: string): number {
 const DOCS_PREFIX = /^docs:/i;
 
 function expandRange(lo: number, hi: number, raw: string, whole: string): number[] {
-  if (lo > hi) throw new UserError(`bad --lengths '${whole}': range '${raw}' goes down; write the smaller length first`);
+  if (lo > hi)
+    throw new UserError(`bad --lengths '${whole}': range '${raw}' goes down; write the smaller length first`);
   const out: number[] = [];
   for (let v = lo; v < hi; v *= 2) out.push(v);
   out.push(hi);
@@ -76,7 +86,8 @@ export function parseLengths(spec: string): LengthTarget[] {
   for (const part of whole.split(',')) {
     const item = part.trim();
     if (item === '') throw new UserError(`bad --lengths '${whole}': empty item in the list; ${HINT}`);
-    if (!docs && /docs:/i.test(item)) throw new UserError(`bad --lengths '${whole}': mixes token lengths and docs: counts; run them separately`);
+    if (!docs && /docs:/i.test(item))
+      throw new UserError(`bad --lengths '${whole}': mixes token lengths and docs: counts; run them separately`);
     const parse = (s: string) => (docs ? parseDocValue(s, whole) : parseTokenValue(s, whole));
     const range = item.split('..');
     if (range.length === 1) values.push(parse(item));

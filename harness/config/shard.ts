@@ -38,7 +38,9 @@ export function autoShard(explicitCount: number | undefined, env: ShardEnv): Sha
   const k8s = whole(env, 'JOB_COMPLETION_INDEX');
   const slurmId = whole(env, 'SLURM_ARRAY_TASK_ID');
   if (k8s !== undefined && slurmId !== undefined) {
-    throw new UserError('--shard auto: both JOB_COMPLETION_INDEX (Kubernetes) and SLURM_ARRAY_TASK_ID (Slurm) are set; pass --shard i/n explicitly');
+    throw new UserError(
+      '--shard auto: both JOB_COMPLETION_INDEX (Kubernetes) and SLURM_ARRAY_TASK_ID (Slurm) are set; pass --shard i/n explicitly',
+    );
   }
   const benchCount = whole(env, 'BENCH_SHARD_COUNT');
   if (explicitCount !== undefined && benchCount !== undefined && explicitCount !== benchCount) {
@@ -47,7 +49,9 @@ export function autoShard(explicitCount: number | undefined, env: ShardEnv): Sha
   if (k8s !== undefined) {
     const count = explicitCount ?? benchCount;
     if (count === undefined) {
-      throw new UserError('--shard auto: JOB_COMPLETION_INDEX is set but Kubernetes does not expose the completion count: use --shard auto/N or set BENCH_SHARD_COUNT to the Job\'s completions');
+      throw new UserError(
+        "--shard auto: JOB_COMPLETION_INDEX is set but Kubernetes does not expose the completion count: use --shard auto/N or set BENCH_SHARD_COUNT to the Job's completions",
+      );
     }
     return checked(k8s, count, `JOB_COMPLETION_INDEX=${k8s}`);
   }
@@ -55,17 +59,26 @@ export function autoShard(explicitCount: number | undefined, env: ShardEnv): Sha
     const explicit = explicitCount ?? benchCount;
     if (explicit !== undefined) {
       // The count is the sweep's: the task id is the shard index, so `sbatch --array=3` reruns shard 3 alone.
-      return checked(slurmId, explicit, `SLURM_ARRAY_TASK_ID=${slurmId} is the shard index when the count is given; submit --array=0-${explicit - 1} or a subset of it`);
+      return checked(
+        slurmId,
+        explicit,
+        `SLURM_ARRAY_TASK_ID=${slurmId} is the shard index when the count is given; submit --array=0-${explicit - 1} or a subset of it`,
+      );
     }
     // The array as submitted is the sweep: tasks counted from its first id in steps of its step.
     const min = whole(env, 'SLURM_ARRAY_TASK_MIN') ?? 0;
     const step = whole(env, 'SLURM_ARRAY_TASK_STEP') ?? 1;
     const count = whole(env, 'SLURM_ARRAY_TASK_COUNT');
-    if (count === undefined) throw new UserError('--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: use --shard auto/N');
+    if (count === undefined)
+      throw new UserError(
+        '--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: use --shard auto/N',
+      );
     const offset = slurmId - min;
     const source = `SLURM_ARRAY_TASK_ID=${slurmId}, MIN=${min}, STEP=${step}, COUNT=${count}`;
     if (offset < 0 || step < 1 || offset % step !== 0 || offset / step >= count) {
-      throw new UserError(`--shard auto: the Slurm array must be a range such as --array=0-7 or 1-15:2, not a list (${source})`);
+      throw new UserError(
+        `--shard auto: the Slurm array must be a range such as --array=0-7 or 1-15:2, not a list (${source})`,
+      );
     }
     return checked(offset / step, count, source);
   }

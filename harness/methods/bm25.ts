@@ -8,10 +8,12 @@ export const BM25_B = 0.75;
 // Function words that carry no retrieval signal; dropping them keeps long instructions in a question from
 // outweighing its content words.
 const STOPWORDS = new Set(
-  ('a an the and or but if then of in on at to for from by with without into onto over under about as is are was were ' +
+  (
+    'a an the and or but if then of in on at to for from by with without into onto over under about as is are was were ' +
     'be been being am do does did done has have had having this that these those it its he she they them his her their ' +
     'we you your our i me my which who whom whose what when where why how not no nor so than too very can could will ' +
-    'would shall should may might must there here also just only any all each both more most other some such own same').split(' '),
+    'would shall should may might must there here also just only any all each both more most other some such own same'
+  ).split(' '),
 );
 
 /** Lower-cased runs of letters and digits, stopwords removed. */

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { ModelCallError, errorMessage } from '../errors.js';
-import type { MethodContext, MethodOutput, ModelRequest, ModelResponse, Sample, SampleStatus, Usage } from '../types.js';
+import type {
+  MethodContext,
+  MethodOutput,
+  ModelRequest,
+  ModelResponse,
+  Sample,
+  SampleStatus,
+  Usage,
+} from '../types.js';
 import { takeAnswer } from '../protocol/answer.js';
 import { sampleDecoding, type DecodingOverride } from '../protocol/decoding.js';
 
@@ -18,20 +26,49 @@ export function promptHash(request: ModelRequest): string {
  * One model call of a method, recorded through ctx.onCall whatever its outcome, except a call that was never sent
  * (attempts 0: the endpoint had already failed fatally and the run is stopping).
  */
-export async function callModel(ctx: MethodContext, sample: Sample, method: string, step: number, kind: string, request: ModelRequest): Promise<ModelResponse> {
+export async function callModel(
+  ctx: MethodContext,
+  sample: Sample,
+  method: string,
+  step: number,
+  kind: string,
+  request: ModelRequest,
+): Promise<ModelResponse> {
   const started = performance.now();
   const hash = promptHash(request);
   ctx.onPrompt?.(hash, request);
   try {
     const res = await ctx.model.generate(request, ctx.signal);
     const startedAt = ms3(epochMs() - res.latencyMs);
-    ctx.onCall?.({ sampleId: sample.id, method, step, kind, latencyMs: res.latencyMs, startedAt, usage: res.usage, status: 'ok', retries: res.retries, cached: res.cached, promptHash: hash });
+    ctx.onCall?.({
+      sampleId: sample.id,
+      method,
+      step,
+      kind,
+      latencyMs: res.latencyMs,
+      startedAt,
+      usage: res.usage,
+      status: 'ok',
+      retries: res.retries,
+      cached: res.cached,
+      promptHash: hash,
+    });
     return res;
   } catch (err) {
     if ((err as { attempts?: number }).attempts === 0) throw err;
     ctx.onCall?.({
-      sampleId: sample.id, method, step, kind, latencyMs: Math.round(performance.now() - started), startedAt: ms3(performance.timeOrigin + started), usage: { promptTokens: 0, completionTokens: 0 },
-      status: 'error', retries: Math.max(0, ((err as { attempts?: number }).attempts ?? 1) - 1), cached: false, promptHash: hash, error: errorMessage(err),
+      sampleId: sample.id,
+      method,
+      step,
+      kind,
+      latencyMs: Math.round(performance.now() - started),
+      startedAt: ms3(performance.timeOrigin + started),
+      usage: { promptTokens: 0, completionTokens: 0 },
+      status: 'error',
+      retries: Math.max(0, ((err as { attempts?: number }).attempts ?? 1) - 1),
+      cached: false,
+      promptHash: hash,
+      error: errorMessage(err),
     });
     throw err;
   }
@@ -76,6 +113,14 @@ export async function answerOnce(
       extra,
     };
   } catch (err) {
-    return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls: 1, usage: { promptTokens: 0, completionTokens: 0 }, extra };
+    return {
+      prediction: null,
+      rawOutput: '',
+      status: failureStatus(err),
+      error: errorMessage(err),
+      calls: 1,
+      usage: { promptTokens: 0, completionTokens: 0 },
+      extra,
+    };
   }
 }

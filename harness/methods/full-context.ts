@@ -2,8 +2,22 @@ import { pyStrip } from '../protocol/pytext.js';
 import type { DecodingOverride } from '../protocol/decoding.js';
 import type { ContextSource, Method, MethodContext, MethodOutput, PromptSpec, Sample, Tokenizer } from '../types.js';
 import { answerOnce } from './call.js';
-import { GENERATION_OPTIONS, MAX_CONTEXT, ONE_SHOT_ANSWER_TOKENS, samplingOf, templatesIdentity, templatesOf } from './options.js';
-import { intSetting, PLAN_OVERHEAD_TOKENS, type MethodDefinition, type MethodSettings, type PlannedCall, type PlanInput } from './registry.js';
+import {
+  GENERATION_OPTIONS,
+  MAX_CONTEXT,
+  ONE_SHOT_ANSWER_TOKENS,
+  samplingOf,
+  templatesIdentity,
+  templatesOf,
+} from './options.js';
+import {
+  intSetting,
+  PLAN_OVERHEAD_TOKENS,
+  type MethodDefinition,
+  type MethodSettings,
+  type PlannedCall,
+  type PlanInput,
+} from './registry.js';
 import { asksBoxed, fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
 
@@ -80,7 +94,11 @@ export function middleTruncatedPrompt(
     const prompt = before + context.text() + after;
     const ids = tokenizer.encode(prompt);
     if (ids.length <= maxContext) return { prompt, truncated: false, promptTokens: ids.length };
-    return { prompt: decodeKept(tokenizer, ids.subarray(0, headN), ids.subarray(ids.length - tailN), rule), truncated: true, promptTokens: headN + tailN };
+    return {
+      prompt: decodeKept(tokenizer, ids.subarray(0, headN), ids.subarray(ids.length - tailN), rule),
+      truncated: true,
+      promptTokens: headN + tailN,
+    };
   }
   const headIds = tokenizer.encode(before + tokenizer.decode(firstIds(context, headN + MARGIN))).subarray(0, headN);
   const tailAll = tokenizer.encode(tokenizer.decode(lastIds(context, tailN + MARGIN)) + after);
@@ -99,9 +117,23 @@ export function fullContextMethod(settings: FullContextSettings): Method {
     name: 'full-context',
     async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
       const template = sample.prompt?.fullContext ?? settings.templates.fullContext;
-      const built = middleTruncatedPrompt(template, oneShotQuestion(sample), sample.context, ctx.tokenizer, settings.maxContext, sample.prompt?.truncation);
+      const built = middleTruncatedPrompt(
+        template,
+        oneShotQuestion(sample),
+        sample.context,
+        ctx.tokenizer,
+        settings.maxContext,
+        sample.prompt?.truncation,
+      );
       const defaultFormat = asksBoxed(settings.templates.fullContext) ? 'boxed' : 'phrase';
-      return answerOnce(ctx, sample, 'full-context', built, { ...settings, defaultFormat }, { middle_truncated: built.truncated, prompt_tokens: built.promptTokens });
+      return answerOnce(
+        ctx,
+        sample,
+        'full-context',
+        built,
+        { ...settings, defaultFormat },
+        { middle_truncated: built.truncated, prompt_tokens: built.promptTokens },
+      );
     },
   };
 }
@@ -109,12 +141,14 @@ export function fullContextMethod(settings: FullContextSettings): Method {
 /** One answering call whose prompt holds at most the window (full-context and rag). */
 export function oneShotPlan(sample: PlanInput, settings: MethodSettings): PlannedCall[] {
   const window = intSetting(settings, 'max-context');
-  return [{
-    kind: 'answer',
-    contextTokens: Math.min(sample.contextTokens, window),
-    promptTokensMax: Math.min(sample.contextTokens + PLAN_OVERHEAD_TOKENS, window),
-    maxNewTokens: sample.maxNewTokens ?? ONE_SHOT_ANSWER_TOKENS,
-  }];
+  return [
+    {
+      kind: 'answer',
+      contextTokens: Math.min(sample.contextTokens, window),
+      promptTokensMax: Math.min(sample.contextTokens + PLAN_OVERHEAD_TOKENS, window),
+      maxNewTokens: sample.maxNewTokens ?? ONE_SHOT_ANSWER_TOKENS,
+    },
+  ];
 }
 
 export const fullContext: MethodDefinition = {
@@ -122,7 +156,12 @@ export const fullContext: MethodDefinition = {
   description: 'the whole context in one prompt, middle-truncated to --max-context tokens',
   options: [MAX_CONTEXT, ...GENERATION_OPTIONS],
   create: (settings) =>
-    fullContextMethod({ maxContext: intSetting(settings, 'max-context'), maxNewTokens: ONE_SHOT_ANSWER_TOKENS, ...samplingOf(settings), templates: templatesOf(settings) }),
+    fullContextMethod({
+      maxContext: intSetting(settings, 'max-context'),
+      maxNewTokens: ONE_SHOT_ANSWER_TOKENS,
+      ...samplingOf(settings),
+      templates: templatesOf(settings),
+    }),
   plan: oneShotPlan,
   identityExtras: templatesIdentity,
 };

@@ -4,10 +4,13 @@ import { memAgent } from './memagent.js';
 import { rag } from './rag.js';
 import { MethodRegistry } from './registry.js';
 
-export const methods = new MethodRegistry([
-  memAgent,
-  fullContext,
-  rag,
-]);
+export const methods = new MethodRegistry([memAgent, fullContext, rag]);
 
-export { methodIdentity, planTotals, type MethodDefinition, type MethodOption, type MethodSettings, type PlannedCall } from './registry.js';
+export {
+  methodIdentity,
+  planTotals,
+  type MethodDefinition,
+  type MethodOption,
+  type MethodSettings,
+  type PlannedCall,
+} from './registry.js';

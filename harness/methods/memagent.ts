@@ -5,7 +5,14 @@ import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import { addUsage, callModel, failureStatus } from './call.js';
 import { GENERATION_OPTIONS, samplingOf, templatesIdentity, templatesOf } from './options.js';
-import { intSetting, PLAN_OVERHEAD_TOKENS, type MethodDefinition, type MethodSettings, type PlannedCall, type PlanInput } from './registry.js';
+import {
+  intSetting,
+  PLAN_OVERHEAD_TOKENS,
+  type MethodDefinition,
+  type MethodSettings,
+  type PlannedCall,
+  type PlanInput,
+} from './registry.js';
 import { asksBoxed, fillTemplate, NO_MEMORY, type TemplateSet } from './templates.js';
 import { skipWindows } from './windows.js';
 
@@ -34,7 +41,9 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
       let step = ctx.resume?.step ?? 0;
       let usage: Usage = ctx.resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
       let memoryTokens = ctx.resume ? ctx.tokenizer.count(memory) : ctx.tokenizer.count(NO_MEMORY);
-      const updateOverhead = ctx.tokenizer.count(fillTemplate(settings.templates.update, { question, memory: '', chunk: '' }));
+      const updateOverhead = ctx.tokenizer.count(
+        fillTemplate(settings.templates.update, { question, memory: '', chunk: '' }),
+      );
       const windows = Math.ceil(sample.context.tokenCount / settings.chunkTokens);
       try {
         for (const window of skipWindows(sample.context.pieces(), settings.chunkTokens, step)) {
@@ -72,7 +81,15 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
           extra: { windows, final_memory: memory },
         };
       } catch (err) {
-        return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls: step, usage, extra: { windows, final_memory: memory } };
+        return {
+          prediction: null,
+          rawOutput: '',
+          status: failureStatus(err),
+          error: errorMessage(err),
+          calls: step,
+          usage,
+          extra: { windows, final_memory: memory },
+        };
       }
     },
   };
@@ -86,7 +103,12 @@ export function memAgentPlan(sample: PlanInput, settings: MethodSettings): Plann
   const calls: PlannedCall[] = [];
   for (let i = 0; i < updates; i++) {
     const window = i < updates - 1 ? chunk : sample.contextTokens - chunk * (updates - 1);
-    calls.push({ kind: 'update', contextTokens: window, promptTokensMax: window + PLAN_OVERHEAD_TOKENS + memory, maxNewTokens: memory });
+    calls.push({
+      kind: 'update',
+      contextTokens: window,
+      promptTokensMax: window + PLAN_OVERHEAD_TOKENS + memory,
+      maxNewTokens: memory,
+    });
   }
   calls.push({ kind: 'final', contextTokens: 0, promptTokensMax: PLAN_OVERHEAD_TOKENS + memory, maxNewTokens: memory });
   return calls;
@@ -97,11 +119,22 @@ export const memAgent: MethodDefinition = {
   description: 'reads the context in windows, overwriting a fixed memory after each, then answers from memory alone',
   options: [
     { flag: 'chunk-tokens', type: 'integer', min: 16, default: 5000, help: 'context tokens per memory-update call' },
-    { flag: 'memory-tokens', type: 'integer', min: 16, default: 1024, help: 'memory and final-answer budget (max new tokens of every call)' },
+    {
+      flag: 'memory-tokens',
+      type: 'integer',
+      min: 16,
+      default: 1024,
+      help: 'memory and final-answer budget (max new tokens of every call)',
+    },
     ...GENERATION_OPTIONS,
   ],
   create: (settings) =>
-    memAgentMethod({ chunkTokens: intSetting(settings, 'chunk-tokens'), memoryTokens: intSetting(settings, 'memory-tokens'), ...samplingOf(settings), templates: templatesOf(settings) }),
+    memAgentMethod({
+      chunkTokens: intSetting(settings, 'chunk-tokens'),
+      memoryTokens: intSetting(settings, 'memory-tokens'),
+      ...samplingOf(settings),
+      templates: templatesOf(settings),
+    }),
   plan: memAgentPlan,
   identityExtras: templatesIdentity,
 };

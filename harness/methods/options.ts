@@ -9,17 +9,39 @@ import { loadTemplates, type FinalVariant, type TemplateSet } from './templates.
 // LongBench greedy), resolved per sample; the identity records the value given, or null for "task default", and the
 // run identity's `decoding` records what each task used.
 export const TEMPERATURE: MethodOption = {
-  flag: 'temperature', type: 'number', min: 0, max: 2, help: 'sampling temperature for every task [task default: 0.7 MemAgent/RULER tasks, 0 LongBench]',
+  flag: 'temperature',
+  type: 'number',
+  min: 0,
+  max: 2,
+  help: 'sampling temperature for every task [task default: 0.7 MemAgent/RULER tasks, 0 LongBench]',
 };
-export const TOP_P: MethodOption = { flag: 'top-p', type: 'number', min: 0, max: 1, help: 'nucleus sampling for every task [task default: 0.95 MemAgent/RULER tasks, 1 LongBench]' };
+export const TOP_P: MethodOption = {
+  flag: 'top-p',
+  type: 'number',
+  min: 0,
+  max: 1,
+  help: 'nucleus sampling for every task [task default: 0.95 MemAgent/RULER tasks, 1 LongBench]',
+};
 export const FINAL: MethodOption = {
-  flag: 'final', type: 'choice', choices: ['phrase', 'boxed', 'boxed-upstream'], default: 'phrase',
+  flag: 'final',
+  type: 'choice',
+  choices: ['phrase', 'boxed', 'boxed-upstream'],
+  default: 'phrase',
   help: 'answer format asked for: "Therefore, the answer is …" (released evaluation), \\boxed{} (RL training), or boxed with upstream\'s literal full-context prompt (\\boxed{{}})',
 };
 // The path is not identity; the templates' content is (identityExtras below), so an edited file is caught.
-export const TEMPLATES: MethodOption = { flag: 'templates', type: 'path', identity: false, help: 'JSON overriding prompt templates {update, final, fullContext}' };
+export const TEMPLATES: MethodOption = {
+  flag: 'templates',
+  type: 'path',
+  identity: false,
+  help: 'JSON overriding prompt templates {update, final, fullContext}',
+};
 export const MAX_CONTEXT: MethodOption = {
-  flag: 'max-context', type: 'integer', min: 256, default: 120000, help: 'prompt window; longer prompts are middle-truncated (full-context) or filled with the best passages (rag)',
+  flag: 'max-context',
+  type: 'integer',
+  min: 256,
+  default: 120000,
+  help: 'prompt window; longer prompts are middle-truncated (full-context) or filled with the best passages (rag)',
 };
 
 export const GENERATION_OPTIONS: readonly MethodOption[] = [TEMPERATURE, TOP_P, FINAL, TEMPLATES];
@@ -36,7 +58,10 @@ export function templatesOf(settings: MethodSettings): TemplateSet {
 /** A fingerprint of the prompt templates in force: a run made with other templates never resumes into this one. */
 export function templatesIdentity(settings: MethodSettings): { templates: string } {
   const t = templatesOf(settings);
-  const hash = createHash('sha256').update(JSON.stringify([t.update, t.final, t.fullContext])).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([t.update, t.final, t.fullContext]))
+    .digest('hex')
+    .slice(0, 16);
   return { templates: `${t.name.startsWith('custom:') ? 'custom' : t.name}:${hash}` };
 }
 

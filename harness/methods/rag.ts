@@ -2,7 +2,14 @@ import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokeni
 import { Bm25Index, TopK } from './bm25.js';
 import { answerOnce } from './call.js';
 import { oneShotPlan, oneShotQuestion } from './full-context.js';
-import { GENERATION_OPTIONS, MAX_CONTEXT, ONE_SHOT_ANSWER_TOKENS, samplingOf, templatesIdentity, templatesOf } from './options.js';
+import {
+  GENERATION_OPTIONS,
+  MAX_CONTEXT,
+  ONE_SHOT_ANSWER_TOKENS,
+  samplingOf,
+  templatesIdentity,
+  templatesOf,
+} from './options.js';
 import { intSetting, optionalIntSetting, type MethodDefinition } from './registry.js';
 import { asksBoxed, fillTemplate, type TemplateSet } from './templates.js';
 import { tokenWindows } from './windows.js';
@@ -55,7 +62,15 @@ function decodeAt(context: ContextSource, size: number, positions: number[], tok
  * best that fit in maxContext minus the template and question are put back in document order. The built prompt is
  * counted exactly; if edge merges push it over, the lowest-ranked passage is dropped until it fits.
  */
-export function selectPassages(template: string, question: string, context: ContextSource, tokenizer: Tokenizer, maxContext: number, passageTokens: number, topK = Infinity): PassageSelection {
+export function selectPassages(
+  template: string,
+  question: string,
+  context: ContextSource,
+  tokenizer: Tokenizer,
+  maxContext: number,
+  passageTokens: number,
+  topK = Infinity,
+): PassageSelection {
   const build = (texts: string[]) => fillTemplate(template, { question, context: texts.join(PASSAGE_SEPARATOR) });
   const budget = maxContext - tokenizer.count(build([]));
   const sep = tokenizer.count(PASSAGE_SEPARATOR);
@@ -93,14 +108,29 @@ export function selectPassages(template: string, question: string, context: Cont
 /** BM25 top passages of the context in one prompt of at most maxContext tokens (the rag baseline). */
 export function ragMethod(settings: RagSettings): Method {
   const passageTokens = settings.passageTokens ?? 500;
-  if (!Number.isInteger(passageTokens) || passageTokens < 1) throw new Error(`rag: passageTokens must be a positive integer, got ${passageTokens}`);
-  if (settings.topK !== undefined && (!Number.isInteger(settings.topK) || settings.topK < 1)) throw new Error(`rag: topK must be a positive integer, got ${settings.topK}`);
+  if (!Number.isInteger(passageTokens) || passageTokens < 1)
+    throw new Error(`rag: passageTokens must be a positive integer, got ${passageTokens}`);
+  if (settings.topK !== undefined && (!Number.isInteger(settings.topK) || settings.topK < 1))
+    throw new Error(`rag: topK must be a positive integer, got ${settings.topK}`);
   return {
     name: 'rag',
     async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
       const template = sample.prompt?.fullContext ?? settings.templates.fullContext;
-      const sel = selectPassages(template, oneShotQuestion(sample), sample.context, ctx.tokenizer, settings.maxContext, passageTokens, settings.topK);
-      const extra = { passages_total: sel.total, passages_kept: sel.positions.length, kept_positions: sel.positions, prompt_tokens: sel.promptTokens };
+      const sel = selectPassages(
+        template,
+        oneShotQuestion(sample),
+        sample.context,
+        ctx.tokenizer,
+        settings.maxContext,
+        passageTokens,
+        settings.topK,
+      );
+      const extra = {
+        passages_total: sel.total,
+        passages_kept: sel.positions.length,
+        kept_positions: sel.positions,
+        prompt_tokens: sel.promptTokens,
+      };
       const defaultFormat = asksBoxed(settings.templates.fullContext) ? 'boxed' : 'phrase';
       return answerOnce(ctx, sample, 'rag', sel, { ...settings, defaultFormat }, extra);
     },
@@ -109,12 +139,25 @@ export function ragMethod(settings: RagSettings): Method {
 
 export const rag: MethodDefinition = {
   name: 'rag',
-  description: 'BM25 over 500-token passages; the best that fit --max-context, in document order, in the full-context prompt',
-  options: [MAX_CONTEXT, { flag: 'rag-top-k', type: 'integer', min: 1, help: 'keep at most N passages (default: as many as fit the window)' }, ...GENERATION_OPTIONS],
+  description:
+    'BM25 over 500-token passages; the best that fit --max-context, in document order, in the full-context prompt',
+  options: [
+    MAX_CONTEXT,
+    {
+      flag: 'rag-top-k',
+      type: 'integer',
+      min: 1,
+      help: 'keep at most N passages (default: as many as fit the window)',
+    },
+    ...GENERATION_OPTIONS,
+  ],
   create: (settings) => {
     const topK = optionalIntSetting(settings, 'rag-top-k');
     return ragMethod({
-      maxContext: intSetting(settings, 'max-context'), maxNewTokens: ONE_SHOT_ANSWER_TOKENS, ...samplingOf(settings), templates: templatesOf(settings),
+      maxContext: intSetting(settings, 'max-context'),
+      maxNewTokens: ONE_SHOT_ANSWER_TOKENS,
+      ...samplingOf(settings),
+      templates: templatesOf(settings),
       ...(topK ? { topK } : {}),
     });
   },

@@ -66,7 +66,8 @@ export class MethodRegistry {
     if (this.byName.has(def.name)) throw new Error(`method '${def.name}' is registered twice`);
     for (const opt of def.options) {
       const other = this.options().find((o) => o.flag === opt.flag);
-      if (other && JSON.stringify(other) !== JSON.stringify(opt)) throw new Error(`method '${def.name}': --${opt.flag} is declared differently by another method`);
+      if (other && JSON.stringify(other) !== JSON.stringify(opt))
+        throw new Error(`method '${def.name}': --${opt.flag} is declared differently by another method`);
     }
     this.byName.set(def.name, def);
   }
@@ -81,7 +82,10 @@ export class MethodRegistry {
 
   get(name: string): MethodDefinition {
     const def = this.byName.get(name);
-    if (!def) throw new UserError(`unknown method '${name}'${didYouMean(name, this.names())}: use one or more of ${this.names().join(', ')} (comma-separated)`);
+    if (!def)
+      throw new UserError(
+        `unknown method '${name}'${didYouMean(name, this.names())}: use one or more of ${this.names().join(', ')} (comma-separated)`,
+      );
     return def;
   }
 
@@ -109,7 +113,12 @@ export function methodIdentity(def: MethodDefinition, settings: MethodSettings):
 export const PLAN_OVERHEAD_TOKENS = 256;
 
 /** Totals over a sample's planned calls: what --dry-run reports and the scheduler orders by. */
-export function planTotals(calls: readonly PlannedCall[]): { calls: number; chain: number; promptTokensMax: number; completionTokensMax: number } {
+export function planTotals(calls: readonly PlannedCall[]): {
+  calls: number;
+  chain: number;
+  promptTokensMax: number;
+  completionTokensMax: number;
+} {
   let promptTokensMax = 0;
   let completionTokensMax = 0;
   for (const c of calls) {

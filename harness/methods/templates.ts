@@ -44,12 +44,27 @@ export type FinalVariant = 'phrase' | 'boxed' | 'boxed-upstream';
 export function defaultTemplates(variant: FinalVariant): TemplateSet {
   switch (variant) {
     case 'phrase':
-      return { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_PHRASE, fullContext: FULL_CONTEXT_PHRASE, name: 'memagent-phrase' };
+      return {
+        update: MEMAGENT_UPDATE,
+        final: MEMAGENT_FINAL_PHRASE,
+        fullContext: FULL_CONTEXT_PHRASE,
+        name: 'memagent-phrase',
+      };
     case 'boxed':
-      return { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_BOXED, fullContext: FULL_CONTEXT_BOXED, name: 'memagent-boxed' };
+      return {
+        update: MEMAGENT_UPDATE,
+        final: MEMAGENT_FINAL_BOXED,
+        fullContext: FULL_CONTEXT_BOXED,
+        name: 'memagent-boxed',
+      };
     case 'boxed-upstream':
       // recurrent_boxed.py fills its final template with str.format, so MemAgent's final prompt has single braces.
-      return { update: MEMAGENT_UPDATE, final: MEMAGENT_FINAL_BOXED, fullContext: FULL_CONTEXT_BOXED_UPSTREAM, name: 'memagent-boxed-upstream' };
+      return {
+        update: MEMAGENT_UPDATE,
+        final: MEMAGENT_FINAL_BOXED,
+        fullContext: FULL_CONTEXT_BOXED_UPSTREAM,
+        name: 'memagent-boxed-upstream',
+      };
   }
 }
 
@@ -72,21 +87,28 @@ export function loadTemplates(file: string | undefined, variant: FinalVariant): 
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UserError(`cannot read --templates ${file}: ${(err as Error).message.split('\n')[0]} (expected JSON with keys update, final, fullContext)`);
+    throw new UserError(
+      `cannot read --templates ${file}: ${(err as Error).message.split('\n')[0]} (expected JSON with keys update, final, fullContext)`,
+    );
   }
   const out = { ...base, name: `custom:${file}` };
   for (const key of Object.keys(REQUIRED) as Array<keyof typeof REQUIRED>) {
     const v = parsed[key];
     if (v === undefined) continue;
     if (typeof v !== 'string') throw new UserError(`--templates ${file}: "${key}" must be a string`);
-    for (const slot of REQUIRED[key]) if (!v.includes(slot)) throw new UserError(`--templates ${file}: "${key}" lacks the placeholder ${slot}`);
+    for (const slot of REQUIRED[key])
+      if (!v.includes(slot)) throw new UserError(`--templates ${file}: "${key}" lacks the placeholder ${slot}`);
     out[key] = v;
   }
-  for (const key of Object.keys(parsed)) if (!(key in REQUIRED)) throw new UserError(`--templates ${file}: unknown key "${key}" (use update, final, fullContext)`);
+  for (const key of Object.keys(parsed))
+    if (!(key in REQUIRED))
+      throw new UserError(`--templates ${file}: unknown key "${key}" (use update, final, fullContext)`);
   return out;
 }
 
 /** Fills {name} slots in one pass, so braces inside the filled text are never substituted again. */
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(question|memory|chunk|context)\}/g, (whole, name: string) => (name in values ? values[name] : whole));
+  return template.replace(/\{(question|memory|chunk|context)\}/g, (whole, name: string) =>
+    name in values ? values[name] : whole,
+  );
 }

@@ -19,9 +19,14 @@ export function createLocalModel(tokenizer: Tokenizer, opts: { maxContext?: numb
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new ModelCallError('request aborted', 'transient');
       const started = performance.now();
-      const promptTokens = request.promptTokensHint ?? request.messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
+      const promptTokens =
+        request.promptTokensHint ?? request.messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
       if (opts.maxContext !== undefined && promptTokens > opts.maxContext) {
-        throw new ModelCallError(`prompt of ${promptTokens} tokens exceeds the maximum context length of ${opts.maxContext}`, 'context-length', 400);
+        throw new ModelCallError(
+          `prompt of ${promptTokens} tokens exceeds the maximum context length of ${opts.maxContext}`,
+          'context-length',
+          400,
+        );
       }
       let text = referenceReply(request.messages, request.params.maxTokens);
       let finishReason = 'stop';

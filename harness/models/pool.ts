@@ -30,7 +30,8 @@ interface Waiter {
 export function createPool(endpoints: Model[], options: PoolOptions = {}): PoolModel {
   if (endpoints.length === 0) throw new Error('createPool needs at least one endpoint');
   const limit = options.maxInFlightPerEndpoint ?? 8;
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`maxInFlightPerEndpoint must be a positive integer, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(`maxInFlightPerEndpoint must be a positive integer, got ${limit}`);
   const inFlight = endpoints.map(() => 0);
   const limits = endpoints.map(() => limit);
   const lastCut = endpoints.map(() => -Infinity);

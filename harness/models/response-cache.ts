@@ -61,7 +61,9 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -75,7 +77,10 @@ export function messagesHash(messages: ChatMessage[]): string {
   return sha256(canonicalJson(messages.map((m) => ({ role: m.role, content: m.content }))));
 }
 
-export function cacheKeyInputs(request: ModelRequest, opts: Pick<ResponseCacheOptions, 'endpoint' | 'modelName' | 'trial'>): CacheKeyInputs {
+export function cacheKeyInputs(
+  request: ModelRequest,
+  opts: Pick<ResponseCacheOptions, 'endpoint' | 'modelName' | 'trial'>,
+): CacheKeyInputs {
   const p = request.params;
   return {
     v: CACHE_FORMAT_VERSION,
@@ -111,7 +116,13 @@ function readEntry(file: string, key: string): { entry?: CacheEntry; corrupt: bo
   try {
     const e = JSON.parse(text) as CacheEntry;
     const r = e?.response;
-    if (e.v === CACHE_FORMAT_VERSION && e.key === key && typeof r?.text === 'string' && typeof r.finishReason === 'string' && isUsage(r.usage)) {
+    if (
+      e.v === CACHE_FORMAT_VERSION &&
+      e.key === key &&
+      typeof r?.text === 'string' &&
+      typeof r.finishReason === 'string' &&
+      isUsage(r.usage)
+    ) {
       return { entry: e, corrupt: false };
     }
   } catch {
@@ -122,8 +133,10 @@ function readEntry(file: string, key: string): { entry?: CacheEntry; corrupt: bo
 
 function describe(key: string, i: CacheKeyInputs, messages: number): string {
   const stop = i.params.stop === null ? 'none' : JSON.stringify(i.params.stop);
-  return `key=${key.slice(0, 16)} v=${i.v} endpoint=${i.endpoint} model=${i.model} messages=sha256:${i.messages.slice(0, 16)} (${messages}) ` +
-    `max_tokens=${i.params.maxTokens} temperature=${i.params.temperature} top_p=${i.params.topP} stop=${stop} trial=${i.trial}`;
+  return (
+    `key=${key.slice(0, 16)} v=${i.v} endpoint=${i.endpoint} model=${i.model} messages=sha256:${i.messages.slice(0, 16)} (${messages}) ` +
+    `max_tokens=${i.params.maxTokens} temperature=${i.params.temperature} top_p=${i.params.topP} stop=${stop} trial=${i.trial}`
+  );
 }
 
 /** Wraps a model with the response cache described at the top of this file. */
@@ -144,12 +157,26 @@ export function withResponseCache(model: Model, opts: ResponseCacheOptions): Cac
         stats.hits++;
         opts.debug?.(`cache hit ${describe(key, inputs, request.messages.length)}`);
         const r = found.entry.response;
-        return { text: r.text, usage: { ...r.usage }, finishReason: r.finishReason, latencyMs: 0, cached: true, retries: 0 };
+        return {
+          text: r.text,
+          usage: { ...r.usage },
+          finishReason: r.finishReason,
+          latencyMs: 0,
+          cached: true,
+          retries: 0,
+        };
       }
       stats.misses++;
-      opts.debug?.(`cache miss${found.corrupt ? ' (unreadable entry, will overwrite)' : ''} ${describe(key, inputs, request.messages.length)}`);
+      opts.debug?.(
+        `cache miss${found.corrupt ? ' (unreadable entry, will overwrite)' : ''} ${describe(key, inputs, request.messages.length)}`,
+      );
       const res = await model.generate(request, signal);
-      const entry: CacheEntry = { v: CACHE_FORMAT_VERSION, key, inputs, response: { text: res.text, usage: res.usage, finishReason: res.finishReason } };
+      const entry: CacheEntry = {
+        v: CACHE_FORMAT_VERSION,
+        key,
+        inputs,
+        response: { text: res.text, usage: res.usage, finishReason: res.finishReason },
+      };
       try {
         mkdirSync(join(opts.dir, key.slice(0, 2)), { recursive: true });
         writeFileAtomic(file, JSON.stringify(entry) + '\n');

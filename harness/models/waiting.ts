@@ -17,7 +17,12 @@ export interface WaitingNoticeOptions {
  * "waiting on N calls to <where>: longest 45 s, none finished in the last 30 s" every `quietMs`. The timer does not
  * keep the process alive and runs only while calls are out.
  */
-export function withWaitingNotice(model: Model, where: string, warn: (line: string) => void, options: WaitingNoticeOptions = {}): Model {
+export function withWaitingNotice(
+  model: Model,
+  where: string,
+  warn: (line: string) => void,
+  options: WaitingNoticeOptions = {},
+): Model {
   const quietMs = options.quietMs ?? 30_000;
   const tickMs = options.tickMs ?? Math.min(5_000, quietMs);
   const now = options.now ?? (() => performance.now());
@@ -34,7 +39,9 @@ export function withWaitingNotice(model: Model, where: string, warn: (line: stri
     let oldest = t;
     for (const s of started.values()) oldest = Math.min(oldest, s);
     const n = started.size;
-    warn(`waiting on ${n} call${n === 1 ? '' : 's'} to ${where}: longest ${formatSeconds(t - oldest)} s, none finished in the last ${formatSeconds(t - lastFinish)} s`);
+    warn(
+      `waiting on ${n} call${n === 1 ? '' : 's'} to ${where}: longest ${formatSeconds(t - oldest)} s, none finished in the last ${formatSeconds(t - lastFinish)} s`,
+    );
     lastEvent = t;
   }
 

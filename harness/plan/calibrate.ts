@@ -62,7 +62,10 @@ export interface CalibrationFit extends TimingFit {
  *  --time-scale X` server's simulated seconds). Throws UserError when the run has no start times. */
 export function readTimedCalls(runDir: string, timeScale = 1): { calls: TimedCall[]; withoutTimes: number } {
   const file = join(runDir, 'calls.jsonl');
-  if (!existsSync(file)) throw new UserError(`--calibrate: ${runDir} has no calls.jsonl; pass a run directory of a finished bench run against an endpoint`);
+  if (!existsSync(file))
+    throw new UserError(
+      `--calibrate: ${runDir} has no calls.jsonl; pass a run directory of a finished bench run against an endpoint`,
+    );
   const calls: TimedCall[] = [];
   let withoutTimes = 0;
   for (const { value } of jsonlRows<CallRecord>(file, { mode: 'lenient' })) {
@@ -107,7 +110,11 @@ function lowerBound(xs: Float64Array, x: number): number {
 }
 
 /** ∫ (calls in flight) dt as a function of time, from every call's [start, end). */
-function inFlightIntegral(calls: readonly TimedCall[]): { at: (t: number) => number; peak: number; span: [number, number] } {
+function inFlightIntegral(calls: readonly TimedCall[]): {
+  at: (t: number) => number;
+  peak: number;
+  span: [number, number];
+} {
   const events: [number, number][] = [];
   for (const c of calls) events.push([c.startS, 1], [c.startS + c.latencyS, -1]);
   events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -139,7 +146,10 @@ export function nnls(rows: readonly number[][], y: readonly number[]): number[] 
   const active = new Set([...Array(k).keys()]);
   for (;;) {
     const cols = [...active];
-    const beta = solveLeastSquares(rows.map((r) => cols.map((j) => r[j])), y);
+    const beta = solveLeastSquares(
+      rows.map((r) => cols.map((j) => r[j])),
+      y,
+    );
     const out = new Array<number>(k).fill(0);
     cols.forEach((j, i) => (out[j] = beta[i]));
     let worst = -1;
@@ -166,7 +176,10 @@ export function robustNnls(rows: readonly number[][], y: readonly number[], iter
     if (!(scale > 0)) break;
     const k = 1.345 * scale;
     const w = resid.map((r) => Math.sqrt(Math.abs(r) <= k ? 1 : k / Math.abs(r)));
-    const next = nnls(rows.map((r, n) => r.map((v) => v * w[n])), y.map((v, n) => v * w[n]));
+    const next = nnls(
+      rows.map((r, n) => r.map((v) => v * w[n])),
+      y.map((v, n) => v * w[n]),
+    );
     const moved = next.reduce((a, v, j) => Math.max(a, Math.abs(v - beta[j]) / (Math.abs(beta[j]) + 1e-12)), 0);
     beta = next;
     if (moved < 1e-6) break;
@@ -178,7 +191,10 @@ export function robustNnls(rows: readonly number[][], y: readonly number[], iter
 function solveLeastSquares(rows: readonly number[][], y: readonly number[]): number[] {
   const k = rows[0]?.length ?? 0;
   if (k === 0) return [];
-  const scale = Array.from({ length: k }, (_, j) => Math.sqrt(rows.reduce((s, r) => s + r[j] * r[j], 0) / rows.length) || 1);
+  const scale = Array.from(
+    { length: k },
+    (_, j) => Math.sqrt(rows.reduce((s, r) => s + r[j] * r[j], 0) / rows.length) || 1,
+  );
   const a = Array.from({ length: k }, () => new Array<number>(k + 1).fill(0));
   for (let n = 0; n < rows.length; n++) {
     const r = rows[n].map((v, j) => v / scale[j]);
@@ -204,7 +220,8 @@ function solveLeastSquares(rows: readonly number[][], y: readonly number[]): num
 /** Log-normal median and sigma of each kind's completion tokens. */
 function outputLengths(calls: readonly TimedCall[]): Record<string, LengthDist> {
   const byKind = new Map<string, number[]>();
-  for (const c of calls) if (c.usable) (byKind.get(c.kind) ?? byKind.set(c.kind, []).get(c.kind)!).push(Math.log(c.completionTokens));
+  for (const c of calls)
+    if (c.usable) (byKind.get(c.kind) ?? byKind.set(c.kind, []).get(c.kind)!).push(Math.log(c.completionTokens));
   const out: Record<string, LengthDist> = {};
   for (const [kind, logs] of byKind) {
     const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
@@ -226,7 +243,10 @@ export interface TimingFit {
 }
 
 /** Closed-form fit of the queue-free model in this file's header. Undefined when the data cannot determine it. */
-export function linearFit(calls: readonly TimedCall[], base: Pick<GpuParams, 'prefillChunkTokens' | 'replicas'>): TimingFit | undefined {
+export function linearFit(
+  calls: readonly TimedCall[],
+  base: Pick<GpuParams, 'prefillChunkTokens' | 'replicas'>,
+): TimingFit | undefined {
   const usable = calls.filter(inFit);
   const replicas = base.replicas ?? 1;
   const flight = inFlightIntegral(calls);
@@ -241,16 +261,32 @@ export function linearFit(calls: readonly TimedCall[], base: Pick<GpuParams, 'pr
     // Prompts of the other calls that arrived while this one ran: their prefill shares this call's steps. A call that
     // arrives during the last step waits for the next one, and a closed-loop client sends the next call the moment
     // this one ends, so the last 1% of the call is left out (recorded times are rounded).
-    const othersPrompt = Math.max(0, promptPrefix[lowerBound(sortedStarts, end - 0.01 * c.latencyS)] - promptPrefix[lowerBound(sortedStarts, c.startS)] - c.promptTokens);
+    const othersPrompt = Math.max(
+      0,
+      promptPrefix[lowerBound(sortedStarts, end - 0.01 * c.latencyS)] -
+        promptPrefix[lowerBound(sortedStarts, c.startS)] -
+        c.promptTokens,
+    );
     const othersInFlight = Math.max(0, (flight.at(end) - flight.at(c.startS) - c.latencyS) / c.latencyS);
     const steps = Math.max(1, Math.ceil(c.promptTokens / base.prefillChunkTokens)) + c.completionTokens - 1;
-    rows.push([1, c.promptTokens + othersPrompt / replicas, steps, steps * (othersInFlight / replicas) + (c.completionTokens - 1)]);
+    rows.push([
+      1,
+      c.promptTokens + othersPrompt / replicas,
+      steps,
+      steps * (othersInFlight / replicas) + (c.completionTokens - 1),
+    ]);
     y.push(c.latencyS);
   }
   const [overheadS, secPerToken, stepS, perSeqS] = robustNnls(rows, y);
   if (!(secPerToken > 0) || !(stepS > 0)) return undefined;
   const resid = rows.map((r, n) => r[0] * overheadS + r[1] * secPerToken + r[2] * stepS + r[3] * perSeqS - y[n]);
-  return { prefillTokensPerS: 1 / secPerToken, stepBaseMs: stepS * 1000, stepPerSeqMs: perSeqS * 1000, overheadS, rmsRelative: rms(resid) / mean(y) };
+  return {
+    prefillTokensPerS: 1 / secPerToken,
+    stepBaseMs: stepS * 1000,
+    stepPerSeqMs: perSeqS * 1000,
+    overheadS,
+    rmsRelative: rms(resid) / mean(y),
+  };
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -273,14 +309,23 @@ export function replayLatencies(calls: readonly TimedCall[], params: GpuParams):
   };
   calls.forEach((c, i) => {
     collect(engine.advance(c.startS));
-    ids.set(engine.submit({ promptTokens: c.promptTokens, outputTokens: Math.max(1, c.completionTokens) }, c.startS), i);
+    ids.set(
+      engine.submit({ promptTokens: c.promptTokens, outputTokens: Math.max(1, c.completionTokens) }, c.startS),
+      i,
+    );
   });
   collect(engine.advance(Infinity));
   return out;
 }
 
 /** Nelder–Mead minimisation (standard coefficients) from x0 with initial steps `step`. */
-export function nelderMead(f: (x: number[]) => number, x0: number[], step: number[], maxEvals = 400, tol = 1e-6): number[] {
+export function nelderMead(
+  f: (x: number[]) => number,
+  x0: number[],
+  step: number[],
+  maxEvals = 400,
+  tol = 1e-6,
+): number[] {
   const n = x0.length;
   let simplex = [x0, ...x0.map((_, i) => x0.map((v, j) => (i === j ? v + step[i] : v)))].map((x) => ({ x, v: f(x) }));
   let evals = n + 1;
@@ -318,12 +363,24 @@ export function nelderMead(f: (x: number[]) => number, x0: number[], step: numbe
 
 /** Refines a fit by replaying the run's arrivals through the simulator: minimises the squared difference between
  *  measured latencies and replayed latency + a constant overhead, over prefill-tps, step-ms and step-per-seq-ms. */
-export function replayFit(calls: readonly TimedCall[], base: GpuParams, starts: readonly Omit<TimingFit, 'overheadS' | 'rmsRelative'>[]): TimingFit {
-  const sorted = [...calls].filter((c) => c.promptTokens > 0).sort((a, b) => a.startS - b.startS).slice(0, REPLAY_WINDOW);
+export function replayFit(
+  calls: readonly TimedCall[],
+  base: GpuParams,
+  starts: readonly Omit<TimingFit, 'overheadS' | 'rmsRelative'>[],
+): TimingFit {
+  const sorted = [...calls]
+    .filter((c) => c.promptTokens > 0)
+    .sort((a, b) => a.startS - b.startS)
+    .slice(0, REPLAY_WINDOW);
   const cutoff = sorted.length === REPLAY_WINDOW ? sorted[sorted.length - 1].startS : Infinity;
   const judged = sorted.map((c, i) => (inFit(c) && c.startS + c.latencyS <= cutoff ? i : -1)).filter((i) => i >= 0);
   const evaluate = (x: number[]) => {
-    const params = validateGpuParams({ ...base, prefillTokensPerS: Math.exp(x[0]), stepBaseMs: Math.exp(x[1]), stepPerSeqMs: Math.exp(x[2]) });
+    const params = validateGpuParams({
+      ...base,
+      prefillTokensPerS: Math.exp(x[0]),
+      stepBaseMs: Math.exp(x[1]),
+      stepPerSeqMs: Math.exp(x[2]),
+    });
     const pred = replayLatencies(sorted, params);
     const gaps = judged.map((i) => sorted[i].latencyS - pred[i]);
     const overheadS = Math.max(0, mean(gaps));
@@ -335,14 +392,21 @@ export function replayFit(calls: readonly TimedCall[], base: GpuParams, starts: 
   let x: number[] = [];
   let best = Infinity;
   for (const start of starts) {
-    let v = [Math.log(start.prefillTokensPerS), Math.log(start.stepBaseMs), Math.log(Math.max(start.stepPerSeqMs, start.stepBaseMs * 1e-3))];
+    let v = [
+      Math.log(start.prefillTokensPerS),
+      Math.log(start.stepBaseMs),
+      Math.log(Math.max(start.stepPerSeqMs, start.stepBaseMs * 1e-3)),
+    ];
     for (const size of [0.5, 0.1, 0.02]) v = nelderMead(objective, v, [size, size, 2 * size]);
     const value = objective(v);
     if (value < best) [x, best] = [v, value];
   }
   const { overheadS, resid } = evaluate(x);
   return {
-    prefillTokensPerS: Math.exp(x[0]), stepBaseMs: Math.exp(x[1]), stepPerSeqMs: Math.exp(x[2]), overheadS,
+    prefillTokensPerS: Math.exp(x[0]),
+    stepBaseMs: Math.exp(x[1]),
+    stepPerSeqMs: Math.exp(x[2]),
+    overheadS,
     rmsRelative: rms(resid) / mean(judged.map((i) => sorted[i].latencyS)),
   };
 }
@@ -355,7 +419,9 @@ export function fitCalibration(calls: readonly TimedCall[], base: GpuParams): Ca
   for (const c of calls) c.warmup = c.startS < firstEnd;
   const usable = calls.filter(inFit);
   if (usable.length < 8) {
-    throw new UserError(`--calibrate: only ${usable.length} usable calls (ok, uncached, not retried, sent after the first call finished); a fit needs at least 8`);
+    throw new UserError(
+      `--calibrate: only ${usable.length} usable calls (ok, uncached, not retried, sent after the first call finished); a fit needs at least 8`,
+    );
   }
   const linear = linearFit(calls, base);
   const flight = inFlightIntegral(calls);
@@ -364,7 +430,9 @@ export function fitCalibration(calls: readonly TimedCall[], base: GpuParams): Ca
   const queued = flight.peak > serverSlots(base);
   const fit = linear && !queued ? linear : replayFit(calls, base, linear ? [linear, base] : [base]);
   if (!(fit.rmsRelative < 1)) {
-    throw new UserError('--calibrate: the latencies do not determine a prefill rate and a step time (too few calls, or calls of one shape); calibrate on a longer run');
+    throw new UserError(
+      '--calibrate: the latencies do not determine a prefill rate and a step time (too few calls, or calls of one shape); calibrate on a longer run',
+    );
   }
   const span = flight.span[1] - flight.span[0];
   return {
@@ -383,6 +451,7 @@ export function fitCalibration(calls: readonly TimedCall[], base: GpuParams): Ca
 /** The fitted output lengths on top of an assumption (kinds the run did not make keep theirs). */
 export function fittedOutputs(fit: CalibrationFit, base: OutputAssumption): OutputAssumption {
   const out: Record<string, LengthDist> = { ...base };
-  for (const [k, d] of Object.entries(fit.outputs)) out[k] = { ...d, min: Math.min(base[k]?.min ?? 1, Math.round(d.median)) };
+  for (const [k, d] of Object.entries(fit.outputs))
+    out[k] = { ...d, min: Math.min(base[k]?.min ?? 1, Math.round(d.median)) };
   return out;
 }

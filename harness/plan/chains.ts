@@ -11,7 +11,13 @@ import { dryRunRows, type BuiltSampleSize, type DryRunRow } from '../runner/dry-
 import type { RunPlan } from '../runner/plan.js';
 import { scheduleUnits } from '../runner/units.js';
 import { rngFor, type Rng } from '../../generators/common/rng.js';
-import { DEFAULT_WORKLOAD, drawLength, type LengthDist, type SimCall, type SimChain } from '../../reference/simulator/workload.js';
+import {
+  DEFAULT_WORKLOAD,
+  drawLength,
+  type LengthDist,
+  type SimCall,
+  type SimChain,
+} from '../../reference/simulator/workload.js';
 
 /** Completion-length assumption per call kind (memagent: update, final; full-context and rag: answer). */
 export type OutputAssumption = Readonly<Record<string, LengthDist>>;
@@ -26,20 +32,36 @@ export const DEFAULT_OUTPUTS: OutputAssumption = {
 
 /** `--output-tokens update=400:0.5,final=60` → distributions (sigma defaults to 0: every call exactly MEDIAN),
  *  on top of the defaults; the upper clamp is each call's own max_tokens. */
-export function parseOutputTokens(spec: string | undefined, base: OutputAssumption = DEFAULT_OUTPUTS): OutputAssumption {
+export function parseOutputTokens(
+  spec: string | undefined,
+  base: OutputAssumption = DEFAULT_OUTPUTS,
+): OutputAssumption {
   if (spec === undefined) return base;
   const out: Record<string, LengthDist> = { ...base };
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z][a-z0-9_-]*)=(\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/.exec(part);
-    if (!m || Number(m[2]) < 1) throw new UserError(`--output-tokens: '${part}' is not KIND=MEDIAN[:SIGMA] (e.g. update=400:0.5,final=60) with MEDIAN >= 1`);
-    out[m[1]] = { median: Number(m[2]), sigma: m[3] === undefined ? 0 : Number(m[3]), min: Math.min(base[m[1]]?.min ?? 1, Number(m[2])), max: Number.MAX_SAFE_INTEGER };
+    if (!m || Number(m[2]) < 1)
+      throw new UserError(
+        `--output-tokens: '${part}' is not KIND=MEDIAN[:SIGMA] (e.g. update=400:0.5,final=60) with MEDIAN >= 1`,
+      );
+    out[m[1]] = {
+      median: Number(m[2]),
+      sigma: m[3] === undefined ? 0 : Number(m[3]),
+      min: Math.min(base[m[1]]?.min ?? 1, Number(m[2])),
+      max: Number.MAX_SAFE_INTEGER,
+    };
   }
   return out;
 }
 
 /** The reusable flag value for an assumption, e.g. `update=400:0.5,final=60:0.6`. */
 export function formatOutputTokens(o: OutputAssumption): string {
-  return Object.entries(o).map(([k, d]) => `${k}=${Math.round(d.median * 10) / 10}:${Math.round(d.sigma * 1000) / 1000}`).join(',');
+  return Object.entries(o)
+    .map(([k, d]) => `${k}=${Math.round(d.median * 10) / 10}:${Math.round(d.sigma * 1000) / 1000}`)
+    .join(',');
 }
 
 /** Prompt tokens besides context and memory (the default templates; from the simulator's workload). */
@@ -79,7 +101,9 @@ const sampleKey = (task: string, length: string, index: number) => JSON.stringif
 /** Builds every sample of the run once and turns each unit into a chain of calls. Outputs are seeded per unit. */
 export function plannedWorkload(plan: RunPlan, config: RunConfig, outputs: OutputAssumption): PlannedWorkload {
   const sizes = new Map<string, BuiltSampleSize>();
-  const rows = dryRunRows(plan.tasks, plan.prepared, plan.grids, config, (s) => sizes.set(sampleKey(s.task, s.length.label, s.index), s));
+  const rows = dryRunRows(plan.tasks, plan.prepared, plan.grids, config, (s) =>
+    sizes.set(sampleKey(s.task, s.length.label, s.index), s),
+  );
   const chains = new Map<string, SimChain>();
   const phases = new Map<string, SimChain[]>();
   let promptTokens = 0;
@@ -88,7 +112,11 @@ export function plannedWorkload(plan: RunPlan, config: RunConfig, outputs: Outpu
     const size = sizes.get(sampleKey(u.task.name, u.length.label, u.index));
     if (!size) throw new Error(`bench plan: sample ${u.key} was not built`);
     const planned = registry.get(u.method).plan(size, config.methodSettings);
-    const calls = expectedCalls(planned, outputs, rngFor('bench-plan-outputs', config.seed, u.task.name, u.length.label, u.index, u.method));
+    const calls = expectedCalls(
+      planned,
+      outputs,
+      rngFor('bench-plan-outputs', config.seed, u.task.name, u.length.label, u.index, u.method),
+    );
     for (const c of calls) {
       promptTokens += c.prompt;
       completionTokens += c.output;

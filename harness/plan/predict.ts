@@ -59,11 +59,22 @@ export function gpuHours(makespanS: number, params: GpuParams): number {
  * REACH_TOLERANCE of min(bound, best): the bound, max(work, longest chain at full-batch latency), is not strict, and a
  * small run can beat it; then the fastest simulated schedule is the target.
  */
-export function predict(params: GpuParams, order: readonly SimChain[], phases: readonly (readonly SimChain[])[], s: ScheduleSettings): Prediction {
+export function predict(
+  params: GpuParams,
+  order: readonly SimChain[],
+  phases: readonly (readonly SimChain[])[],
+  s: ScheduleSettings,
+): Prediction {
   const bound = sweepLowerBound(params, order);
-  const run = (concurrency: number) => simulateSweep(params, { kind: 'ordered', name: 'harness', order, concurrency, gate: s.gate });
+  const run = (concurrency: number) =>
+    simulateSweep(params, { kind: 'ordered', name: 'harness', order, concurrency, gate: s.gate });
   const harness = run(s.concurrency);
-  const byLength = simulateSweep(params, { kind: 'phased', name: 'length-by-length', phases, concurrency: s.concurrency });
+  const byLength = simulateSweep(params, {
+    kind: 'phased',
+    name: 'length-by-length',
+    phases,
+    concurrency: s.concurrency,
+  });
   const sweep: ConcurrencyPoint[] = [];
   for (const c of sweepConcurrencies(order.length, serverSlots(params))) {
     const point = { concurrency: c, makespanS: c === s.concurrency ? harness.makespanS : run(c).makespanS };
@@ -83,4 +94,3 @@ export function formatDuration(s: number): string {
   if (s >= 60) return `${(s / 60).toFixed(1)} min`;
   return `${s.toFixed(1)} s`;
 }
-

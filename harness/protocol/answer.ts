@@ -9,7 +9,10 @@ import { stripSpecialTokens } from './special-tokens.js';
 const THINK_CLOSE = '</think>';
 const PHRASE = 'the answer is';
 /** DeepSeek chat tokens that upstream's extract_answer deletes: <｜Assistant｜> and <｜end▁of▁sentence｜>. */
-export const DEEPSEEK_TOKENS: readonly string[] = ['<\uFF5CAssistant\uFF5C>', '<\uFF5Cend\u2581of\u2581sentence\uFF5C>'];
+export const DEEPSEEK_TOKENS: readonly string[] = [
+  '<\uFF5CAssistant\uFF5C>',
+  '<\uFF5Cend\u2581of\u2581sentence\uFF5C>',
+];
 
 /**
  * Upstream's extract_solution (utils/__init__.py): the text after the last </think>, Python-stripped; a reply with no

@@ -7,7 +7,12 @@ function gitState(): { commit: string | null; dirty: boolean | null } {
   const root = packageRoot();
   if (!existsSync(join(root, '.git'))) return { commit: null, dirty: null };
   try {
-    const opts = { cwd: root, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'], timeout: 5000 };
+    const opts = {
+      cwd: root,
+      encoding: 'utf8' as const,
+      stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    };
     const commit = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts).trim() !== '';
     return { commit, dirty };
@@ -18,7 +23,8 @@ function gitState(): { commit: string | null; dirty: boolean | null } {
 
 function depVersion(name: string): string | null {
   try {
-    return JSON.parse(readFileSync(join(packageRoot(), 'node_modules', name, 'package.json'), 'utf8')).version as string;
+    return JSON.parse(readFileSync(join(packageRoot(), 'node_modules', name, 'package.json'), 'utf8'))
+      .version as string;
   } catch {
     return null;
   }

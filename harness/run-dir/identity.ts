@@ -26,27 +26,44 @@ export interface RunIdentity {
 }
 
 /** The decoding each task uses under a run's method settings. */
-export function taskDecodings(tasks: readonly Pick<TaskDefinition, 'name' | 'decoding'>[], settings: RunConfig['methodSettings']): Record<string, IdentityDecoding> {
+export function taskDecodings(
+  tasks: readonly Pick<TaskDefinition, 'name' | 'decoding'>[],
+  settings: RunConfig['methodSettings'],
+): Record<string, IdentityDecoding> {
   const override = samplingOf(settings);
-  return Object.fromEntries(tasks.map((t) => {
-    const d = resolveDecoding(override, t.decoding);
-    return [t.name, { temperature: d.temperature, top_p: d.topP }];
-  }));
+  return Object.fromEntries(
+    tasks.map((t) => {
+      const d = resolveDecoding(override, t.decoding);
+      return [t.name, { temperature: d.temperature, top_p: d.topP }];
+    }),
+  );
 }
 
-export function runIdentity(config: RunConfig, tokenizerId: string, modelId: string, tasks: readonly Pick<TaskDefinition, 'name' | 'decoding'>[] = []): RunIdentity {
+export function runIdentity(
+  config: RunConfig,
+  tokenizerId: string,
+  modelId: string,
+  tasks: readonly Pick<TaskDefinition, 'name' | 'decoding'>[] = [],
+): RunIdentity {
   return {
     seed: config.seed,
     tokenizer: tokenizerId,
     model: modelId,
     trial: config.trial,
     options: config.options,
-    methods: Object.fromEntries(config.methods.map((name) => [name, methodIdentity(registry.get(name), config.methodSettings)])),
+    methods: Object.fromEntries(
+      config.methods.map((name) => [name, methodIdentity(registry.get(name), config.methodSettings)]),
+    ),
     decoding: taskDecodings(tasks, config.methodSettings),
   };
 }
 
-const FLAG_OF: Record<string, string> = { seed: '--seed', tokenizer: '--tokenizer', model: '--model/--model-name', trial: '--trial' };
+const FLAG_OF: Record<string, string> = {
+  seed: '--seed',
+  tokenizer: '--tokenizer',
+  model: '--model/--model-name',
+  trial: '--trial',
+};
 
 const show = (v: unknown) => (v === undefined || v === null ? 'unset' : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -56,15 +73,18 @@ const show = (v: unknown) => (v === undefined || v === null ? 'unset' : typeof v
  * An identity from an older layout (no per-method part) is reported as such.
  */
 export function identityDifferences(stored: unknown, now: RunIdentity): string[] {
-  if (!stored || typeof stored !== 'object' || !('methods' in stored)) return ['settings recorded by an older bench version'];
+  if (!stored || typeof stored !== 'object' || !('methods' in stored))
+    return ['settings recorded by an older bench version'];
   const before = stored as RunIdentity;
   const out: string[] = [];
   for (const key of Object.keys(FLAG_OF) as Array<keyof typeof FLAG_OF & keyof RunIdentity>) {
-    if (JSON.stringify(before[key]) !== JSON.stringify(now[key])) out.push(`${FLAG_OF[key]} (was ${show(before[key])}, now ${show(now[key])})`);
+    if (JSON.stringify(before[key]) !== JSON.stringify(now[key]))
+      out.push(`${FLAG_OF[key]} (was ${show(before[key])}, now ${show(now[key])})`);
   }
   const optionKeys = new Set([...Object.keys(before.options ?? {}), ...Object.keys(now.options)]);
   for (const k of optionKeys) {
-    if (before.options?.[k] !== now.options[k]) out.push(`--${k} (was ${show(before.options?.[k])}, now ${show(now.options[k])})`);
+    if (before.options?.[k] !== now.options[k])
+      out.push(`--${k} (was ${show(before.options?.[k])}, now ${show(now.options[k])})`);
   }
   for (const [method, settings] of Object.entries(now.methods)) {
     const old = before.methods?.[method];
@@ -80,7 +100,9 @@ export function identityDifferences(stored: unknown, now: RunIdentity): string[]
   for (const [task, d] of Object.entries(now.decoding ?? {})) {
     const old = before.decoding?.[task];
     if (old && JSON.stringify(old) !== JSON.stringify(d)) {
-      out.push(`decoding of ${task} (was temperature ${old.temperature} top_p ${old.top_p}, now temperature ${d.temperature} top_p ${d.top_p})`);
+      out.push(
+        `decoding of ${task} (was temperature ${old.temperature} top_p ${old.top_p}, now temperature ${d.temperature} top_p ${d.top_p})`,
+      );
     }
   }
   return out;

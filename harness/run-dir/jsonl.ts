@@ -76,12 +76,17 @@ function* linesOf(text: string): Generator<RawLine> {
  *  the file and the byte offset, never decoded into U+FFFD or echoed. */
 function lineText(path: string, bytes: Buffer, lineStart: number): string {
   const nul = bytes.indexOf(0);
-  if (nul >= 0) throw new UserError(`${path} is binary, not text: a NUL byte at byte offset ${lineStart + nul}; expected JSON lines`);
+  if (nul >= 0)
+    throw new UserError(
+      `${path} is binary, not text: a NUL byte at byte offset ${lineStart + nul}; expected JSON lines`,
+    );
   try {
     return strictUtf8.decode(bytes);
   } catch {
     const at = Math.max(0, invalidUtf8Offset(bytes));
-    throw new UserError(`${path} is not UTF-8 text: byte 0x${bytes[at].toString(16).padStart(2, '0').toUpperCase()} at byte offset ${lineStart + at} is not valid UTF-8; expected JSON lines`);
+    throw new UserError(
+      `${path} is not UTF-8 text: byte 0x${bytes[at].toString(16).padStart(2, '0').toUpperCase()} at byte offset ${lineStart + at} is not valid UTF-8; expected JSON lines`,
+    );
   }
 }
 
@@ -125,7 +130,8 @@ function* rawLines(path: string, chunkBytes: number): Generator<RawLine> {
       if (start < n) pending.push(Buffer.from(chunk.subarray(start))); // a copy: buf is reused
       offset += n;
     }
-    if (pending.length > 0) yield { text: lineText(path, Buffer.concat(pending), lineStart), line: ++line, terminated: false };
+    if (pending.length > 0)
+      yield { text: lineText(path, Buffer.concat(pending), lineStart), line: ++line, terminated: false };
   } finally {
     closeSync(fd);
   }
@@ -133,7 +139,13 @@ function* rawLines(path: string, chunkBytes: number): Generator<RawLine> {
 }
 
 function describe(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+  return value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'string'
+        ? 'a string'
+        : `a ${typeof value}`;
 }
 
 function parseError(err: unknown): string {
@@ -145,7 +157,10 @@ function parseError(err: unknown): string {
  * Streams the JSON objects of a JSONL file. Throws a UserError naming file and line on a bad line (see the header
  * for what lenient mode skips). The cast to T is the caller's: validate the fields you rely on.
  */
-export function* jsonlRows<T = Record<string, unknown>>(path: string, opts: JsonlReadOptions = {}): Generator<JsonlLine<T>> {
+export function* jsonlRows<T = Record<string, unknown>>(
+  path: string,
+  opts: JsonlReadOptions = {},
+): Generator<JsonlLine<T>> {
   const lenient = opts.mode === 'lenient';
   for (const raw of rawLines(path, opts.chunkBytes ?? DEFAULT_CHUNK)) {
     const src = raw.text.trim();
@@ -159,7 +174,9 @@ export function* jsonlRows<T = Record<string, unknown>>(path: string, opts: Json
         opts.onTornLastLine?.(raw.line);
         continue;
       }
-      const fix = lenient ? `only a torn last line is skipped: fix or delete line ${raw.line}${opts.fixHint ? `, ${opts.fixHint}` : ''}` : 'each line must be one JSON object';
+      const fix = lenient
+        ? `only a torn last line is skipped: fix or delete line ${raw.line}${opts.fixHint ? `, ${opts.fixHint}` : ''}`
+        : 'each line must be one JSON object';
       throw lineError(path, raw.line, `not valid JSON (${parseError(err)}); ${fix}`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

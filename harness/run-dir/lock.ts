@@ -45,7 +45,9 @@ export function lockRunDir(dir: string): () => void {
         rmSync(file, { force: true });
         continue;
       }
-      throw new UserError(`run directory ${dir} is in use by another bench run (${owner}); wait for it or use another --out`);
+      throw new UserError(
+        `run directory ${dir} is in use by another bench run (${owner}); wait for it or use another --out`,
+      );
     }
   }
   throw new UserError(`cannot lock run directory ${dir}; remove ${file} if no run is using it`);

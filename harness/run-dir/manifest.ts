@@ -36,7 +36,6 @@ export interface ManifestModel {
 /** Every method option's value by flag (defaults included), plus the run's concurrency. */
 export type ManifestSettings = Record<string, number | string | undefined>;
 
-
 export interface ShardSpec {
   index: number;
   count: number;
@@ -114,16 +113,31 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isString: Check = (v) => typeof v === 'string';
 const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const isInteger: Check = (v) => Number.isInteger(v);
-const orNull = (c: Check): Check => (v) => v === null || c(v);
-const arrayOf = (c: Check): Check => (v) => Array.isArray(v) && v.every(c);
-const fields = (spec: Record<string, Check>, optional: readonly string[] = []): Check => (v) =>
-  isObject(v) && Object.entries(spec).every(([k, c]) => (v[k] === undefined && optional.includes(k)) || c(v[k]));
-const recordOf = (c: Check): Check => (v) => isObject(v) && Object.values(v).every(c);
+const orNull =
+  (c: Check): Check =>
+  (v) =>
+    v === null || c(v);
+const arrayOf =
+  (c: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(c);
+const fields =
+  (spec: Record<string, Check>, optional: readonly string[] = []): Check =>
+  (v) =>
+    isObject(v) && Object.entries(spec).every(([k, c]) => (v[k] === undefined && optional.includes(k)) || c(v[k]));
+const recordOf =
+  (c: Check): Check =>
+  (v) =>
+    isObject(v) && Object.values(v).every(c);
 
 /** Field → [check, what it must be]; fields not listed (settings, identity, environment contents) are the writer's. */
 const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
   ['command', isString, 'a string'],
-  ['tasks', arrayOf(fields({ name: isString, version: isString, metric: isString })), 'an array of {name, version, metric} strings'],
+  [
+    'tasks',
+    arrayOf(fields({ name: isString, version: isString, metric: isString })),
+    'an array of {name, version, metric} strings',
+  ],
   ['methods', arrayOf(isString), 'an array of strings'],
   ['lengths', recordOf(arrayOf(isString)), 'an object of task → array of length labels'],
   ['samples', orNull(isInteger), 'a whole number or null'],
@@ -131,7 +145,16 @@ const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
   ['tokenizer', isString, 'a string'],
   [
     'model',
-    fields({ id: isString, client: isString, name: orNull(isString), isReferenceReader: (v) => typeof v === 'boolean', endpoints: arrayOf(isString) }, ['client']),
+    fields(
+      {
+        id: isString,
+        client: isString,
+        name: orNull(isString),
+        isReferenceReader: (v) => typeof v === 'boolean',
+        endpoints: arrayOf(isString),
+      },
+      ['client'],
+    ),
     'an object with id, name, isReferenceReader and endpoints',
   ],
   ['settings', isObject, 'an object'],
@@ -140,8 +163,26 @@ const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
   ['environment', isObject, 'an object'],
   ['units', isInteger, 'a whole number'],
   ['resumed', isInteger, 'a whole number', true],
-  ['merged_from', arrayOf(fields({ dir: isString, shard: fields({ index: isInteger, count: isInteger }) })), 'an array of {dir, shard, ...}', true],
-  ['data', fields({ path: isString, format: isString, sha256: isString, files: arrayOf(fields({ path: isString, format: isString, sha256: isString })) }, ['sha256']), 'an object {path, format, sha256?, files}', true],
+  [
+    'merged_from',
+    arrayOf(fields({ dir: isString, shard: fields({ index: isInteger, count: isInteger }) })),
+    'an array of {dir, shard, ...}',
+    true,
+  ],
+  [
+    'data',
+    fields(
+      {
+        path: isString,
+        format: isString,
+        sha256: isString,
+        files: arrayOf(fields({ path: isString, format: isString, sha256: isString })),
+      },
+      ['sha256'],
+    ),
+    'an object {path, format, sha256?, files}',
+    true,
+  ],
 ];
 
 /** The first thing wrong with a parsed manifest, or null. */

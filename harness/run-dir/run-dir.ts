@@ -17,7 +17,11 @@ export class RunDir {
   readonly finished: Map<string, SampleRecord>;
   private unlock: () => void;
 
-  private constructor(readonly dir: string, finished: Map<string, SampleRecord>, unlock: () => void) {
+  private constructor(
+    readonly dir: string,
+    finished: Map<string, SampleRecord>,
+    unlock: () => void,
+  ) {
     this.finished = finished;
     this.unlock = unlock;
     this.samples = new JsonlAppender(join(dir, 'samples.jsonl'));
@@ -33,12 +37,20 @@ export class RunDir {
       if (hasManifest(dir)) {
         const previous = readManifest(dir, { hint: 'move the directory away or use another --out' });
         const diff = identityDifferences(previous.identity, identity);
-        if (diff.length > 0) throw new UserError(`${dir} holds a run made with other settings: ${diff.join('; ')}. Use another --out to keep both, or the same settings to resume`);
+        if (diff.length > 0)
+          throw new UserError(
+            `${dir} holds a run made with other settings: ${diff.join('; ')}. Use another --out to keep both, or the same settings to resume`,
+          );
       }
       // A torn last line (a killed run) is skipped here and cut off by the appender; a later copy of a sample wins.
       const finished = new Map<string, SampleRecord>();
       const samplesFile = join(dir, 'samples.jsonl');
-      if (existsSync(samplesFile)) for (const { value } of jsonlRows<SampleRecord>(samplesFile, { mode: 'lenient', fixHint: 'or use another --out' })) finished.set(recordKey(value), value);
+      if (existsSync(samplesFile))
+        for (const { value } of jsonlRows<SampleRecord>(samplesFile, {
+          mode: 'lenient',
+          fixHint: 'or use another --out',
+        }))
+          finished.set(recordKey(value), value);
       return new RunDir(dir, finished, unlock);
     } catch (err) {
       unlock();

@@ -1,7 +1,16 @@
 import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry } from '../methods/index.js';
 import { scoreSample } from '../scorers/score-sample.js';
-import type { CallRecord, LengthTarget, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
+import type {
+  CallRecord,
+  LengthTarget,
+  Method,
+  MethodCheckpoint,
+  Model,
+  PreparedTask,
+  SampleRecord,
+  Tokenizer,
+} from '../types.js';
 import type { CheckpointStore } from '../run-dir/checkpoints.js';
 import type { PromptStore } from '../run-dir/prompt-store.js';
 import { overTarget } from '../config/lengths.js';
@@ -37,7 +46,11 @@ export function buildMethods(config: RunConfig): Method[] {
 }
 
 /** Builds the sample, runs the method, scores the output. Returns null when interrupted before the sample ended. */
-export async function executeUnit(env: ExecEnv, spec: UnitSpec, onCall: (call: CallRecord) => void): Promise<SampleRecord | null> {
+export async function executeUnit(
+  env: ExecEnv,
+  spec: UnitSpec,
+  onCall: (call: CallRecord) => void,
+): Promise<SampleRecord | null> {
   const prepared = env.prepared.get(spec.task);
   const method = env.methods.get(spec.method);
   if (!prepared || !method) throw new Error(`unit ${spec.key}: task or method not prepared`);
@@ -63,15 +76,38 @@ export async function executeUnit(env: ExecEnv, spec: UnitSpec, onCall: (call: C
   if (env.signal?.aborted && output.status !== 'ok') return null;
   // A context longer than its token target is scored as usual but never passes for that length.
   const over = overTarget(sample.length, sample.context.tokenCount);
-  const { score, scores } = scoreSample({ ...output, metric: sample.metric, answers: sample.answers, scoring: sample.scoring });
+  const { score, scores } = scoreSample({
+    ...output,
+    metric: sample.metric,
+    answers: sample.answers,
+    scoring: sample.scoring,
+  });
   const status = over && output.status === 'ok' ? 'over-target' : output.status;
   return {
-    id: sample.id, task: sample.task, taskVersion: sample.taskVersion, method: spec.method, model: env.modelId,
-    lengthLabel: sample.length.label, lengthKind: sample.length.kind, length: sample.length.value, index: sample.index,
-    builtTokens: sample.context.tokenCount, question: sample.question, answers: sample.answers,
-    prediction: output.prediction, rawOutput: output.rawOutput, metric: sample.metric,
-    ...(sample.scoring ? { scoring: sample.scoring } : {}), score, scores,
-    status, ...(output.error ? { error: output.error } : {}), calls: output.calls, usage: output.usage,
-    elapsedMs: Math.round(performance.now() - started), metadata: { ...sample.metadata, ...over }, extra: output.extra ?? {},
+    id: sample.id,
+    task: sample.task,
+    taskVersion: sample.taskVersion,
+    method: spec.method,
+    model: env.modelId,
+    lengthLabel: sample.length.label,
+    lengthKind: sample.length.kind,
+    length: sample.length.value,
+    index: sample.index,
+    builtTokens: sample.context.tokenCount,
+    question: sample.question,
+    answers: sample.answers,
+    prediction: output.prediction,
+    rawOutput: output.rawOutput,
+    metric: sample.metric,
+    ...(sample.scoring ? { scoring: sample.scoring } : {}),
+    score,
+    scores,
+    status,
+    ...(output.error ? { error: output.error } : {}),
+    calls: output.calls,
+    usage: output.usage,
+    elapsedMs: Math.round(performance.now() - started),
+    metadata: { ...sample.metadata, ...over },
+    extra: output.extra ?? {},
   };
 }

@@ -35,11 +35,12 @@ export function samplesCappedNote(c: SamplesCapped): string {
   const fmt = (n: number) => n.toLocaleString('en-US');
   const counts = [...new Set(c.lengths.map((l) => l.available))];
   const native = c.lengths.length === 1 && c.lengths[0].label === NATIVE_LENGTH.label;
-  const at = counts.length === 1
-    ? native
-      ? `only ${fmt(counts[0])} sample${counts[0] === 1 ? '' : 's'}: running ${fmt(counts[0])}`
-      : `only ${fmt(counts[0])} sample${counts[0] === 1 ? '' : 's'} at ${c.lengths.map((l) => l.label).join(', ')}: running ${fmt(counts[0])} there`
-    : `fewer samples than asked at ${c.lengths.map((l) => `${l.label} (${fmt(l.available)})`).join(', ')}: running those`;
+  const at =
+    counts.length === 1
+      ? native
+        ? `only ${fmt(counts[0])} sample${counts[0] === 1 ? '' : 's'}: running ${fmt(counts[0])}`
+        : `only ${fmt(counts[0])} sample${counts[0] === 1 ? '' : 's'} at ${c.lengths.map((l) => l.label).join(', ')}: running ${fmt(counts[0])} there`
+      : `fewer samples than asked at ${c.lengths.map((l) => `${l.label} (${fmt(l.available)})`).join(', ')}: running those`;
   return `note: ${c.task} has ${at} (--samples ${c.requested})`;
 }
 
@@ -50,7 +51,8 @@ function gridFor(task: TaskDefinition, prepared: PreparedTask, config: RunConfig
     return [NATIVE_LENGTH];
   }
   const grid = config.lengths ?? parseLengths(task.defaultLengths);
-  if (!task.acceptsDocCounts && grid.some((l) => l.kind === 'docs')) throw new UserError(`task ${task.name} takes token lengths, not docs: counts`);
+  if (!task.acceptsDocCounts && grid.some((l) => l.kind === 'docs'))
+    throw new UserError(`task ${task.name} takes token lengths, not docs: counts`);
   return grid;
 }
 
@@ -63,14 +65,24 @@ function dataGrid(task: TaskDefinition, lengths: LengthTarget[], config: RunConf
   const has = (l: LengthTarget) => lengths.some((d) => d.kind === l.kind && d.value === l.value);
   const missing = config.lengths.filter((l) => !has(l));
   if (missing.length > 0) {
-    throw new UserError(`${task.name}: the data defines the lengths ${lengths.map((l) => l.label).join(', ')}; --lengths ${config.lengthSpec ?? ''} asks for ${missing.map((l) => l.label).join(', ')}, which it does not have (with --data, --lengths only selects among the data's lengths)`);
+    throw new UserError(
+      `${task.name}: the data defines the lengths ${lengths.map((l) => l.label).join(', ')}; --lengths ${config.lengthSpec ?? ''} asks for ${missing.map((l) => l.label).join(', ')}, which it does not have (with --data, --lengths only selects among the data's lengths)`,
+    );
   }
   return lengths.filter((d) => config.lengths!.some((l) => l.kind === d.kind && l.value === d.value));
 }
 
 /** The sample indices of a task at a length that this run (or this shard of it) covers; data-defined grids run every row by default. */
-export function sampleIndices(task: TaskDefinition, prepared: PreparedTask, length: LengthTarget, config: RunConfig): number[] {
-  const n = Math.min(config.samples ?? (prepared.lengths ? Number.POSITIVE_INFINITY : task.defaultSamples), prepared.maxSamples(length));
+export function sampleIndices(
+  task: TaskDefinition,
+  prepared: PreparedTask,
+  length: LengthTarget,
+  config: RunConfig,
+): number[] {
+  const n = Math.min(
+    config.samples ?? (prepared.lengths ? Number.POSITIVE_INFINITY : task.defaultSamples),
+    prepared.maxSamples(length),
+  );
   return [...Array(n).keys()].filter((i) => !config.shard || i % config.shard.count === config.shard.index);
 }
 
@@ -90,12 +102,17 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer): Promise<
       skipped.push({ task: name, reason: err.message });
     }
   }
-  if (tasks.length === 0) throw new UserError(`none of the tasks could be prepared (${names.join(', ')}): ${skipped.map((s) => s.reason).join('; ')}`);
+  if (tasks.length === 0)
+    throw new UserError(
+      `none of the tasks could be prepared (${names.join(', ')}): ${skipped.map((s) => s.reason).join('; ')}`,
+    );
   const grids = tasks.map((t, i) => gridFor(t, prepared[i], config));
   const capped: SamplesCapped[] = [];
   if (config.samples !== undefined) {
     for (let t = 0; t < tasks.length; t++) {
-      const short = grids[t].map((l) => ({ label: l.label, available: prepared[t].maxSamples(l) })).filter((x) => x.available < config.samples!);
+      const short = grids[t]
+        .map((l) => ({ label: l.label, available: prepared[t].maxSamples(l) }))
+        .filter((x) => x.available < config.samples!);
       if (short.length > 0) capped.push({ task: tasks[t].name, requested: config.samples, lengths: short });
     }
   }
@@ -105,8 +122,18 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer): Promise<
       for (const index of sampleIndices(tasks[t], prepared[t], length, config)) {
         for (const method of config.methods) {
           // The chain is estimated from the length target, before any sample is built.
-          const chain = registry.get(method).plan({ contextTokens: approxTokens(length) }, config.methodSettings).length;
-          units.push({ task: tasks[t], prepared: prepared[t], length, index, method, key: unitKey(tasks[t].name, length, index, method), chain });
+          const chain = registry
+            .get(method)
+            .plan({ contextTokens: approxTokens(length) }, config.methodSettings).length;
+          units.push({
+            task: tasks[t],
+            prepared: prepared[t],
+            length,
+            index,
+            method,
+            key: unitKey(tasks[t].name, length, index, method),
+            chain,
+          });
         }
       }
     }

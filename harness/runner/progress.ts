@@ -47,9 +47,16 @@ const int = (n: number) => n.toLocaleString('en-US');
 export function formatProgressLine(p: ProgressState): string {
   const calls = Math.min(p.calls, p.totalCalls);
   const fraction = p.totalCalls > 0 ? calls / p.totalCalls : 0;
-  const eta = calls > 0 && calls < p.totalCalls ? formatDuration((p.elapsedMs * (p.totalCalls - calls)) / calls) : calls > 0 ? '0s' : '?';
-  return `progress: samples ${int(p.samples)}/${int(p.totalSamples)} · errors ${int(p.errors)} · calls ${int(p.calls)}/${int(p.totalCalls)} ` +
-    `(${Math.floor(fraction * 100)}%) · elapsed ${formatDuration(p.elapsedMs)} · ETA ${eta}`;
+  const eta =
+    calls > 0 && calls < p.totalCalls
+      ? formatDuration((p.elapsedMs * (p.totalCalls - calls)) / calls)
+      : calls > 0
+        ? '0s'
+        : '?';
+  return (
+    `progress: samples ${int(p.samples)}/${int(p.totalSamples)} · errors ${int(p.errors)} · calls ${int(p.calls)}/${int(p.totalCalls)} ` +
+    `(${Math.floor(fraction * 100)}%) · elapsed ${formatDuration(p.elapsedMs)} · ETA ${eta}`
+  );
 }
 
 export interface ProgressOptions {
@@ -67,11 +74,24 @@ export interface ProgressOptions {
  * terminal; otherwise (CI logs) one plain line every interval, nothing when the run ends before the first. Disabled
  * (--no-progress): nothing at all.
  */
-export function createProgress(totalCalls: number, totalSamples: number, enabled: boolean, options: ProgressOptions = {}): Progress {
+export function createProgress(
+  totalCalls: number,
+  totalSamples: number,
+  enabled: boolean,
+  options: ProgressOptions = {},
+): Progress {
   let samples = 0;
   let errors = 0;
   let calls = 0;
-  if (!enabled) return { addCalls() {}, sampleDone(ok) { samples++; if (!ok) errors++; }, stop() {} };
+  if (!enabled)
+    return {
+      addCalls() {},
+      sampleDone(ok) {
+        samples++;
+        if (!ok) errors++;
+      },
+      stop() {},
+    };
   if (!(options.isTTY ?? process.stderr.isTTY)) {
     const now = options.now ?? (() => performance.now());
     const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -90,14 +110,24 @@ export function createProgress(totalCalls: number, totalSamples: number, enabled
     // The timer never keeps the process alive on its own.
     timer.unref();
     return {
-      addCalls(n) { calls += n; tick(); },
-      sampleDone(ok) { samples++; if (!ok) errors++; tick(); },
-      stop() { clearInterval(timer); },
+      addCalls(n) {
+        calls += n;
+        tick();
+      },
+      sampleDone(ok) {
+        samples++;
+        if (!ok) errors++;
+        tick();
+      },
+      stop() {
+        clearInterval(timer);
+      },
     };
   }
   const bar = new cliProgress.SingleBar(
     {
-      format: ' {bar} {percentage}% | ETA {eta_formatted} | samples {samples}/{totalSamples} | errors {errors} | calls {value}/{total}',
+      format:
+        ' {bar} {percentage}% | ETA {eta_formatted} | samples {samples}/{totalSamples} | errors {errors} | calls {value}/{total}',
       hideCursor: true,
       stream: process.stderr,
       etaBuffer: 200,

@@ -27,7 +27,12 @@ import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 
 export type RunEvent =
   | { type: 'skipped'; task: string; reason: string }
-  | { type: 'grid'; task: string; lengths: string[]; /** Where --data samples come from (format, file, rows, sha256). */ data?: string }
+  | {
+      type: 'grid';
+      task: string;
+      lengths: string[];
+      /** Where --data samples come from (format, file, rows, sha256). */ data?: string;
+    }
   | { type: 'resuming'; finished: number; total: number; dir: string }
   /** --samples asked for more samples than a task has (a note for stderr; the run goes on with what there is). */
   | ({ type: 'samples-capped' } & SamplesCapped);
@@ -75,8 +80,14 @@ interface OpenRun {
 }
 
 /** Opens (or resumes) the run directory: refuses other settings or task versions, records the manifest. */
-function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Tokenizer, onEvent: (e: RunEvent) => void): OpenRun {
-  const modelId = model.isReferenceReader ? model.id : config.modelName ?? model.id;
+function openRun(
+  config: RunConfig,
+  plan: RunPlan,
+  model: Model,
+  tokenizer: Tokenizer,
+  onEvent: (e: RunEvent) => void,
+): OpenRun {
+  const modelId = model.isReferenceReader ? model.id : (config.modelName ?? model.id);
   const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
   const outDir = config.out ?? defaultOutDir(config, modelSlug);
   const identity = runIdentity(config, tokenizer.id, modelId, plan.tasks);
@@ -85,7 +96,9 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
     for (const u of plan.units) {
       const done = runDir.finished.get(u.key);
       if (done && done.taskVersion !== u.task.version) {
-        throw new UserError(`${outDir} holds ${u.task.name} results of task version ${done.taskVersion}; this build generates version ${u.task.version}: use another --out`);
+        throw new UserError(
+          `${outDir} holds ${u.task.name} results of task version ${done.taskVersion}; this build generates version ${u.task.version}: use another --out`,
+        );
       }
     }
     const isDone = (u: WorkUnit) => {
@@ -95,13 +108,23 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
     runDir.writeManifest({
       command: ['bench', 'run', ...process.argv.slice(3)].join(' '),
-      tasks: plan.tasks.map((t, i) => ({ name: t.name, version: t.version, metric: plan.prepared[i].metric ?? t.metric })),
+      tasks: plan.tasks.map((t, i) => ({
+        name: t.name,
+        version: t.version,
+        metric: plan.prepared[i].metric ?? t.metric,
+      })),
       methods: config.methods,
       lengths: Object.fromEntries(plan.tasks.map((t, i) => [t.name, plan.grids[i].map((l) => l.label)])),
       samples: config.samples ?? null,
       seed: config.seed,
       tokenizer: tokenizer.id,
-      model: { id: modelId, client: model.id, name: config.modelName ?? null, isReferenceReader: model.isReferenceReader, endpoints: config.model === 'local' ? [] : config.model },
+      model: {
+        id: modelId,
+        client: model.id,
+        name: config.modelName ?? null,
+        isReferenceReader: model.isReferenceReader,
+        endpoints: config.model === 'local' ? [] : config.model,
+      },
       settings: { ...config.methodSettings, concurrency: config.concurrency },
       shard: config.shard ?? null,
       identity,
@@ -112,7 +135,8 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
       resumed: plan.units.length - todo.length,
       data: manifestData(plan.tasks, plan.prepared),
     });
-    if (todo.length < plan.units.length) onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
+    if (todo.length < plan.units.length)
+      onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
     return { runDir, outDir, modelId, todo };
   } catch (err) {
     runDir.close();
@@ -121,7 +145,14 @@ function openRun(config: RunConfig, plan: RunPlan, model: Model, tokenizer: Toke
 }
 
 /** Runs the units still to do; every finished sample and call is appended to the run directory as it ends. */
-async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: Model, tokenizer: Tokenizer, signal?: AbortSignal): Promise<CallStats> {
+async function runUnits(
+  config: RunConfig,
+  plan: RunPlan,
+  open: OpenRun,
+  model: Model,
+  tokenizer: Tokenizer,
+  signal?: AbortSignal,
+): Promise<CallStats> {
   const { runDir, outDir, todo } = open;
   // The run stops on the user's interrupt, or at once when an endpoint fails fatally (key rejected, model or route
   // missing, not a chat API, never answering): samples cut off by that are not recorded, so the same command resumes.
@@ -131,27 +162,35 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
   if (signal?.aborted) forward();
   else signal?.addEventListener('abort', forward, { once: true });
   let fatal: ModelCallError | undefined;
-  const watched: Model = model.isReferenceReader ? model : {
-    ...model,
-    async generate(request, callSignal) {
-      try {
-        return await model.generate(request, callSignal);
-      } catch (err) {
-        if (isFatalModelError(err) && !fatal) {
-          fatal = err;
-          stop.abort(new RunStoppedError(err));
-        }
-        throw err;
-      }
-    },
-  };
-  const workers = model.isReferenceReader ? Math.min(config.workers ?? availableParallelism(), Math.max(1, todo.length)) : 1;
+  const watched: Model = model.isReferenceReader
+    ? model
+    : {
+        ...model,
+        async generate(request, callSignal) {
+          try {
+            return await model.generate(request, callSignal);
+          } catch (err) {
+            if (isFatalModelError(err) && !fatal) {
+              fatal = err;
+              stop.abort(new RunStoppedError(err));
+            }
+            throw err;
+          }
+        },
+      };
+  const workers = model.isReferenceReader
+    ? Math.min(config.workers ?? availableParallelism(), Math.max(1, todo.length))
+    : 1;
   const methods = buildMethods(config);
   const env: ExecEnv = {
     modelId: open.modelId,
     prepared: new Map(plan.tasks.map((t, i) => [t.name, plan.prepared[i]])),
     methods: new Map(methods.map((m) => [m.name, m])),
-    model: watched, tokenizer, checkpoints: runDir.checkpoints, checkpointEveryCall: !model.isReferenceReader, signal: stop.signal,
+    model: watched,
+    tokenizer,
+    checkpoints: runDir.checkpoints,
+    checkpointEveryCall: !model.isReferenceReader,
+    signal: stop.signal,
     prompts: config.storePrompts ? new PromptStore(join(outDir, 'prompts')) : undefined,
   };
   // With --server-batch, calls pass a gate sized to the server's batch, longest remaining chain first, so more
@@ -167,10 +206,15 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
       onCalls([c]);
     });
   };
-  const runner: UnitRunner = workers > 1 ? createWorkerPool(workers, config, outDir) : { run: runInProcess, abort() {}, async close() {} };
+  const runner: UnitRunner =
+    workers > 1 ? createWorkerPool(workers, config, outDir) : { run: runInProcess, abort() {}, async close() {} };
   const onAbort = () => runner.abort();
   stop.signal.addEventListener('abort', onAbort);
-  const progress = createProgress(todo.reduce((n, u) => n + u.chain, 0), todo.length, config.progress);
+  const progress = createProgress(
+    todo.reduce((n, u) => n + u.chain, 0),
+    todo.length,
+    config.progress,
+  );
   const stats: CallStats = { calls: 0, retries: 0, cached: 0, failed: 0 };
   const onCalls = (calls: CallRecord[]) => {
     for (const c of calls) {
@@ -188,7 +232,10 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
   const runOne = async (unit: WorkUnit) => {
     if (stop.signal.aborted || failed !== undefined) return;
     try {
-      const record = await runner.run({ task: unit.task.name, length: unit.length, index: unit.index, method: unit.method, key: unit.key }, onCalls);
+      const record = await runner.run(
+        { task: unit.task.name, length: unit.length, index: unit.index, method: unit.method, key: unit.key },
+        onCalls,
+      );
       if (record) {
         runDir.appendSample(unit.key, record);
         progress.sampleDone(record.status === 'ok' || record.status === 'over-target');
@@ -207,7 +254,9 @@ async function runUnits(config: RunConfig, plan: RunPlan, open: OpenRun, model: 
   }
   if (fatal) {
     const done = plan.units.filter((u) => runDir.finished.has(u.key)).length;
-    throw new UserError(`${fatal.message}; run stopped: ${done} of ${plan.units.length} samples finished and saved in ${outDir}; once fixed, run the same command again to resume`);
+    throw new UserError(
+      `${fatal.message}; run stopped: ${done} of ${plan.units.length} samples finished and saved in ${outDir}; once fixed, run the same command again to resume`,
+    );
   }
   if (failed !== undefined) throw failed;
   return stats;
@@ -224,7 +273,12 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
   plan.tasks.forEach((t, i) => {
     const data = plan.prepared[i].data;
-    onEvent({ type: 'grid', task: t.name, lengths: plan.grids[i].map((l) => l.label), ...(data ? { data: describeData(data) } : {}) });
+    onEvent({
+      type: 'grid',
+      task: t.name,
+      lengths: plan.grids[i].map((l) => l.label),
+      ...(data ? { data: describeData(data) } : {}),
+    });
   });
   if (config.dryRun) return { kind: 'dry-run', rows: dryRunRows(plan.tasks, plan.prepared, plan.grids, config) };
   const model = await hooks.createModel(config, tokenizer);
@@ -232,14 +286,25 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
     const open = openRun(config, plan, model, tokenizer, onEvent);
     try {
       const calls = await runUnits(config, plan, open, model, tokenizer, hooks.signal);
-      const records = plan.units.map((u) => open.runDir.finished.get(u.key)).filter((r): r is SampleRecord => r !== undefined);
-      const planned = [{ expected: expectedCounts(plan.units), methods: config.methods, model: open.modelId, shard: 'all' }];
+      const records = plan.units
+        .map((u) => open.runDir.finished.get(u.key))
+        .filter((r): r is SampleRecord => r !== undefined);
+      const planned = [
+        { expected: expectedCounts(plan.units), methods: config.methods, model: open.modelId, shard: 'all' },
+      ];
       const summary = markCompleteness(summarize(records), planned);
       const missing = missingCells(summary, planned);
       writeSummary(open.outDir, summary, missing);
       return {
-        kind: 'finished', outDir: open.outDir, records, summary, missing, units: plan.units.length, interrupted: hooks.signal?.aborted ?? false,
-        calls, referenceReader: model.isReferenceReader,
+        kind: 'finished',
+        outDir: open.outDir,
+        records,
+        summary,
+        missing,
+        units: plan.units.length,
+        interrupted: hooks.signal?.aborted ?? false,
+        calls,
+        referenceReader: model.isReferenceReader,
       };
     } finally {
       open.runDir.close();

@@ -93,7 +93,8 @@ export class CallGate {
   private readonly queue = new PriorityQueue<() => void>();
 
   constructor(readonly slots: number) {
-    if (!Number.isInteger(slots) || slots < 1) throw new RangeError(`CallGate slots must be an integer >= 1, got ${slots}`);
+    if (!Number.isInteger(slots) || slots < 1)
+      throw new RangeError(`CallGate slots must be an integer >= 1, got ${slots}`);
   }
 
   get active(): number {

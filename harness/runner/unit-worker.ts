@@ -24,7 +24,8 @@ const controller = new AbortController();
 async function setup(): Promise<ExecEnv> {
   const tokenizer = loadTokenizer(config.tokenizer);
   const prepared = new Map();
-  for (const name of config.tasks) prepared.set(name, await getTask(name).prepare({ tokenizer, seed: config.seed, options: config.options }));
+  for (const name of config.tasks)
+    prepared.set(name, await getTask(name).prepare({ tokenizer, seed: config.seed, options: config.options }));
   const model = createLocalModel(tokenizer);
   return {
     modelId: model.id,
@@ -63,7 +64,12 @@ port.on('message', (msg: ToWorker) => {
       if (batch.length) port.postMessage({ type: 'calls', calls: batch } satisfies FromWorker);
       port.postMessage({ type: 'done', key: spec.key, record } satisfies FromWorker);
     } catch (err) {
-      port.postMessage({ type: 'fail', key: spec.key, message: errorMessage(err), user: err instanceof UserError } satisfies FromWorker);
+      port.postMessage({
+        type: 'fail',
+        key: spec.key,
+        message: errorMessage(err),
+        user: err instanceof UserError,
+      } satisfies FromWorker);
     }
   });
 });

@@ -21,8 +21,17 @@ export interface UnitRunner {
 export function createWorkerPool(size: number, config: RunConfig, runDir: string): UnitRunner & { size: number } {
   const here = fileURLToPath(import.meta.url);
   const entry = new URL(`./unit-worker${extname(here)}`, import.meta.url);
-  type Job = { spec: UnitSpec; onCalls: (c: CallRecord[]) => void; resolve: (r: SampleRecord | null) => void; reject: (e: Error) => void };
-  const workers = Array.from({ length: size }, () => new Worker(entry, { workerData: { config, runDir }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }));
+  type Job = {
+    spec: UnitSpec;
+    onCalls: (c: CallRecord[]) => void;
+    resolve: (r: SampleRecord | null) => void;
+    reject: (e: Error) => void;
+  };
+  const workers = Array.from(
+    { length: size },
+    () =>
+      new Worker(entry, { workerData: { config, runDir }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }),
+  );
   const current = new Map<Worker, Job>();
   const idle: Worker[] = [...workers];
   const waiting: Job[] = [];

@@ -79,7 +79,12 @@ export class Group {
 
   constructor(readonly key: GroupKey) {}
 
-  add(score: number, extras: Record<string, number>, status: 'ok' | 'error' | 'truncated', prediction: string | null): void {
+  add(
+    score: number,
+    extras: Record<string, number>,
+    status: 'ok' | 'error' | 'truncated',
+    prediction: string | null,
+  ): void {
     this.scores.push(score);
     for (const [k, v] of Object.entries(extras)) this.extraSums.set(k, (this.extraSums.get(k) ?? 0) + v);
     if (status === 'error') this.errors++;
@@ -93,7 +98,14 @@ export class Group {
   }
 
   /** Mean in file order (sequential sum, as Python's sum / total += does), or numpy's pairwise mean. */
-  row(opts: { summation?: 'sequential' | 'numpy'; percentStyle?: PercentStyle; reference?: number | null; referenceLabel?: string } = {}): ScoreRow {
+  row(
+    opts: {
+      summation?: 'sequential' | 'numpy';
+      percentStyle?: PercentStyle;
+      reference?: number | null;
+      referenceLabel?: string;
+    } = {},
+  ): ScoreRow {
     const n = this.scores.length;
     let mean: number | null = null;
     if (n > 0) {
@@ -114,7 +126,12 @@ export class Group {
       percent: mean === null ? null : toPercent(mean, opts.percentStyle),
       extras,
     };
-    const reference = opts.reference !== undefined ? opts.reference : this.referenceCount > 0 ? toPercent(this.referenceSum / this.referenceCount) : undefined;
+    const reference =
+      opts.reference !== undefined
+        ? opts.reference
+        : this.referenceCount > 0
+          ? toPercent(this.referenceSum / this.referenceCount)
+          : undefined;
     if (reference !== undefined) {
       row.reference = reference;
       row.referenceLabel = opts.referenceLabel;

@@ -3,14 +3,7 @@ import { UserError } from '../errors.js';
 import { pyRound } from '../protocol/round.js';
 import { longbenchMetric, longbenchMetricProblem } from '../protocol/longbench.js';
 import type { MetricOptions } from '../types.js';
-import {
-  classification,
-  codeSim,
-  count,
-  longbenchPrediction,
-  qaF1,
-  retrieval,
-} from './longbench.js';
+import { classification, codeSim, count, longbenchPrediction, qaF1, retrieval } from './longbench.js';
 import { exactMatch, hotpotF1, normalizesToEmpty, subEm, subEmStrict } from './qa.js';
 import { pltrdyRouge, rougeLFLongBench } from './rouge-pltrdy.js';
 import { rougeLTextbook } from './rouge-textbook.js';
@@ -34,7 +27,11 @@ function maxOver(answers: readonly string[], f: (gold: string) => number): numbe
   return best;
 }
 
-function longbench(name: string, description: string, perGold: (pred: string, gold: string, opts: MetricOptions) => number): Metric {
+function longbench(
+  name: string,
+  description: string,
+  perGold: (pred: string, gold: string, opts: MetricOptions) => number,
+): Metric {
   return {
     name,
     description,
@@ -54,7 +51,8 @@ function pltrdyExtras(prediction: string | null, answers: readonly string[], dat
   for (const gold of answers) {
     const scores = pltrdyRouge(pred, gold);
     if (!scores.ok) continue;
-    for (const k of ROUGE_KEYS) for (const s of ['r', 'p', 'f'] as const) out[`${k}_${s}`] = Math.max(out[`${k}_${s}`], scores[k][s]);
+    for (const k of ROUGE_KEYS)
+      for (const s of ['r', 'p', 'f'] as const) out[`${k}_${s}`] = Math.max(out[`${k}_${s}`], scores[k][s]);
   }
   return out;
 }
@@ -62,7 +60,8 @@ function pltrdyExtras(prediction: string | null, answers: readonly string[], dat
 const METRICS: Metric[] = [
   {
     name: 'sub_em',
-    description: 'MemAgent sub-EM (faithful): normalised answers[0] ⊆ prediction or prediction ⊆ answers[0]; a prediction normalising to "" scores 1; extras em, f1 (rounded per sample to 2 decimals, as MemAgent\'s driver)',
+    description:
+      'MemAgent sub-EM (faithful): normalised answers[0] ⊆ prediction or prediction ⊆ answers[0]; a prediction normalising to "" scores 1; extras em, f1 (rounded per sample to 2 decimals, as MemAgent\'s driver)',
     score: (p, a) => subEm(p, a),
     extra: (p, a) => ({
       em: exactMatch(p, a),
@@ -78,7 +77,11 @@ const METRICS: Metric[] = [
     description: 'sub-EM on whole tokens vs answers[0]; a side normalising to "" scores 0 (our stricter variant)',
     score: (p, a) => subEmStrict(p, a),
   },
-  { name: 'em', description: 'exact match of SQuAD-normalised strings vs answers[0]', score: (p, a) => exactMatch(p, a) },
+  {
+    name: 'em',
+    description: 'exact match of SQuAD-normalised strings vs answers[0]',
+    score: (p, a) => exactMatch(p, a),
+  },
   {
     name: 'f1',
     description: 'HotpotQA token F1 vs answers[0] (0 when a side is yes/no/noanswer and they differ)',
@@ -96,35 +99,58 @@ const METRICS: Metric[] = [
   },
   {
     name: 'memagent_niah',
-    description: 'MemAgent RULER: "the answer is" extraction from the raw output, then string_match_all rounded per sample to 2 decimals',
+    description:
+      'MemAgent RULER: "the answer is" extraction from the raw output, then string_match_all rounded per sample to 2 decimals',
     input: 'raw',
     score: (raw, a) => memagentNiah(raw, a),
   },
   longbench('qa_f1', 'LongBench qa_f1: token F1 of normalised strings, max over golds (first line for triviaqa)', qaF1),
   {
-    ...longbench('rouge_l_f', 'LongBench ROUGE-L F as pltrdy rouge 1.0.1 computes it, max over golds; 0 where upstream raises', (p, g) => rougeLFLongBench(p, g)),
+    ...longbench(
+      'rouge_l_f',
+      'LongBench ROUGE-L F as pltrdy rouge 1.0.1 computes it, max over golds; 0 where upstream raises',
+      (p, g) => rougeLFLongBench(p, g),
+    ),
     extra: (p, a, opts = {}) => {
       const pred = longbenchPrediction(p, opts.dataset);
       // ROUGE-1/2/L recall (MemAgent reports SUM as recall) beside LongBench's headline F.
-      return { rouge_l_textbook: maxOver(a, (gold) => rougeLTextbook(pred, gold)), ...pltrdyExtras(p, a, opts.dataset) };
+      return {
+        rouge_l_textbook: maxOver(a, (gold) => rougeLTextbook(pred, gold)),
+        ...pltrdyExtras(p, a, opts.dataset),
+      };
     },
   },
   {
     name: 'rouge_recall',
-    description: 'ROUGE-L recall with pltrdy rouge 1.0.1 rules (MemAgent LongBench-SUM, unverified); extras give ROUGE-1/2/L r, p, f',
+    description:
+      'ROUGE-L recall with pltrdy rouge 1.0.1 rules (MemAgent LongBench-SUM, unverified); extras give ROUGE-1/2/L r, p, f',
     score: (p, a, opts = {}) => pltrdyExtras(p, a, opts.dataset).rougeL_r,
     extra: (p, a, opts = {}) => pltrdyExtras(p, a, opts.dataset),
   },
-  longbench('rouge_l_textbook', 'textbook ROUGE-L F1 (js-rouge: Treebank tokens, clipped counts); not LongBench-comparable', (p, g) => rougeLTextbook(p, g)),
-  longbench('classification', 'LongBench classification (trec, lsht): 1/|matched classes| when the gold is among them', (p, g, o) =>
-    classification(p, g, o.allClasses),
+  longbench(
+    'rouge_l_textbook',
+    'textbook ROUGE-L F1 (js-rouge: Treebank tokens, clipped counts); not LongBench-comparable',
+    (p, g) => rougeLTextbook(p, g),
   ),
-  longbench('retrieval', 'LongBench passage_retrieval_en: share of numbers in the prediction equal to the gold paragraph', (p, g) =>
-    retrieval(p, g, 'en'),
+  longbench(
+    'classification',
+    'LongBench classification (trec, lsht): 1/|matched classes| when the gold is among them',
+    (p, g, o) => classification(p, g, o.allClasses),
   ),
-  longbench('retrieval_zh', 'LongBench passage_retrieval_zh: as retrieval, gold "段落N"', (p, g) => retrieval(p, g, 'zh')),
+  longbench(
+    'retrieval',
+    'LongBench passage_retrieval_en: share of numbers in the prediction equal to the gold paragraph',
+    (p, g) => retrieval(p, g, 'en'),
+  ),
+  longbench('retrieval_zh', 'LongBench passage_retrieval_zh: as retrieval, gold "段落N"', (p, g) =>
+    retrieval(p, g, 'zh'),
+  ),
   longbench('count', 'LongBench passage_count: share of numbers in the prediction equal to the gold count', count),
-  longbench('code_sim', 'LongBench code edit similarity: difflib ratio of the first code line, rounded to 2 decimals', codeSim),
+  longbench(
+    'code_sim',
+    'LongBench code edit similarity: difflib ratio of the first code line, rounded to 2 decimals',
+    codeSim,
+  ),
 ];
 
 const BY_NAME = new Map(METRICS.map((m) => [m.name, m]));
@@ -155,10 +181,19 @@ export interface ScoreResult {
 }
 
 /** Headline score plus extras (for sub_em: em, f1, sub_em_strict and the empty_norm flag). */
-export function scoreAll(metricName: string, prediction: string | null, answers: string[], opts: MetricOptions = {}): ScoreResult {
+export function scoreAll(
+  metricName: string,
+  prediction: string | null,
+  answers: string[],
+  opts: MetricOptions = {},
+): ScoreResult {
   const metric = getMetric(metricName);
   const score = metric.score(prediction, answers, opts);
-  return { metric: metric.name, score, scores: { [metric.name]: score, ...(metric.extra?.(prediction, answers, opts) ?? {}) } };
+  return {
+    metric: metric.name,
+    score,
+    scores: { [metric.name]: score, ...(metric.extra?.(prediction, answers, opts) ?? {}) },
+  };
 }
 
 export { normalizeAnswer, normalizesToEmpty } from './qa.js';

@@ -30,7 +30,11 @@ export function qaF1(prediction: string, gold: string): number {
  * but not equal to it (upstream removes while iterating, which skips the element after each removal); 1/|matches|
  * when the gold is among them.
  */
-export function classification(prediction: string, gold: string, allClasses: readonly string[] | null | undefined): number {
+export function classification(
+  prediction: string,
+  gold: string,
+  allClasses: readonly string[] | null | undefined,
+): number {
   const matches = (allClasses ?? []).filter((c) => prediction.includes(c));
   // Python's list iterator: an index that moves on even when the current element was removed.
   for (let idx = 0; idx < matches.length; idx++) {

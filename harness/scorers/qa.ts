@@ -61,7 +61,10 @@ export function exactMatch(prediction: string | null, answers: readonly string[]
 }
 
 /** Multiset token overlap F1 with precision and recall; zeros when nothing overlaps. */
-export function tokenF1(predTokens: readonly string[], goldTokens: readonly string[]): { f1: number; precision: number; recall: number } {
+export function tokenF1(
+  predTokens: readonly string[],
+  goldTokens: readonly string[],
+): { f1: number; precision: number; recall: number } {
   const counts = new Map<string, number>();
   for (const t of goldTokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   let same = 0;

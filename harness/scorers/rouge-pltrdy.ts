@@ -129,7 +129,11 @@ function rougeLSummary(hyp: readonly string[], ref: readonly string[], callLimit
 }
 
 /** `Rouge().get_scores([hyp], [ref], avg=True)` of pltrdy rouge 1.0.1, or the reason it would raise. */
-export function pltrdyRouge(hypothesis: string, reference: string, opts: PltrdyOptions = {}): PltrdyScores | PltrdyFailure {
+export function pltrdyRouge(
+  hypothesis: string,
+  reference: string,
+  opts: PltrdyOptions = {},
+): PltrdyScores | PltrdyFailure {
   const hyp = pltrdySentences(hypothesis);
   const ref = pltrdySentences(reference);
   if (hyp.length === 0) return { ok: false, reason: 'empty-hypothesis' };

@@ -29,5 +29,7 @@ export function rougeLTextbook(prediction: string, gold: string): number {
 
 /** Textbook ROUGE-L / ROUGE-N recall (js-rouge's F with beta = Infinity). */
 export function rougeRecallTextbook(prediction: string, gold: string, n: number | 'l'): number {
-  return safe(() => (n === 'l' ? jsRouge.l(prediction, gold, { beta: Infinity }) : jsRouge.n(prediction, gold, { n, beta: Infinity })));
+  return safe(() =>
+    n === 'l' ? jsRouge.l(prediction, gold, { beta: Infinity }) : jsRouge.n(prediction, gold, { n, beta: Infinity }),
+  );
 }

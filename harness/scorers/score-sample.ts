@@ -33,7 +33,10 @@ export function scoreSample(sample: FinishedSample): { score: number; scores: Re
  * A record's metric options: its `scoring` field, or for records written before that field existed, the LongBench
  * generator's metadata (dataset, all_classes).
  */
-export function scoringOptionsOf(record: { scoring?: MetricOptions; metadata?: Record<string, unknown> }): MetricOptions {
+export function scoringOptionsOf(record: {
+  scoring?: MetricOptions;
+  metadata?: Record<string, unknown>;
+}): MetricOptions {
   if (record.scoring) return record.scoring;
   const meta = record.metadata ?? {};
   const classes = meta.allClasses ?? meta.all_classes;

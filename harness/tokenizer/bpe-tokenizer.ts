@@ -28,7 +28,9 @@ export class BpeTokenizer implements Tokenizer {
     this.table = buildTokenTable(vocab.bpeRanks);
     this.re = toJsRegExp(vocab.patStr);
     // Special tokens decode to their text; encode never produces them.
-    this.specialBytes = new Map(Object.entries(vocab.specialTokens).map(([text, id]) => [id, Buffer.from(text, 'utf8')]));
+    this.specialBytes = new Map(
+      Object.entries(vocab.specialTokens).map(([text, id]) => [id, Buffer.from(text, 'utf8')]),
+    );
   }
 
   /** Plain-text encoding: text that looks like a special token is encoded as ordinary text. */
@@ -42,7 +44,8 @@ export class BpeTokenizer implements Tokenizer {
     re.lastIndex = 0;
     for (let m = re.exec(s); m !== null; m = re.exec(s)) {
       const piece = m[0];
-      if (m.index !== at || piece.length === 0) throw new Error(`tokenizer pattern failed to split the text at offset ${at}`);
+      if (m.index !== at || piece.length === 0)
+        throw new Error(`tokenizer pattern failed to split the text at offset ${at}`);
       at = re.lastIndex;
       const rank = textRanks.get(piece);
       if (rank !== undefined) {
@@ -73,7 +76,8 @@ export class BpeTokenizer implements Tokenizer {
       if (id < count) length += offsets[id + 1] - offsets[id];
       else {
         const special = this.specialBytes.get(id);
-        if (!special) throw new RangeError(`token id ${Array.isArray(ids) ? ids[i] : id} is not in the ${this.id} vocabulary`);
+        if (!special)
+          throw new RangeError(`token id ${Array.isArray(ids) ? ids[i] : id} is not in the ${this.id} vocabulary`);
         length += special.length;
       }
     }
@@ -96,7 +100,9 @@ export class BpeTokenizer implements Tokenizer {
     const hit = this.cache.get(piece);
     if (hit) return hit;
     const { byteRanks, maxTokenBytes } = this.table;
-    const ids = Uint32Array.from(bytePairEncode(Buffer.from(piece, 'utf8').toString('latin1'), byteRanks, maxTokenBytes));
+    const ids = Uint32Array.from(
+      bytePairEncode(Buffer.from(piece, 'utf8').toString('latin1'), byteRanks, maxTokenBytes),
+    );
     if (piece.length <= CACHE_PIECE_CHARS) {
       if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
       this.cache.set(piece, ids);

@@ -25,7 +25,7 @@ class MergeHeap {
     this.rank.push(rank);
     this.start.push(start);
     this.end.push(end);
-    for (let i = this.rank.length - 1; i > 0; ) {
+    for (let i = this.rank.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!this.less(i, parent)) break;
       this.swap(i, parent);
@@ -40,7 +40,7 @@ class MergeHeap {
     this.rank.pop();
     this.start.pop();
     this.end.pop();
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;

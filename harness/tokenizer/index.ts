@@ -31,7 +31,9 @@ function canonical(name: string): TokenizerName {
 }
 
 function loadVocab(name: TokenizerName): VocabData {
-  return name === 'qwen2.5' ? loadQwenVocab() : loadTiktokenVocab(name === 'cl100k_base' ? 'cl100k_base' : 'o200k_base');
+  return name === 'qwen2.5'
+    ? loadQwenVocab()
+    : loadTiktokenVocab(name === 'cl100k_base' ? 'cl100k_base' : 'o200k_base');
 }
 
 function load(name: string): BpeTokenizer {

@@ -8,7 +8,10 @@ import type { Tokenizer } from '../types.js';
  */
 export class LineCountCache {
   private cache = new Map<string, number>();
-  constructor(private tokenizer: Tokenizer, private maxEntries = 50_000) {}
+  constructor(
+    private tokenizer: Tokenizer,
+    private maxEntries = 50_000,
+  ) {}
 
   count(text: string): number {
     let total = 0;

@@ -23,7 +23,8 @@ export function buildTokenTable(bpeRanks: string): TokenTable {
   const chunks: Buffer[] = [];
   let maxTokenBytes = 1;
   const add = (b64: string, rank: number): void => {
-    if (rank !== chunks.length) throw new Error(`tokenizer ranks are not 0, 1, 2, ... (rank ${rank} at position ${chunks.length})`);
+    if (rank !== chunks.length)
+      throw new Error(`tokenizer ranks are not 0, 1, 2, ... (rank ${rank} at position ${chunks.length})`);
     const bytes = Buffer.from(b64, 'base64');
     chunks.push(bytes);
     byteRanks.set(bytes.toString('latin1'), rank);

@@ -147,7 +147,8 @@ function lifespanFactor(tokens: Token[], span: Span, event: number): number {
   }
   if (open < 0) return event === 1 ? 0.8 : 1;
   let dash = false;
-  for (let k = open + 1; k < span.from; k++) if (/^[–—-]$/.test(tokens[k].text) || tokens[k].lower === 'to') dash = true;
+  for (let k = open + 1; k < span.from; k++)
+    if (/^[–—-]$/.test(tokens[k].text) || tokens[k].lower === 'to') dash = true;
   if (event === 1) return dash ? 0.5 : 1.5;
   return dash ? 1.5 : 0.7;
 }
@@ -191,9 +192,12 @@ export function extractAnswer(q: QuestionInfo, ranked: AnalyzedSentence[]): stri
   const lifeEvent = /\b(born|birth|birthday)\b/.test(lowerQ) ? 1 : /\b(die|died|death|dead)\b/.test(lowerQ) ? 2 : 0;
   // The first-hop document's own subject is usually the bridge, not the answer, once a second hop is in play.
   const firstTitle = top[0].cand.title;
-  const bridgeTitle = firstTitle !== null && !q.spaced.includes(spacedWords(coreTitle(firstTitle))) && top.some((s) => s.cand.title !== firstTitle)
-    ? spacedWords(coreTitle(firstTitle))
-    : null;
+  const bridgeTitle =
+    firstTitle !== null &&
+    !q.spaced.includes(spacedWords(coreTitle(firstTitle))) &&
+    top.some((s) => s.cand.title !== firstTitle)
+      ? spacedWords(coreTitle(firstTitle))
+      : null;
   const add = (text: string, score: number): void => {
     const key = normalizeAnswer(text);
     if (key.length === 0) return;
@@ -230,12 +234,18 @@ export function extractAnswer(q: QuestionInfo, ranked: AnalyzedSentence[]): stri
       const nameProx = proximity(names, span);
       const nounProx = proximity(typeNoun, span);
       let score = sw * fit * nov * (0.5 + 0.9 * prox + 0.25 * nameProx + 0.6 * nounProx * nounProx);
-      if (lifeEvent !== 0 && (span.kind === 'year' || span.kind === 'date')) score *= lifespanFactor(s.tokens, span, lifeEvent);
-      if (bridgeTitle !== null && span.kind === 'cap' && r > 0 && spacedWords(span.text) === bridgeTitle) score *= BRIDGE_PENALTY;
+      if (lifeEvent !== 0 && (span.kind === 'year' || span.kind === 'date'))
+        score *= lifespanFactor(s.tokens, span, lifeEvent);
+      if (bridgeTitle !== null && span.kind === 'cap' && r > 0 && spacedWords(span.text) === bridgeTitle)
+        score *= BRIDGE_PENALTY;
       add(titleForm(outputText(q.answerType, span), titles), score);
     }
     // The sentence's subject: its document title, when the question does not already name it.
-    if (TITLE_SUBJECT > 0 && s.cand.title !== null && (q.answerType === 'person' || q.answerType === 'entity' || q.answerType === 'work')) {
+    if (
+      TITLE_SUBJECT > 0 &&
+      s.cand.title !== null &&
+      (q.answerType === 'person' || q.answerType === 'entity' || q.answerType === 'work')
+    ) {
       const core = coreTitle(s.cand.title);
       const tokens = tokenize(core);
       const span: Span = { text: core, from: 0, to: tokens.length, kind: 'cap' };
@@ -332,7 +342,8 @@ export function answerFromCands(q: QuestionInfo, cands: Cand[]): string {
   const span = extractAnswer(q, ranked);
   if (span !== null) return span;
   for (const s of ranked) {
-    if (s.cand.title !== null && !q.spaced.includes(spacedWords(coreTitle(s.cand.title)))) return coreTitle(s.cand.title);
+    if (s.cand.title !== null && !q.spaced.includes(spacedWords(coreTitle(s.cand.title))))
+      return coreTitle(s.cand.title);
   }
   return 'unknown';
 }

@@ -11,7 +11,12 @@ const FILLER = `um uh umm uhh hmm mm mhm yeah yep okay ok oh ah like just really
   said told tell let make made yes also even still now then back way something anything everything someone
   anyone everyone whatever per cent percent mr mrs ms`;
 /** Word keys that never count as content (stop words and fillers), matched on the stemmed key. */
-const SKIP_KEYS: ReadonlySet<string> = new Set([...STOP_KEYS, ...FILLER.split(/\s+/).filter((w) => w.length > 0).map((w) => keyOf(w))]);
+const SKIP_KEYS: ReadonlySet<string> = new Set([
+  ...STOP_KEYS,
+  ...FILLER.split(/\s+/)
+    .filter((w) => w.length > 0)
+    .map((w) => keyOf(w)),
+]);
 
 /** Sentences shorter than this (characters) or with fewer content words say too little to summarise with. */
 export const MIN_SENTENCE_CHARS = 30;
@@ -125,7 +130,12 @@ export function countSentences(cands: readonly SumCand[], into: Float64Array): v
  * bonus. `df` holds each word's sentence count (index by id); `queryIds` the query's word ids (-1 for words absent
  * from the vocabulary) and `queryCount` how many query words there are.
  */
-export function scoreCands(cands: SumCand[], df: Float64Array, queryIds: ReadonlySet<number>, queryCount: number): void {
+export function scoreCands(
+  cands: SumCand[],
+  df: Float64Array,
+  queryIds: ReadonlySet<number>,
+  queryCount: number,
+): void {
   const logs = new Float64Array(df.length);
   for (let i = 0; i < df.length; i++) logs[i] = df[i] > 1 ? Math.log(df[i]) : 0;
   let best = 0;

@@ -8,22 +8,74 @@ import type { Token } from './spans.js';
 import { STOP_WORDS, coreTitle, keyOf, spacedWords } from './text.js';
 
 const COUNTRY_DEMONYM: ReadonlyArray<[string, string]> = [
-  ['united states', 'american'], ['america', 'american'], ['usa', 'american'], ['england', 'english'],
-  ['britain', 'british'], ['united kingdom', 'british'], ['scotland', 'scottish'], ['wales', 'welsh'],
-  ['ireland', 'irish'], ['france', 'french'], ['germany', 'german'], ['italy', 'italian'], ['canada', 'canadian'],
-  ['australia', 'australian'], ['new zealand', 'new zealander'], ['japan', 'japanese'], ['china', 'chinese'],
-  ['india', 'indian'], ['russia', 'russian'], ['spain', 'spanish'], ['mexico', 'mexican'], ['sweden', 'swedish'],
-  ['norway', 'norwegian'], ['denmark', 'danish'], ['netherlands', 'dutch'], ['belgium', 'belgian'],
-  ['switzerland', 'swiss'], ['austria', 'austrian'], ['poland', 'polish'], ['south korea', 'south korean'],
-  ['korea', 'korean'], ['brazil', 'brazilian'], ['argentina', 'argentine'], ['greece', 'greek'], ['turkey', 'turkish'],
-  ['egypt', 'egyptian'], ['israel', 'israeli'], ['iran', 'iranian'], ['pakistan', 'pakistani'],
-  ['philippines', 'filipino'], ['finland', 'finnish'], ['portugal', 'portuguese'], ['hungary', 'hungarian'],
-  ['czech republic', 'czech'], ['ukraine', 'ukrainian'], ['nigeria', 'nigerian'], ['south africa', 'south african'],
-  ['chile', 'chilean'], ['colombia', 'colombian'], ['cuba', 'cuban'], ['jamaica', 'jamaican'], ['thailand', 'thai'],
-  ['vietnam', 'vietnamese'], ['indonesia', 'indonesian'], ['taiwan', 'taiwanese'], ['iceland', 'icelandic'],
-  ['romania', 'romanian'], ['serbia', 'serbian'], ['croatia', 'croatian'], ['peru', 'peruvian'],
-  ['venezuela', 'venezuelan'], ['lebanon', 'lebanese'], ['singapore', 'singaporean'], ['malaysia', 'malaysian'],
-  ['scotland', 'scots'], ['soviet union', 'soviet'], ['bulgaria', 'bulgarian'], ['slovakia', 'slovak'],
+  ['united states', 'american'],
+  ['america', 'american'],
+  ['usa', 'american'],
+  ['england', 'english'],
+  ['britain', 'british'],
+  ['united kingdom', 'british'],
+  ['scotland', 'scottish'],
+  ['wales', 'welsh'],
+  ['ireland', 'irish'],
+  ['france', 'french'],
+  ['germany', 'german'],
+  ['italy', 'italian'],
+  ['canada', 'canadian'],
+  ['australia', 'australian'],
+  ['new zealand', 'new zealander'],
+  ['japan', 'japanese'],
+  ['china', 'chinese'],
+  ['india', 'indian'],
+  ['russia', 'russian'],
+  ['spain', 'spanish'],
+  ['mexico', 'mexican'],
+  ['sweden', 'swedish'],
+  ['norway', 'norwegian'],
+  ['denmark', 'danish'],
+  ['netherlands', 'dutch'],
+  ['belgium', 'belgian'],
+  ['switzerland', 'swiss'],
+  ['austria', 'austrian'],
+  ['poland', 'polish'],
+  ['south korea', 'south korean'],
+  ['korea', 'korean'],
+  ['brazil', 'brazilian'],
+  ['argentina', 'argentine'],
+  ['greece', 'greek'],
+  ['turkey', 'turkish'],
+  ['egypt', 'egyptian'],
+  ['israel', 'israeli'],
+  ['iran', 'iranian'],
+  ['pakistan', 'pakistani'],
+  ['philippines', 'filipino'],
+  ['finland', 'finnish'],
+  ['portugal', 'portuguese'],
+  ['hungary', 'hungarian'],
+  ['czech republic', 'czech'],
+  ['ukraine', 'ukrainian'],
+  ['nigeria', 'nigerian'],
+  ['south africa', 'south african'],
+  ['chile', 'chilean'],
+  ['colombia', 'colombian'],
+  ['cuba', 'cuban'],
+  ['jamaica', 'jamaican'],
+  ['thailand', 'thai'],
+  ['vietnam', 'vietnamese'],
+  ['indonesia', 'indonesian'],
+  ['taiwan', 'taiwanese'],
+  ['iceland', 'icelandic'],
+  ['romania', 'romanian'],
+  ['serbia', 'serbian'],
+  ['croatia', 'croatian'],
+  ['peru', 'peruvian'],
+  ['venezuela', 'venezuelan'],
+  ['lebanon', 'lebanese'],
+  ['singapore', 'singaporean'],
+  ['malaysia', 'malaysian'],
+  ['scotland', 'scots'],
+  ['soviet union', 'soviet'],
+  ['bulgaria', 'bulgarian'],
+  ['slovakia', 'slovak'],
 ];
 
 /** Lowercase demonyms ("american", "south korean"). */
@@ -31,7 +83,10 @@ export const DEMONYMS: ReadonlySet<string> = new Set(COUNTRY_DEMONYM.map(([, d])
 const TO_DEMONYM: ReadonlyMap<string, string> = new Map(COUNTRY_DEMONYM);
 /** English, Scottish and Welsh count as British when comparing nationalities. */
 const CANONICAL: ReadonlyMap<string, string> = new Map([
-  ['english', 'british'], ['scottish', 'british'], ['scots', 'british'], ['welsh', 'british'],
+  ['english', 'british'],
+  ['scottish', 'british'],
+  ['scots', 'british'],
+  ['welsh', 'british'],
 ]);
 
 function canonical(d: string): string {
@@ -160,7 +215,6 @@ function descriptorTerms(q: QuestionInfo, options: string[]): number[] {
   return out;
 }
 
-
 function coverage(q: QuestionInfo, terms: number[], sents: AnalyzedSentence[], wantNat: string[]): number {
   let total = 0;
   let found = 0;
@@ -264,14 +318,14 @@ export function answerComparison(q: QuestionInfo, sents: AnalyzedSentence[]): st
     if (q.direction === 'earlier' || q.direction === 'later') {
       const ya = firstYear(sa);
       const yb = firstYear(sb);
-      if (ya !== null && yb !== null && ya !== yb) return (ya < yb) === (q.direction === 'earlier') ? a : b;
+      if (ya !== null && yb !== null && ya !== yb) return ya < yb === (q.direction === 'earlier') ? a : b;
       if (ya !== null && yb === null) return a;
       if (yb !== null && ya === null) return b;
     }
     if (q.direction === 'more' || q.direction === 'less') {
       const na = relevantNumber(q, sa);
       const nb = relevantNumber(q, sb);
-      if (na !== null && nb !== null && na !== nb) return (na > nb) === (q.direction === 'more') ? a : b;
+      if (na !== null && nb !== null && na !== nb) return na > nb === (q.direction === 'more') ? a : b;
     }
     const terms = descriptorTerms(q, options);
     const nat = nationalitiesInText(q.text);

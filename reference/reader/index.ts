@@ -78,10 +78,15 @@ function reply(p: ParsedPrompt, maxTokens: number): string {
       if (isSummaryProblem(p.question)) return updateSummaryMemory(p.question, p.memory, p.section, maxTokens);
       return updateMemory(questionInfo(p.question), p.memory, p.section, maxTokens);
     case 'final':
-      if (isSummaryProblem(p.question)) return summaryPhrase(summaryFromMemory(p.question, p.memory, answerRoom(Math.floor(maxChars * 0.9))), p.boxed);
+      if (isSummaryProblem(p.question))
+        return summaryPhrase(summaryFromMemory(p.question, p.memory, answerRoom(Math.floor(maxChars * 0.9))), p.boxed);
       return phrase(answerFromMemory(questionInfo(p.question), p.memory), p.boxed);
     case 'fullContext':
-      if (isSummaryProblem(p.question)) return summaryPhrase(summarize(p.context, p.question, Math.min(SUMMARY_CHARS, answerRoom(Math.floor(maxChars * 0.9)))), p.boxed);
+      if (isSummaryProblem(p.question))
+        return summaryPhrase(
+          summarize(p.context, p.question, Math.min(SUMMARY_CHARS, answerRoom(Math.floor(maxChars * 0.9)))),
+          p.boxed,
+        );
       return phrase(answerFromText(questionInfo(p.question), p.context), p.boxed);
     case 'niah':
       return answerFromText(questionInfo(p.question), p.context);

@@ -88,7 +88,10 @@ export function formatCarry(carry: Carry): string {
 }
 
 /** Formats groups of lines (already in output order); untitled lines are written as "- text". */
-export function formatGroups(carryLine: string | null, groups: { title: string | null; lines: MemoryLine[] }[]): string {
+export function formatGroups(
+  carryLine: string | null,
+  groups: { title: string | null; lines: MemoryLine[] }[],
+): string {
   const out: string[] = [];
   if (carryLine !== null) out.push(carryLine);
   for (const g of groups) {

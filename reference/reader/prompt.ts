@@ -109,7 +109,11 @@ export function parsePrompt(text: string): ParsedPrompt {
   if (/Next line of code:\s*$/.test(text)) return { kind: 'code', context: text };
   if (/Please determine the type of the question below/.test(text)) {
     const lines = tail.split('\n');
-    return { kind: 'classify', question: lines[lines.length - 1].replace(/^Question:\s*/, '').replace(/\s*Type:\s*$/, ''), context: text };
+    return {
+      kind: 'classify',
+      question: lines[lines.length - 1].replace(/^Question:\s*/, '').replace(/\s*Type:\s*$/, ''),
+      context: text,
+    };
   }
   if (/\bSummary:\s*$/.test(tail)) {
     const cue = tail.lastIndexOf('Summary:');
@@ -120,9 +124,14 @@ export function parsePrompt(text: string): ParsedPrompt {
     const qAt = tail.lastIndexOf('Question:', cue);
     const queryAt = tail.lastIndexOf('Query:', cue);
     if (queryAt > qAt) {
-      return { kind: 'summary', query: tail.slice(queryAt + 'Query:'.length, cue).trim(), context: documentPart(tail, queryAt) };
+      return {
+        kind: 'summary',
+        query: tail.slice(queryAt + 'Query:'.length, cue).trim(),
+        context: documentPart(tail, queryAt),
+      };
     }
-    if (qAt >= 0) return { kind: 'qa', question: tail.slice(qAt + 'Question:'.length, cue).trim(), context: tail.slice(0, qAt) };
+    if (qAt >= 0)
+      return { kind: 'qa', question: tail.slice(qAt + 'Question:'.length, cue).trim(), context: tail.slice(0, qAt) };
   }
   return { kind: 'other', text };
 }

@@ -3,7 +3,8 @@
 
 import { STOP_KEYS, STOP_WORDS, WEAK_WORDS, isUpper, isWordChar, keyEnd, keyOf, spacedWords } from './text.js';
 
-export type AnswerType = 'yesno' | 'choice' | 'common' | 'year' | 'date' | 'number' | 'place' | 'person' | 'work' | 'nationality' | 'entity';
+export type AnswerType =
+  'yesno' | 'choice' | 'common' | 'year' | 'date' | 'number' | 'place' | 'person' | 'work' | 'nationality' | 'entity';
 
 export interface QuestionInfo {
   readonly text: string;
@@ -88,24 +89,49 @@ const WORK_NOUNS =
   'film|movie|album|song|single|book|novel|series|show|game|video game|play|opera|musical|magazine|newspaper|television series|tv series|sitcom|episode|poem|painting|documentary|studio album|ep|mixtape|soundtrack';
 const PLACE_NOUNS =
   'city|country|state|town|county|region|province|village|island|continent|location|neighborhood|neighbourhood|area|borough|district|suburb|river|lake|mountain|capital';
-const PERSON_RE = new RegExp(`^(who|whom|whose)\\b|\\b(by|to|with|for|of) (who|whom)\\s*\\?*$|\\bwho\\s*\\?$|\\b(what|which) (\\w+ )?(${PERSON_NOUNS})\\b`);
+const PERSON_RE = new RegExp(
+  `^(who|whom|whose)\\b|\\b(by|to|with|for|of) (who|whom)\\s*\\?*$|\\bwho\\s*\\?$|\\b(what|which) (\\w+ )?(${PERSON_NOUNS})\\b`,
+);
 const WORK_RE = new RegExp(`\\b(what|which) (\\w+ ){0,2}(${WORK_NOUNS})\\b`);
-const PLACE_RE = new RegExp(`^where\\b|\\bwhere (is|was|are|were|did|does|do)\\b|\\b(what|which|in what|in which) (\\w+ ){0,2}(${PLACE_NOUNS})\\b|\\bwhere\\s*\\?$`);
+const PLACE_RE = new RegExp(
+  `^where\\b|\\bwhere (is|was|are|were|did|does|do)\\b|\\b(what|which|in what|in which) (\\w+ ){0,2}(${PLACE_NOUNS})\\b|\\bwhere\\s*\\?$`,
+);
 
 function inferType(q: string, lower: string): AnswerType {
   const hasOr = / or /.test(lower);
   const aux = AUX_START.test(q.trim());
   if (aux && hasOr && !/\bboth\b|\bsame\b/.test(lower)) return 'choice';
   if (aux) return 'yesno';
-  if (hasOr && /^(which|who|what)\b/.test(lower.trim()) && (/,[^,]* or /.test(lower) || / or\s+["“]?[A-Z0-9]/.test(q)) && !/\bboth\b/.test(lower)) return 'choice';
+  if (
+    hasOr &&
+    /^(which|who|what)\b/.test(lower.trim()) &&
+    (/,[^,]* or /.test(lower) || / or\s+["“]?[A-Z0-9]/.test(q)) &&
+    !/\bboth\b/.test(lower)
+  )
+    return 'choice';
   if (/\bin common\b|\bboth\b.*\bwhat\s*\?*$/.test(lower)) return 'common';
-  if (/\bshare[ds]?\b/.test(lower) && /\b(type|kind|genre|profession|occupation|job|career|nationality|role|sport|language|religion)\b/.test(lower)) return 'common';
-  if (/\bboth\b/.test(lower) && /\b(what|which) (\w+ )?(type|kind|genre|profession|occupation|job|career|nationality|sort|form|field|style|examples?|role|position|sport|language|religion)\b/.test(lower)) return 'common';
+  if (
+    /\bshare[ds]?\b/.test(lower) &&
+    /\b(type|kind|genre|profession|occupation|job|career|nationality|role|sport|language|religion)\b/.test(lower)
+  )
+    return 'common';
+  if (
+    /\bboth\b/.test(lower) &&
+    /\b(what|which) (\w+ )?(type|kind|genre|profession|occupation|job|career|nationality|sort|form|field|style|examples?|role|position|sport|language|religion)\b/.test(
+      lower,
+    )
+  )
+    return 'common';
   if (/\b(what|which|in what|in which) year\b|\byear did\b|\byear was\b|\bwhat year\b/.test(lower)) return 'year';
   if (/\b(birthday|date of birth|birth date|what date|which date|what month|which month)\b/.test(lower)) return 'date';
   if (/\b(what|which) nationality\b|\bnationality of\b/.test(lower)) return 'nationality';
   if (/^when\b|\bwhen (was|were|did|is|does|do)\b|\bwhen\s*\?*$/.test(lower)) return 'date';
-  if (/\bhow (many|much|long|old|tall|far|large|big|high|deep|wide)\b|\bpopulation\b|\bnumber of\b|\bwhat percentage\b|\b(highest|peak) (ranking|position|chart)\b|\bwhat (edition|number|rank|position on)\b|\bcapacity\b|\bhow\s+many\b/.test(lower)) return 'number';
+  if (
+    /\bhow (many|much|long|old|tall|far|large|big|high|deep|wide)\b|\bpopulation\b|\bnumber of\b|\bwhat percentage\b|\b(highest|peak) (ranking|position|chart)\b|\bwhat (edition|number|rank|position on)\b|\bcapacity\b|\bhow\s+many\b/.test(
+      lower,
+    )
+  )
+    return 'number';
   if (PLACE_RE.test(lower)) return 'place';
   if (PERSON_RE.test(lower)) return 'person';
   if (WORK_RE.test(lower)) return 'work';
@@ -129,9 +155,15 @@ function typeNoun(lower: string): string | null {
 }
 
 function inferDirection(lower: string): QuestionInfo['direction'] {
-  if (/\b(older|oldest|earlier|earliest|first|before|sooner|longer ago|established first|founded first)\b/.test(lower)) return 'earlier';
+  if (/\b(older|oldest|earlier|earliest|first|before|sooner|longer ago|established first|founded first)\b/.test(lower))
+    return 'earlier';
   if (/\b(younger|youngest|later|latest|more recent|most recent|newer|newest|last|after)\b/.test(lower)) return 'later';
-  if (/\b(more|most|larger|largest|bigger|biggest|higher|highest|greater|longer|longest|taller|tallest|heavier|many)\b/.test(lower)) return 'more';
+  if (
+    /\b(more|most|larger|largest|bigger|biggest|higher|highest|greater|longer|longest|taller|tallest|heavier|many)\b/.test(
+      lower,
+    )
+  )
+    return 'more';
   if (/\b(fewer|fewest|less|least|smaller|smallest|lower|lowest|shorter|shortest|lighter)\b/.test(lower)) return 'less';
   return 'match';
 }
@@ -148,7 +180,9 @@ function parseOptions(q: string, type: AnswerType): string[] {
     if (comma >= 0) left = left.slice(comma + 1);
     else left = trailingCapitalised(left);
     const l = stripArticle(left.trim());
-    const r = stripArticle((right.includes(',') ? right.replace(/,.*$/, '') : leadingCapitalised(right) || right).trim());
+    const r = stripArticle(
+      (right.includes(',') ? right.replace(/,.*$/, '') : leadingCapitalised(right) || right).trim(),
+    );
     return l && r ? [l, r] : [];
   }
   if (type === 'yesno' || type === 'common') {
@@ -175,7 +209,11 @@ const CONNECTORS = new Set(['of', 'the', 'and', 'de', 'la', 'von', 'van', 'for',
 function trailingCapitalised(s: string): string {
   const words = s.trim().split(/\s+/);
   let i = words.length;
-  while (i > 0 && (capitalisedish(words[i - 1]) || (CONNECTORS.has(words[i - 1].toLowerCase()) && i - 1 > 0 && i < words.length))) i--;
+  while (
+    i > 0 &&
+    (capitalisedish(words[i - 1]) || (CONNECTORS.has(words[i - 1].toLowerCase()) && i - 1 > 0 && i < words.length))
+  )
+    i--;
   while (i < words.length && CONNECTORS.has(words[i].toLowerCase())) i++;
   const span = words.slice(i);
   if (span.length > 0 && STOP_WORDS.has(span[0].toLowerCase()) && AUX_START.test(span[0])) span.shift();
@@ -185,8 +223,16 @@ function trailingCapitalised(s: string): string {
 function leadingCapitalised(s: string): string {
   const words = s.trim().split(/\s+/);
   let i = 0;
-  while (i < words.length && (capitalisedish(words[i]) || (CONNECTORS.has(words[i].toLowerCase()) && i > 0 && i + 1 < words.length && capitalisedish(words[i + 1])))) i++;
-  return words.slice(0, i).join(' ').replace(/^["“]|["”,]$/g, '');
+  while (
+    i < words.length &&
+    (capitalisedish(words[i]) ||
+      (CONNECTORS.has(words[i].toLowerCase()) && i > 0 && i + 1 < words.length && capitalisedish(words[i + 1])))
+  )
+    i++;
+  return words
+    .slice(0, i)
+    .join(' ')
+    .replace(/^["“]|["”,]$/g, '');
 }
 
 function niahKeys(q: string): { keys: string[]; type: string } {

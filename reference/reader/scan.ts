@@ -3,15 +3,7 @@
 // words, its document title and its position in the document, so scores are comparable across chunks.
 
 import type { QuestionInfo } from './question.js';
-import {
-  ABBREVIATIONS,
-  CHAR_CLASS,
-  coreTitle,
-  isDigit,
-  isSpace,
-  isUpper,
-  isWideWordChar,
-} from './text.js';
+import { ABBREVIATIONS, CHAR_CLASS, coreTitle, isDigit, isSpace, isUpper, isWideWordChar } from './text.js';
 
 /** Weight of a question term found only in the sentence's document title, relative to finding it in the sentence. */
 const TITLE_TERM_FACTOR = 0.5;
@@ -99,7 +91,10 @@ function findHeaders(text: string): { headers: Header[]; incompleteAt: number } 
     const nl = text.lastIndexOf('\n');
     if (nl >= 0 && nl >= text.length - 16) {
       const tail = text.slice(nl + 1);
-      if (tail.length > 0 && HEADER_WORDS.some((w) => w.startsWith(tail) || (tail.startsWith(w) && /^\w+ \d*:?$/.test(tail)))) {
+      if (
+        tail.length > 0 &&
+        HEADER_WORDS.some((w) => w.startsWith(tail) || (tail.startsWith(w) && /^\w+ \d*:?$/.test(tail)))
+      ) {
         incompleteAt = nl + 1;
       }
     }
@@ -138,7 +133,9 @@ class Scorer {
     }
     let bonus = 0;
     if (coreInQuestion) {
-      const spacedCore = ` ${coreTitle(lower).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+      const spacedCore = ` ${coreTitle(lower)
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()} `;
       if (spacedCore.length > 3 && q.spaced.includes(spacedCore)) bonus = TITLE_IN_QUESTION_BONUS;
     }
     return { title, titleTerms: terms, titleBonus: bonus };
@@ -206,7 +203,13 @@ class Scorer {
         while (i < b) {
           const c2 = text.charCodeAt(i);
           if (c2 < 128 ? CHAR_CLASS[c2] === 1 : isWideWordChar(c2)) i++;
-          else if ((c2 === 44 || c2 === 46) && i + 1 < b && isDigit(text.charCodeAt(i + 1)) && isDigit(text.charCodeAt(i - 1))) i++;
+          else if (
+            (c2 === 44 || c2 === 46) &&
+            i + 1 < b &&
+            isDigit(text.charCodeAt(i + 1)) &&
+            isDigit(text.charCodeAt(i - 1))
+          )
+            i++;
           else break;
         }
         words++;
@@ -266,7 +269,8 @@ function boundaryEnd(text: string, lower: string, i: number, b: number, lwStart:
   while (k < b && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
   if (k < b) {
     const c = text.charCodeAt(k);
-    if (!(isUpper(c) || isDigit(c) || c === 34 || c === 40 || c === 91 || c === 10 || c === 0x201c || c >= 0x100)) return -1;
+    if (!(isUpper(c) || isDigit(c) || c === 34 || c === 40 || c === 91 || c === 10 || c === 0x201c || c >= 0x100))
+      return -1;
   }
   if (text.charCodeAt(i) === 46 && lwEnd === i && lwStart >= 0) {
     if (lwEnd - lwStart === 1 && isUpper(text.charCodeAt(lwStart))) return -1;
@@ -344,7 +348,18 @@ export class StoredScorer {
   }
   score(title: string | null, idx: number, sentence: string): number {
     this.out.length = 0;
-    this.scorer.scan(sentence, lowerAligned(sentence), 0, sentence.length, 0, this.doc(title), idx, false, true, this.out);
+    this.scorer.scan(
+      sentence,
+      lowerAligned(sentence),
+      0,
+      sentence.length,
+      0,
+      this.doc(title),
+      idx,
+      false,
+      true,
+      this.out,
+    );
     return this.out.length > 0 ? this.out[0].base : 0;
   }
 }

@@ -112,7 +112,15 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
     if (seen.has(key)) continue;
     seen.add(key);
     const base = stored.score(l.title, l.idx, l.text);
-    pool.push({ title: l.title, idx: l.idx, text: l.text, base, final: base, order: pool.length, lowerText: l.text.toLowerCase() });
+    pool.push({
+      title: l.title,
+      idx: l.idx,
+      text: l.text,
+      base,
+      final: base,
+      order: pool.length,
+      lowerText: l.text.toLowerCase(),
+    });
   }
 
   // Documents by title, across memory and section.
@@ -147,7 +155,9 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
   const bonus = new Map<string, number>();
   const all = [...docs.values()];
   if (all.length >= 2) {
-    const ranked = all.filter((d) => d.best > 0).sort((a, b) => b.best - a.best || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+    const ranked = all
+      .filter((d) => d.best > 0)
+      .sort((a, b) => b.best - a.best || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
     const max = ranked.length > 0 ? ranked[0].best : 0;
     const tops = ranked.slice(0, TOP_DOCS).filter((d) => d.best >= 0.4 * max);
     const give = (title: string, v: number): void => {
@@ -158,20 +168,27 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
       const best: { base: number; text: string }[] = top.mem.map((c) => ({ base: c.base, text: c.lowerText }));
       if (scan !== null && top.sectionDocs.length > 0) {
         const own = new Set(top.sectionDocs);
-        for (const s of sents) if (own.has(s.doc) && s.base > 0) best.push({ base: s.base, text: scan.lower.slice(s.start, s.end) });
+        for (const s of sents)
+          if (own.has(s.doc) && s.base > 0) best.push({ base: s.base, text: scan.lower.slice(s.start, s.end) });
       }
       best.sort((a, b) => b.base - a.base);
       const texts = best.slice(0, 2).map((b) => b.text);
       for (const d of all) {
         if (d === top || d.coreLower.length < 4) continue;
-        if (texts.some((t) => containsWord(t, d.coreLower) >= 0) && !inQuestion(q, d)) give(d.title, LINK_FROM_TOP * top.best);
+        if (texts.some((t) => containsWord(t, d.coreLower) >= 0) && !inQuestion(q, d))
+          give(d.title, LINK_FROM_TOP * top.best);
       }
       if (inQuestion(q, top) || top.coreLower.length < 4) continue;
       for (const c of pool) {
-        if (c.title !== null && c.title !== top.title && containsWord(c.lowerText, top.coreLower) >= 0) give(c.title, LINK_TO_TOP * top.best);
+        if (c.title !== null && c.title !== top.title && containsWord(c.lowerText, top.coreLower) >= 0)
+          give(c.title, LINK_TO_TOP * top.best);
       }
       if (scan !== null) {
-        for (let at = containsWord(scan.lower, top.coreLower); at >= 0; at = containsWord(scan.lower, top.coreLower, at + 1)) {
+        for (
+          let at = containsWord(scan.lower, top.coreLower);
+          at >= 0;
+          at = containsWord(scan.lower, top.coreLower, at + 1)
+        ) {
           const si = sentenceAt(sents, at);
           if (si < 0) continue;
           const t = scan.docs[sents[si].doc].title;
@@ -189,7 +206,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
     for (let i = 0; i < sents.length; i++) {
       const s = sents[i];
       const title = scan.docs[s.doc].title;
-      const b = title === null ? 0 : bonus.get(title) ?? 0;
+      const b = title === null ? 0 : (bonus.get(title) ?? 0);
       if (s.base <= 0 && b <= 0) continue;
       picked.push(i);
       score.push(s.base + b * (s.idx === 0 ? 1 : LINK_BODY_FACTOR) + (needles.has(i) ? NEEDLE_PRIORITY : 0));
@@ -207,7 +224,15 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
       const key = keyOf(title, idx, text);
       if (seen.has(key)) continue;
       seen.add(key);
-      pool.push({ title, idx, text, base: s.base, final: s.base, order: pool.length, lowerText: scan.lower.slice(s.start, s.end) });
+      pool.push({
+        title,
+        idx,
+        text,
+        base: s.base,
+        final: s.base,
+        order: pool.length,
+        lowerText: scan.lower.slice(s.start, s.end),
+      });
     }
   }
   if (q.niahKeys.length > 0) {
@@ -217,7 +242,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
     }
   }
   for (const c of pool) {
-    const b = c.title === null ? 0 : bonus.get(c.title) ?? 0;
+    const b = c.title === null ? 0 : (bonus.get(c.title) ?? 0);
     c.final = c.base + b * (c.idx === 0 ? 1 : LINK_BODY_FACTOR);
   }
   return pool;
@@ -234,7 +259,11 @@ export function budgetFor(maxTokens: number): Budget {
 }
 
 /** Greedy fill by final score; returns the kept lines grouped by document, groups ordered by their best line. */
-export function selectLines(pool: Cand[], budget: Budget, reservedChars: number): { title: string | null; lines: Cand[] }[] {
+export function selectLines(
+  pool: Cand[],
+  budget: Budget,
+  reservedChars: number,
+): { title: string | null; lines: Cand[] }[] {
   const ranked = pool.filter((c) => c.final > 0).sort(byScore);
   let chars = reservedChars;
   let tokens = reservedChars / 3.6;
@@ -246,7 +275,8 @@ export function selectLines(pool: Cand[], budget: Budget, reservedChars: number)
     if (g !== undefined && g.lines.length >= MAX_LINES_PER_DOC && key !== null) continue;
     if (budget.chars - chars < 24) break;
     const header = g === undefined && c.title !== null ? `[${c.title}]\n` : '';
-    const addChars = (c.title !== null && c.idx >= 0 ? String(c.idx).length + 2 : 2) + c.text.length + 1 + header.length;
+    const addChars =
+      (c.title !== null && c.idx >= 0 ? String(c.idx).length + 2 : 2) + c.text.length + 1 + header.length;
     if (chars + addChars > budget.chars) continue;
     const line = c.title !== null && c.idx >= 0 ? `#${c.idx} ${c.text}\n` : `- ${c.text}\n`;
     const addTokens = estimateTokens(line) + estimateTokens(header);

@@ -24,12 +24,24 @@ export interface Span {
   year?: string;
 }
 
-const TOKEN = /\p{Lu}\.(?:\p{Lu}\.)+|\p{Lu}\.(?=\s\p{Lu})|\p{N}+(?:[.,]\p{N}+)*|[\p{L}\p{N}]+(?:['’\-](?!s\b)[\p{L}\p{N}]+)*|\S/gu;
+const TOKEN =
+  /\p{Lu}\.(?:\p{Lu}\.)+|\p{Lu}\.(?=\s\p{Lu})|\p{N}+(?:[.,]\p{N}+)*|[\p{L}\p{N}]+(?:['’\-](?!s\b)[\p{L}\p{N}]+)*|\S/gu;
 
 export const MONTHS: ReadonlyMap<string, number> = new Map(
-  ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map(
-    (m, i) => [m, i + 1] as [string, number],
-  ),
+  [
+    'january',
+    'february',
+    'march',
+    'april',
+    'may',
+    'june',
+    'july',
+    'august',
+    'september',
+    'october',
+    'november',
+    'december',
+  ].map((m, i) => [m, i + 1] as [string, number]),
 );
 
 const NUMBER_WORDS: ReadonlySet<string> = new Set(
@@ -40,13 +52,33 @@ const NUMBER_WORDS: ReadonlySet<string> = new Set(
 
 const SCALE_WORDS: ReadonlySet<string> = new Set(['million', 'billion', 'thousand', 'hundred', 'percent', '%']);
 
-const CONNECTORS: ReadonlySet<string> = new Set(['of', 'the', 'de', 'la', 'le', 'von', 'van', 'der', 'du', 'da', 'del', 'and', '&', 'y', 'on', 'for', 'upon']);
+const CONNECTORS: ReadonlySet<string> = new Set([
+  'of',
+  'the',
+  'de',
+  'la',
+  'le',
+  'von',
+  'van',
+  'der',
+  'du',
+  'da',
+  'del',
+  'and',
+  '&',
+  'y',
+  'on',
+  'for',
+  'upon',
+]);
 
 const YEAR = /^(1[0-9]|20)\d\d$/;
 
 /** Nationality adjectives stripped from the front of a capitalised span. */
 const DEMONYM_WORDS: ReadonlySet<string> = new Set(
-  'american british english scottish welsh irish french german italian canadian australian japanese chinese indian russian spanish mexican swedish norwegian danish dutch belgian swiss austrian polish korean brazilian greek turkish'.split(' '),
+  'american british english scottish welsh irish french german italian canadian australian japanese chinese indian russian spanish mexican swedish norwegian danish dutch belgian swiss austrian polish korean brazilian greek turkish'.split(
+    ' ',
+  ),
 );
 
 export function tokenize(sentence: string): Token[] {
@@ -94,7 +126,13 @@ export function extractSpans(sentence: string, tokens: Token[]): Span[] {
     }
     let a = i;
     // Leading stop words and a leading nationality ("The", "American Las Vegas Sands").
-    while (a < j && (STOP_WORDS.has(tokens[a].lower) || CONNECTORS.has(tokens[a].lower) || (a + 1 < j && DEMONYM_WORDS.has(tokens[a].lower)))) a++;
+    while (
+      a < j &&
+      (STOP_WORDS.has(tokens[a].lower) ||
+        CONNECTORS.has(tokens[a].lower) ||
+        (a + 1 < j && DEMONYM_WORDS.has(tokens[a].lower)))
+    )
+      a++;
     let b = j;
     while (b > a && CONNECTORS.has(tokens[b - 1].lower)) b--;
     if (b > a && b - a <= 8) spans.push({ text: textOf(a, b), from: a, to: b, kind: 'cap' });

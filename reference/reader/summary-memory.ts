@@ -53,7 +53,9 @@ export function mergeTopic(old: ReadonlyMap<string, number>, vocab: Vocab, secti
       if (n >= TOPIC_WORDS) break;
     }
   }
-  const top = [...all].filter(([, v]) => v >= floor).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const top = [...all]
+    .filter(([, v]) => v >= floor)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return new Map(top.slice(0, TOPIC_WORDS));
 }
 
@@ -142,7 +144,11 @@ export function summaryFromMemory(problem: string, memoryText: string, maxChars:
   const vocab = new Vocab();
   const cands: SumCand[] = [];
   memoryCands(vocab, lines, new Set(), cands);
-  if (cands.length === 0) return lines.map((l) => l.text).join(' ').slice(0, maxChars);
+  if (cands.length === 0)
+    return lines
+      .map((l) => l.text)
+      .join(' ')
+      .slice(0, maxChars);
   const df = new Float64Array(vocab.size);
   countSentences(cands, df);
   applyTopic(df, vocab, parseTopic(mem.carry?.topic));

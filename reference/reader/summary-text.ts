@@ -45,7 +45,8 @@ function sentenceEnd(text: string, i: number, lineEnd: number): number {
   while (k < lineEnd && isSpace(text.charCodeAt(k))) k++;
   if (k < lineEnd) {
     const c = text.charCodeAt(k);
-    if (!(isUpper(c) || isDigit(c) || c === 34 || c === 40 || c === 91 || c === 0x201c || c === 0x2018 || c >= 0x100)) return -1;
+    if (!(isUpper(c) || isDigit(c) || c === 34 || c === 40 || c === 91 || c === 0x201c || c === 0x2018 || c >= 0x100))
+      return -1;
   }
   if (text.charCodeAt(i) === 46) {
     // "J. Smith", "Dr. Jones", "U.S. Army": the word before the period decides.

@@ -2,7 +2,17 @@
 // optionally steered by a query (qmsum), written in their original order within a character budget. Used for
 // LongBench's own summary prompts and, through summary-memory.ts, for MemAgent on a summarisation problem.
 
-import { Vocab, contentKeys, countSentences, makeCand, pickCentral, proseCost, queryIdsOf, scoreCands, type SumCand } from './central.js';
+import {
+  Vocab,
+  contentKeys,
+  countSentences,
+  makeCand,
+  pickCentral,
+  proseCost,
+  queryIdsOf,
+  scoreCands,
+  type SumCand,
+} from './central.js';
 import { splitSummary } from './summary-text.js';
 
 /** "Write a one-page summary", "Summarize the discussion about ...", "summarise". */

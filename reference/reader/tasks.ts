@@ -17,7 +17,7 @@ function paragraphs(text: string): { label: string; body: string }[] {
   const hits = [...text.matchAll(re)];
   for (let i = 0; i < hits.length; i++) {
     const start = (hits[i].index ?? 0) + hits[i][0].length;
-    const end = i + 1 < hits.length ? hits[i + 1].index ?? text.length : text.length;
+    const end = i + 1 < hits.length ? (hits[i + 1].index ?? text.length) : text.length;
     out.push({ label: hits[i][1], body: text.slice(start, end) });
   }
   return out;

@@ -42,8 +42,16 @@ export function readWhole(q: QuestionInfo, text: string, maxTokens: number): Can
 export function memoryLines(q: QuestionInfo, memoryText: string): Cand[] {
   const mem = parseMemory(memoryText);
   const lines: MemoryLine[] = [...mem.lines];
-  if (mem.carry !== null && mem.carry.fragment.trim().length > 0 && !/^\s*(Document|Passage)\b/.test(mem.carry.fragment)) {
-    lines.push({ title: mem.carry.title, idx: mem.carry.title === null ? -1 : mem.carry.next, text: mem.carry.fragment.trim() });
+  if (
+    mem.carry !== null &&
+    mem.carry.fragment.trim().length > 0 &&
+    !/^\s*(Document|Passage)\b/.test(mem.carry.fragment)
+  ) {
+    lines.push({
+      title: mem.carry.title,
+      idx: mem.carry.title === null ? -1 : mem.carry.next,
+      text: mem.carry.fragment.trim(),
+    });
   }
   return buildPool(q, lines, null);
 }

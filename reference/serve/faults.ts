@@ -61,14 +61,17 @@ export function parseFaultSpec(spec: FaultSpec): FaultConfig {
     const pct = isRate && text.endsWith('%');
     const value = Number(pct ? text.slice(0, -1) : text) / (pct ? 100 : 1);
     if (!Number.isFinite(value) || text === '') throw new UserError(`${flag} expects a number, got '${text}'`);
-    if (isRate && (value < 0 || value > 1)) throw new UserError(`${flag} must be a rate between 0 and 1 (or 0%..100%), got '${text}'`);
+    if (isRate && (value < 0 || value > 1))
+      throw new UserError(`${flag} must be a rate between 0 and 1 (or 0%..100%), got '${text}'`);
     if (!isRate && value < 0) throw new UserError(`${flag} must not be negative, got '${text}'`);
     if (key === 'seed' && !Number.isInteger(value)) throw new UserError(`--seed must be an integer, got '${text}'`);
     out[key] = value;
   }
   const total = RATE_KEYS.reduce((s, k) => s + out[k], 0);
   if (total > 1 + 1e-9) {
-    throw new UserError(`fault rates add up to ${total.toFixed(3)}, more than 1: lower --fail-5xx/--fail-429/--fail-reset/--fail-malformed/--fail-hang`);
+    throw new UserError(
+      `fault rates add up to ${total.toFixed(3)}, more than 1: lower --fail-5xx/--fail-429/--fail-reset/--fail-malformed/--fail-hang`,
+    );
   }
   return out;
 }

@@ -33,20 +33,41 @@ export const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--fail-malformed', 'RATE', 'share answered 200 with an invalid JSON body'],
   ['--fail-hang', 'RATE', 'share never answered until the client gives up'],
   ['--seed', 'S', 'seed of the fault draws (default 0)'],
-  ['--simulate', 'PRESET[,k=v]', 'take the time a continuous-batching GPU server would (qwen2.5-7b-h100, qwen2.5-14b-h100, qwen2.5-14b-8xh100; docs/SIMULATION.md)'],
+  [
+    '--simulate',
+    'PRESET[,k=v]',
+    'take the time a continuous-batching GPU server would (qwen2.5-7b-h100, qwen2.5-14b-h100, qwen2.5-14b-8xh100; docs/SIMULATION.md)',
+  ],
   ['--time-scale', 'X', 'with --simulate: simulated seconds per wall-clock second (default 1)'],
 ];
 
 export type ServeFlagName =
-  | 'host' | 'port' | 'model-name' | 'api-key-env' | 'max-context' | 'latency-ms' | 'latency-per-token-ms'
-  | 'fail-5xx' | 'fail-429' | 'retry-after' | 'fail-reset' | 'fail-malformed' | 'fail-hang' | 'seed' | 'simulate' | 'time-scale';
+  | 'host'
+  | 'port'
+  | 'model-name'
+  | 'api-key-env'
+  | 'max-context'
+  | 'latency-ms'
+  | 'latency-per-token-ms'
+  | 'fail-5xx'
+  | 'fail-429'
+  | 'retry-after'
+  | 'fail-reset'
+  | 'fail-malformed'
+  | 'fail-hang'
+  | 'seed'
+  | 'simulate'
+  | 'time-scale';
 
 /** Parsed flag values (e.g. node:util parseArgs `values`); keys other than ServeFlagName are ignored. */
-export type ServeFlags = Readonly<Partial<Record<ServeFlagName, string>> & Record<string, string | boolean | undefined>>;
+export type ServeFlags = Readonly<
+  Partial<Record<ServeFlagName, string>> & Record<string, string | boolean | undefined>
+>;
 
 function intFlag(name: string, raw: string, min: number, max: number): number {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || n < min || n > max) throw new UserError(`--${name} expects an integer in ${min}..${max}, got '${raw}'`);
+  if (!/^\d+$/.test(raw.trim()) || n < min || n > max)
+    throw new UserError(`--${name} expects an integer in ${min}..${max}, got '${raw}'`);
   return n;
 }
 
@@ -78,15 +99,21 @@ export function serveOptionsFromFlags(raw: ServeFlags, env: NodeJS.ProcessEnv = 
   if (out.host === '') throw new UserError('--host must not be empty');
   if (out.modelName === '') throw new UserError('--model-name must not be empty');
   if (flags['max-context'] !== undefined) out.maxContext = intFlag('max-context', flags['max-context'], 1, 2 ** 31);
-  if (flags.simulate !== undefined) out.simulate = { params: parseSimulateSpec(flags.simulate), timeScale: parseTimeScale(flags['time-scale']) };
+  if (flags.simulate !== undefined)
+    out.simulate = { params: parseSimulateSpec(flags.simulate), timeScale: parseTimeScale(flags['time-scale']) };
   else if (flags['time-scale'] !== undefined) throw new UserError('--time-scale only applies with --simulate PRESET');
   const varName = flags['api-key-env'];
   if (varName !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(varName)) {
-      throw new UserError(`--api-key-env takes the NAME of an environment variable (e.g. BENCH_KEY), got '${varName.slice(0, 40)}'`);
+      throw new UserError(
+        `--api-key-env takes the NAME of an environment variable (e.g. BENCH_KEY), got '${varName.slice(0, 40)}'`,
+      );
     }
     const key = env[varName];
-    if (!key) throw new UserError(`environment variable ${varName} (from --api-key-env) is empty: set it to the key clients must send`);
+    if (!key)
+      throw new UserError(
+        `environment variable ${varName} (from --api-key-env) is empty: set it to the key clients must send`,
+      );
     out.apiKeyEnv = varName;
     out.apiKey = key;
   }

@@ -10,7 +10,12 @@ export interface HttpError {
   body: ErrorBody;
 }
 
-export function errorBody(message: string, type: string, code: string | number | null, param: string | null = null): ErrorBody {
+export function errorBody(
+  message: string,
+  type: string,
+  code: string | number | null,
+  param: string | null = null,
+): ErrorBody {
   return { error: { message, type, param, code } };
 }
 
@@ -30,7 +35,11 @@ export function invalidApiKey(): HttpError {
 }
 
 /** Same wording as vLLM / OpenAI so clients' "maximum context length" detection works against us too. */
-export function contextLengthExceeded(maxContext: number, promptTokens: number, maxTokens: number | undefined): HttpError {
+export function contextLengthExceeded(
+  maxContext: number,
+  promptTokens: number,
+  maxTokens: number | undefined,
+): HttpError {
   const message =
     maxTokens === undefined
       ? `This model's maximum context length is ${maxContext} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`
@@ -63,7 +72,13 @@ function contentText(content: unknown): string | undefined {
   return parts.join('');
 }
 
-function numberField(body: Record<string, unknown>, name: string, lo: number, hi: number, fallback: number): number | HttpError {
+function numberField(
+  body: Record<string, unknown>,
+  name: string,
+  lo: number,
+  hi: number,
+  fallback: number,
+): number | HttpError {
   const v = body[name];
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi) {
@@ -81,7 +96,8 @@ export function parseChatRequest(raw: unknown, defaultMaxTokens: number): Parsed
   if (typeof raw.model !== 'string' || raw.model === '') return badRequest("'model' is required", 'model');
   if (raw.stream === true) return badRequest('streaming is not supported by bench serve', 'stream');
   if (raw.n !== undefined && raw.n !== null && raw.n !== 1) return badRequest("only 'n' = 1 is supported", 'n');
-  if (!Array.isArray(raw.messages) || raw.messages.length === 0) return badRequest("'messages' must be a non-empty array", 'messages');
+  if (!Array.isArray(raw.messages) || raw.messages.length === 0)
+    return badRequest("'messages' must be a non-empty array", 'messages');
   const messages: ChatMessage[] = [];
   for (const [i, m] of raw.messages.entries()) {
     if (!isRecord(m) || !ROLES.includes(m.role as Role)) {
@@ -106,9 +122,11 @@ export function parseChatRequest(raw: unknown, defaultMaxTokens: number): Parsed
   let stop: string[] | undefined;
   if (typeof raw.stop === 'string') stop = [raw.stop];
   else if (Array.isArray(raw.stop)) {
-    if (!raw.stop.every((s): s is string => typeof s === 'string')) return badRequest("'stop' must be a string or strings", 'stop');
+    if (!raw.stop.every((s): s is string => typeof s === 'string'))
+      return badRequest("'stop' must be a string or strings", 'stop');
     stop = raw.stop.length > 0 ? raw.stop : undefined;
-  } else if (raw.stop !== undefined && raw.stop !== null) return badRequest("'stop' must be a string or strings", 'stop');
+  } else if (raw.stop !== undefined && raw.stop !== null)
+    return badRequest("'stop' must be a string or strings", 'stop');
   return {
     model: raw.model,
     request: { messages, params: { maxTokens, temperature, topP, ...(stop ? { stop } : {}) } },
@@ -143,14 +161,33 @@ export function completionBody(id: string, model: string, created: number, respo
     object: 'chat.completion',
     created,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: response.text }, finish_reason: response.finishReason, logprobs: null }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: response.text },
+        finish_reason: response.finishReason,
+        logprobs: null,
+      },
+    ],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
 }
 
 export function modelsBody(name: string, maxContext: number | undefined) {
   return {
     object: 'list' as const,
-    data: [{ id: name, object: 'model' as const, created: 0, owned_by: 'memagent-bench', ...(maxContext ? { max_model_len: maxContext } : {}) }],
+    data: [
+      {
+        id: name,
+        object: 'model' as const,
+        created: 0,
+        owned_by: 'memagent-bench',
+        ...(maxContext ? { max_model_len: maxContext } : {}),
+      },
+    ],
   };
 }

@@ -57,7 +57,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MALFORMED = '{"id":"chatcmpl-malformed","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis';
+const MALFORMED =
+  '{"id":"chatcmpl-malformed","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis';
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
@@ -120,7 +121,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   async function chat(req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> {
     const body = await readBody(req, maxBody);
     if (body === 'too-large') {
-      sendError(res, { status: 413, body: errorBody(`request body over ${maxBody} bytes`, 'invalid_request_error', null) });
+      sendError(res, {
+        status: 413,
+        body: errorBody(`request body over ${maxBody} bytes`, 'invalid_request_error', null),
+      });
       return;
     }
     const fault = planner.next(hashBody(body));
@@ -170,16 +174,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     } catch (err) {
       if (gone.aborted) return;
       if (err instanceof ModelCallError && err.kind === 'context-length') {
-        return sendError(res, { status: 400, body: errorBody(err.message, 'invalid_request_error', 'context_length_exceeded', 'messages') });
+        return sendError(res, {
+          status: 400,
+          body: errorBody(err.message, 'invalid_request_error', 'context_length_exceeded', 'messages'),
+        });
       }
-      return sendError(res, { status: 500, body: errorBody(`model failed: ${errorMessage(err)}`, 'server_error', null) });
+      return sendError(res, {
+        status: 500,
+        body: errorBody(`model failed: ${errorMessage(err)}`, 'server_error', null),
+      });
     }
     const { promptTokens } = response.usage;
     if (overContext(promptTokens)) return sendError(res, contextLengthExceeded(maxContext!, promptTokens, maxTokens));
     const stopped = applyStop(response.text, request.params.stop);
     if (stopped.stopped) response = { ...response, text: stopped.text, finishReason: 'stop' };
     await sleep(faults.latencyMs + faults.latencyPerTokenMs * promptTokens, gone);
-    if (options.delay && !gone.aborted) await options.delay(promptTokens, request.params.maxTokens, response.usage.completionTokens, gone);
+    if (options.delay && !gone.aborted)
+      await options.delay(promptTokens, request.params.maxTokens, response.usage.completionTokens, gone);
     if (gone.aborted) return;
     if (fault.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -205,7 +216,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelsBody(modelName, maxContext));
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, gone.signal);
     req.resume();
-    sendError(res, { status: 404, body: errorBody(`no route ${req.method} ${path}`, 'invalid_request_error', 'not_found') });
+    sendError(res, {
+      status: 404,
+      body: errorBody(`no route ${req.method} ${path}`, 'invalid_request_error', 'not_found'),
+    });
   }
 
   const server = createServer((req, res) => {

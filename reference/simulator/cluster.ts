@@ -35,7 +35,15 @@ export class GpuCluster implements GpuServer {
   }
   /** Summed over the copies (busyS and fullBatchS are GPU-seconds). */
   get stats(): EngineStats {
-    const out: EngineStats = { steps: 0, busyS: 0, prefillTokens: 0, decodeTokens: 0, completed: 0, batchSeconds: 0, fullBatchS: 0 };
+    const out: EngineStats = {
+      steps: 0,
+      busyS: 0,
+      prefillTokens: 0,
+      decodeTokens: 0,
+      completed: 0,
+      batchSeconds: 0,
+      fullBatchS: 0,
+    };
     for (const e of this.engines) for (const k of Object.keys(out) as (keyof EngineStats)[]) out[k] += e.stats[k];
     return out;
   }

@@ -127,7 +127,15 @@ export class GpuEngine implements GpuServer {
   private decoding = new FinishHeap();
   private liveDecoding = 0;
   private byId = new Map<number, Seq>();
-  readonly stats: EngineStats = { steps: 0, busyS: 0, prefillTokens: 0, decodeTokens: 0, completed: 0, batchSeconds: 0, fullBatchS: 0 };
+  readonly stats: EngineStats = {
+    steps: 0,
+    busyS: 0,
+    prefillTokens: 0,
+    decodeTokens: 0,
+    completed: 0,
+    batchSeconds: 0,
+    fullBatchS: 0,
+  };
 
   constructor(params: GpuParams) {
     this.params = validateGpuParams({ ...params });
@@ -154,7 +162,8 @@ export class GpuEngine implements GpuServer {
 
   /** Adds a request arriving at `at` (default: now; never before now). Returns its id. */
   submit(request: SimRequest, at: number = this.t): number {
-    if (!(request.promptTokens >= 0) || !Number.isFinite(request.promptTokens)) throw new RangeError(`promptTokens must be >= 0, got ${request.promptTokens}`);
+    if (!(request.promptTokens >= 0) || !Number.isFinite(request.promptTokens))
+      throw new RangeError(`promptTokens must be >= 0, got ${request.promptTokens}`);
     const last = this.queue.length > this.head ? this.queue[this.queue.length - 1].arrivedAt : -Infinity;
     const arrivedAt = Math.max(at, this.t, last);
     const seq: Seq = {
@@ -293,7 +302,11 @@ export class GpuEngine implements GpuServer {
   }
 
   private admit(at: number): void {
-    while (this.running < this.params.maxBatch && this.head < this.queue.length && this.queue[this.head].arrivedAt <= at) {
+    while (
+      this.running < this.params.maxBatch &&
+      this.head < this.queue.length &&
+      this.queue[this.head].arrivedAt <= at
+    ) {
       const q = this.queue[this.head++];
       q.admittedAt = at;
       this.prefilling.push(q);

@@ -74,17 +74,23 @@ const KEYS: Record<string, keyof Omit<GpuParams, 'name'>> = {
 /** Throws UserError when a parameter is out of range. */
 export function validateGpuParams(p: GpuParams): GpuParams {
   const positive = (v: number, what: string) => {
-    if (!Number.isFinite(v) || v <= 0) throw new UserError(`simulated server: ${what} must be a positive number, got ${v}`);
+    if (!Number.isFinite(v) || v <= 0)
+      throw new UserError(`simulated server: ${what} must be a positive number, got ${v}`);
   };
   positive(p.prefillTokensPerS, 'prefill-tps');
   positive(p.stepBaseMs, 'step-ms');
-  if (!Number.isFinite(p.stepPerSeqMs) || p.stepPerSeqMs < 0) throw new UserError(`simulated server: step-per-seq-ms must be >= 0, got ${p.stepPerSeqMs}`);
-  if (!Number.isInteger(p.maxBatch) || p.maxBatch < 1) throw new UserError(`simulated server: max-batch must be an integer >= 1, got ${p.maxBatch}`);
+  if (!Number.isFinite(p.stepPerSeqMs) || p.stepPerSeqMs < 0)
+    throw new UserError(`simulated server: step-per-seq-ms must be >= 0, got ${p.stepPerSeqMs}`);
+  if (!Number.isInteger(p.maxBatch) || p.maxBatch < 1)
+    throw new UserError(`simulated server: max-batch must be an integer >= 1, got ${p.maxBatch}`);
   if (!Number.isInteger(p.prefillChunkTokens) || p.prefillChunkTokens <= p.maxBatch) {
-    throw new UserError(`simulated server: prefill-chunk must be an integer above max-batch (${p.maxBatch}), got ${p.prefillChunkTokens}`);
+    throw new UserError(
+      `simulated server: prefill-chunk must be an integer above max-batch (${p.maxBatch}), got ${p.prefillChunkTokens}`,
+    );
   }
   const r = p.replicas ?? 1;
-  if (!Number.isInteger(r) || r < 1 || r > 1024) throw new UserError(`simulated server: replicas must be an integer in 1..1024, got ${r}`);
+  if (!Number.isInteger(r) || r < 1 || r > 1024)
+    throw new UserError(`simulated server: replicas must be an integer in 1..1024, got ${r}`);
   return p;
 }
 
@@ -94,9 +100,13 @@ export function serverSlots(p: GpuParams): number {
 }
 
 /** A preset by name, with overrides. Throws UserError naming the presets when the name is unknown. */
-export function gpuParams(preset: string = DEFAULT_PRESET, overrides: Partial<Omit<GpuParams, 'name'>> = {}): GpuParams {
+export function gpuParams(
+  preset: string = DEFAULT_PRESET,
+  overrides: Partial<Omit<GpuParams, 'name'>> = {},
+): GpuParams {
   const base = GPU_PRESETS[preset];
-  if (!base) throw new UserError(`unknown --simulate preset '${preset}': use one of ${Object.keys(GPU_PRESETS).join(', ')}`);
+  if (!base)
+    throw new UserError(`unknown --simulate preset '${preset}': use one of ${Object.keys(GPU_PRESETS).join(', ')}`);
   const changed = Object.keys(overrides).length > 0;
   return validateGpuParams({ ...base, ...overrides, name: changed ? `${preset}+custom` : preset });
 }
@@ -111,7 +121,8 @@ export function parseSimulateSpec(spec: string): GpuParams {
   for (const pair of pairs) {
     const m = /^([a-z-]+)=(.+)$/.exec(pair);
     const key = m ? KEYS[m[1]] : undefined;
-    if (!m || !key) throw new UserError(`--simulate: '${pair}' is not KEY=VALUE with KEY one of ${Object.keys(KEYS).join(', ')}`);
+    if (!m || !key)
+      throw new UserError(`--simulate: '${pair}' is not KEY=VALUE with KEY one of ${Object.keys(KEYS).join(', ')}`);
     const v = Number(m[2]);
     if (!Number.isFinite(v)) throw new UserError(`--simulate: ${m[1]} expects a number, got '${m[2]}'`);
     overrides[key] = v;
@@ -123,6 +134,7 @@ export function parseSimulateSpec(spec: string): GpuParams {
 export function parseTimeScale(raw: string | undefined): number {
   if (raw === undefined) return 1;
   const v = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(v) || v <= 0) throw new UserError(`--time-scale expects a positive number (simulated seconds per second), got '${raw}'`);
+  if (raw.trim() === '' || !Number.isFinite(v) || v <= 0)
+    throw new UserError(`--time-scale expects a positive number (simulated seconds per second), got '${raw}'`);
   return v;
 }

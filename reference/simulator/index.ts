@@ -13,7 +13,14 @@ export { GpuEngine, type Completion, type EngineStats, type GpuServer, type SimR
 export { GpuCluster, createGpuServer } from './cluster.js';
 export { createLiveSimulator, type DelayFn, type LiveSimulator, type LiveSimulatorOptions } from './live.js';
 export {
-  GPU_PRESETS, DEFAULT_PRESET, decodeTokensPerS, gpuParams, parseSimulateSpec, parseTimeScale, serverSlots, stepSeconds,
+  GPU_PRESETS,
+  DEFAULT_PRESET,
+  decodeTokensPerS,
+  gpuParams,
+  parseSimulateSpec,
+  parseTimeScale,
+  serverSlots,
+  stepSeconds,
   validateGpuParams,
   type GpuParams,
 } from './gpu-params.js';
@@ -34,7 +41,8 @@ export interface SimulateFlags {
 export function simulateFromFlags(flags: SimulateFlags, clock?: () => number): LiveSimulator | undefined {
   const spec = flags.simulate;
   const scale = flags['time-scale'];
-  if (typeof spec === 'boolean' || typeof scale === 'boolean') throw new UserError('--simulate and --time-scale need a value');
+  if (typeof spec === 'boolean' || typeof scale === 'boolean')
+    throw new UserError('--simulate and --time-scale need a value');
   if (spec === undefined) {
     if (scale !== undefined) throw new UserError('--time-scale only applies with --simulate PRESET');
     return undefined;

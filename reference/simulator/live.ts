@@ -5,7 +5,12 @@ import type { GpuServer } from './engine.js';
 import type { GpuParams } from './gpu-params.js';
 
 /** The hook `startServer` calls once an answer is ready: resolves when the simulated server would have sent it. */
-export type DelayFn = (promptTokens: number, maxTokens: number, completionTokens: number, signal?: AbortSignal) => Promise<void>;
+export type DelayFn = (
+  promptTokens: number,
+  maxTokens: number,
+  completionTokens: number,
+  signal?: AbortSignal,
+) => Promise<void>;
 
 export interface LiveSimulatorOptions {
   /** Simulated seconds per wall-clock second. Default 1. */
@@ -27,7 +32,8 @@ export interface LiveSimulator {
 
 export function createLiveSimulator(params: GpuParams, options: LiveSimulatorOptions = {}): LiveSimulator {
   const scale = options.timeScale ?? 1;
-  if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`timeScale must be a positive number, got ${scale}`);
+  if (!(scale > 0) || !Number.isFinite(scale))
+    throw new RangeError(`timeScale must be a positive number, got ${scale}`);
   const clock = options.clock ?? (() => performance.now());
   const engine = createGpuServer(params);
   const t0 = clock();

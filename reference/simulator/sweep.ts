@@ -146,5 +146,12 @@ export function sweepLowerBound(params: GpuParams, chains: readonly SimChain[]):
     chainAloneS = Math.max(chainAloneS, solo);
   }
   workS /= params.replicas ?? 1;
-  return { workS, chainS, chainAloneS, chainKey, boundS: Math.max(workS, chainS), strictS: Math.max(workS, chainAloneS) };
+  return {
+    workS,
+    chainS,
+    chainAloneS,
+    chainKey,
+    boundS: Math.max(workS, chainS),
+    strictS: Math.max(workS, chainAloneS),
+  };
 }

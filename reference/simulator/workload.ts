@@ -96,7 +96,10 @@ export function memagentChain(w: MemAgentWorkload, length: SweepLength, index: n
   const contextTokens = Math.round(length.minTokens + (length.maxTokens - length.minTokens) * rng.float());
   const calls: SimCall[] = [];
   let memory = w.initialMemory;
-  for (const step of memAgentPlan({ contextTokens }, { 'chunk-tokens': w.chunkTokens, 'memory-tokens': w.updateOutput.max })) {
+  for (const step of memAgentPlan(
+    { contextTokens },
+    { 'chunk-tokens': w.chunkTokens, 'memory-tokens': w.updateOutput.max },
+  )) {
     if (step.kind === 'update') {
       const output = drawLength(rng, w.updateOutput);
       calls.push({ prompt: w.updateOverhead + memory + step.contextTokens, output });

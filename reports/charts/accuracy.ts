@@ -29,7 +29,10 @@ interface Tick {
 }
 
 /** Where a row sits on the token axis, and how that was decided (for the footnote). */
-export function xPosition(row: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel' | 'meanBuiltTokens'>, table: PaperLength[]): Tick {
+export function xPosition(
+  row: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel' | 'meanBuiltTokens'>,
+  table: PaperLength[],
+): Tick {
   if (row.lengthKind === 'docs') {
     const l = table.find((p) => p.docs === row.length);
     if (l) return { x: l.nominalTokens, label: l.label };
@@ -51,9 +54,13 @@ function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boole
     const at = cut.filter((r) => r.method === method).map((r) => displayLength(r.lengthLabel));
     parts.push(`${method}: context cut in the middle at ${at.join(', ')}`);
   }
-  if (rows.some((r) => r.lengthKind === 'docs')) parts.push("ours: N documents placed at the paper's label (50 docs = 7K … 25600 docs = 3.5M)");
+  if (rows.some((r) => r.lengthKind === 'docs'))
+    parts.push("ours: N documents placed at the paper's label (50 docs = 7K … 25600 docs = 3.5M)");
   if (rows.some((r) => r.lengthKind === 'tokens')) parts.push('ours: target tokens (k = 1024)');
-  if (rows.length) parts.push(`shaded with error bars: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : 'bootstrap')))].sort().join(' / ')})`);
+  if (rows.length)
+    parts.push(
+      `shaded with error bars: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : 'bootstrap')))].sort().join(' / ')})`,
+    );
   if (overlaid) {
     const src = [...new Set(paper.map((b) => `arXiv ${b.source.arxiv} ${b.source.location}`))].join(', ');
     parts.push(`dashed: paper (${src}) at its labels read as tokens (7K = 7,000)`);
@@ -65,7 +72,9 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const paper = input.paper ?? [];
   const table = input.lengthTable ?? paper.flatMap((b) => b.lengths);
   // Only rows with a length on the axis: native-length rows (length 0) and LongBench-E buckets have none.
-  const rows = input.rows.filter((r) => r.task === input.task && (r.lengthKind === 'tokens' || r.lengthKind === 'docs'));
+  const rows = input.rows.filter(
+    (r) => r.task === input.task && (r.lengthKind === 'tokens' || r.lengthKind === 'docs'),
+  );
   const metric = [...new Set(rows.map((r) => r.metric).filter(Boolean))].join('/') || (paper[0]?.metric ?? 'score');
   const datasets: ChartDataset<'line', Array<{ x: number; y: number }>>[] = [];
   const ticks = new Map<number, string>();
@@ -77,16 +86,30 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const oneModel = models.length === 1;
   seriesKeys.forEach((key, i) => {
     const group = rows.filter((r) => `${r.method}\u0000${r.model}` === key);
-    const placed = group.map((r) => {
-      const t = xPosition(r, table);
-      ticks.set(t.x, t.label);
-      return { x: t.x, y: r.score * 100, hollow: r.complete === false };
-    }).sort((a, b) => a.x - b.x);
+    const placed = group
+      .map((r) => {
+        const t = xPosition(r, table);
+        ticks.set(t.x, t.label);
+        return { x: t.x, y: r.score * 100, hollow: r.complete === false };
+      })
+      .sort((a, b) => a.x - b.x);
     const color = colorAt(i);
-    bands.push({ color, offsetPx: dodge(i, seriesKeys.length), points: group.map((r) => ({ x: xPosition(r, table).x, low: r.ci95_low * 100, high: r.ci95_high * 100 })) });
+    bands.push({
+      color,
+      offsetPx: dodge(i, seriesKeys.length),
+      points: group.map((r) => ({ x: xPosition(r, table).x, low: r.ci95_low * 100, high: r.ci95_high * 100 })),
+    });
     datasets.push({
-      label: oneModel ? group[0].method : `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
-      data: placed.map(({ x, y }) => ({ x, y })), borderColor: color, backgroundColor: color, borderWidth: 3, pointHoverRadius: 5, tension: 0, clip: 8,
+      label: oneModel
+        ? group[0].method
+        : `${group[0].method} · ${shortModel(group[0].model, group[0].isReferenceReader)}`,
+      data: placed.map(({ x, y }) => ({ x, y })),
+      borderColor: color,
+      backgroundColor: color,
+      borderWidth: 3,
+      pointHoverRadius: 5,
+      tension: 0,
+      clip: 8,
       // Hollow (white fill, thicker ring, a little larger) where the cell is incomplete.
       pointBackgroundColor: placed.map((p) => (p.hollow ? '#ffffff' : color)),
       pointBorderColor: color,
@@ -102,13 +125,27 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
       datasets.push({
         label: `paper: ${curve.model}`,
         data: curve.points.map((p) => ({ x: p.tokens, y: p.score })),
-        borderColor: color, backgroundColor: color, borderDash: [9, 6], borderWidth: 2, pointRadius: 3, pointStyle: 'rect', tension: 0, clip: 8,
+        borderColor: color,
+        backgroundColor: color,
+        borderDash: [9, 6],
+        borderWidth: 2,
+        pointRadius: 3,
+        pointStyle: 'rect',
+        tension: 0,
+        clip: 8,
       });
     }
   }
   // An entry with an invisible box whose text carries the marker: chart.js draws one kind of legend box for all.
   if (rows.some((r) => r.complete === false)) {
-    datasets.push({ label: HOLLOW_LEGEND, data: [], borderColor: 'rgba(0,0,0,0)', backgroundColor: 'rgba(0,0,0,0)', borderWidth: 0, pointRadius: 0 });
+    datasets.push({
+      label: HOLLOW_LEGEND,
+      data: [],
+      borderColor: 'rgba(0,0,0,0)',
+      backgroundColor: 'rgba(0,0,0,0)',
+      borderWidth: 0,
+      pointRadius: 0,
+    });
   }
   // Paper labels become ticks where ours do not already label that part of the axis.
   const ours = [...ticks.keys()];
@@ -118,7 +155,8 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   for (const b of paper) {
     for (const l of b.lengths) {
       const crowded = ours.some((x) => Math.max(x, l.nominalTokens) / Math.min(x, l.nominalTokens) < 1.4);
-      if ((oursAreDocs || l.nominalTokens < lo || l.nominalTokens > hi) && !crowded && !ticks.has(l.nominalTokens)) ticks.set(l.nominalTokens, l.label);
+      if ((oursAreDocs || l.nominalTokens < lo || l.nominalTokens > hi) && !crowded && !ticks.has(l.nominalTokens))
+        ticks.set(l.nominalTokens, l.label);
     }
   }
 
@@ -132,7 +170,8 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const legendFont = f * 0.68;
   // chart.js caps a side legend at a quarter of the width; long labels go underneath instead.
   const longest = Math.max(0, ...datasets.map((d) => String(d.label).length));
-  const legendPosition = datasets.length <= 3 ? 'top' : longest * legendFont * 0.6 + f * 2.5 < input.size.width / 4 ? 'right' : 'bottom';
+  const legendPosition =
+    datasets.length <= 3 ? 'top' : longest * legendFont * 0.6 + f * 2.5 < input.size.width / 4 ? 'right' : 'bottom';
   const config: ChartConfiguration = {
     type: 'line',
     data: { datasets: datasets as ChartDataset[] },
@@ -140,19 +179,38 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
       layout: { padding: { left: 8, right: 24, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.15, weight: 'bold' }, padding: { bottom: 4 } },
-        subtitle: { display: models.length > 0, text: oneModel ? `model: ${modelLabel(models[0], rows[0].isReferenceReader)}` : `models: ${models.length}`, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
-        legend: { position: legendPosition, labels: { font: { size: legendFont }, boxWidth: f * 1.6, boxHeight: 3, padding: f * 0.45 } },
+        subtitle: {
+          display: models.length > 0,
+          text: oneModel ? `model: ${modelLabel(models[0], rows[0].isReferenceReader)}` : `models: ${models.length}`,
+          font: { size: f * 0.72 },
+          color: '#444444',
+          padding: { bottom: 6 },
+        },
+        legend: {
+          position: legendPosition,
+          labels: { font: { size: legendFont }, boxWidth: f * 1.6, boxHeight: 3, padding: f * 0.45 },
+        },
       },
       scales: {
         x: {
-          type: 'logarithmic', min: xMin, max: xMax,
+          type: 'logarithmic',
+          min: xMin,
+          max: xMax,
           title: { display: true, text: 'Context length (tokens, log scale)', font: { size: f * 0.9 } },
           grid: { color: '#e6e6e6' },
-          ticks: { font: { size: f * 0.8 }, autoSkip: false, maxRotation: 0, callback: (value) => ticks.get(Number(value)) ?? '' },
-          afterBuildTicks: (scale: Scale) => { scale.ticks = xs.map((value) => ({ value })); },
+          ticks: {
+            font: { size: f * 0.8 },
+            autoSkip: false,
+            maxRotation: 0,
+            callback: (value) => ticks.get(Number(value)) ?? '',
+          },
+          afterBuildTicks: (scale: Scale) => {
+            scale.ticks = xs.map((value) => ({ value }));
+          },
         },
         y: {
-          min: 0, max: 100,
+          min: 0,
+          max: 100,
           title: { display: true, text: `${metric} ×100`, font: { size: f * 0.9 } },
           grid: { color: '#e6e6e6' },
           ticks: { font: { size: f * 0.8 }, stepSize: 20 },

@@ -34,7 +34,10 @@ export function withAlpha(hex: string, alpha: number): string {
  * Draws each band as a translucent area between its lows and highs (points joined in x order, as the line is), and
  * an error bar with caps at every point, before the lines and points are drawn; clipped to the plot area.
  */
-export function intervalBandsPlugin(bands: Band[], options: { fillAlpha?: number; capPx?: number; lineWidth?: number } = {}): Plugin {
+export function intervalBandsPlugin(
+  bands: Band[],
+  options: { fillAlpha?: number; capPx?: number; lineWidth?: number } = {},
+): Plugin {
   const fillAlpha = options.fillAlpha ?? 0.14;
   const cap = options.capPx ?? 6;
   const lineWidth = options.lineWidth ?? 2;
@@ -50,8 +53,14 @@ export function intervalBandsPlugin(bands: Band[], options: { fillAlpha?: number
       ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
       ctx.clip();
       for (const band of bands) {
-        const pts = [...band.points].filter((p) => Number.isFinite(p.low) && Number.isFinite(p.high)).sort((a, b) => a.x - b.x)
-          .map((p) => ({ x: xs.getPixelForValue(p.x), low: ys.getPixelForValue(p.low), high: ys.getPixelForValue(p.high) }));
+        const pts = [...band.points]
+          .filter((p) => Number.isFinite(p.low) && Number.isFinite(p.high))
+          .sort((a, b) => a.x - b.x)
+          .map((p) => ({
+            x: xs.getPixelForValue(p.x),
+            low: ys.getPixelForValue(p.low),
+            high: ys.getPixelForValue(p.high),
+          }));
         if (pts.length === 0) continue;
         if (pts.length > 1) {
           ctx.beginPath();

@@ -41,7 +41,12 @@ export function barValuesPlugin(px: number): Plugin<'bar'> {
  * Tick font size (px) and rotation for multi-line category labels: the largest size from `maxPx` down to `minPx`
  * at which the widest line fits its category; rotated 45° when even `minPx` does not fit.
  */
-export function categoryTicks(labels: string[][], plotWidth: number, maxPx: number, minPx: number): { size: number; maxRotation: number } {
+export function categoryTicks(
+  labels: string[][],
+  plotWidth: number,
+  maxPx: number,
+  minPx: number,
+): { size: number; maxRotation: number } {
   const category = plotWidth / Math.max(1, labels.length);
   const widest = (px: number) => Math.max(0, ...labels.flat().map((line) => textWidth(line, px)));
   for (let px = maxPx; px >= minPx; px -= 1) if (widest(px) <= category * 0.94) return { size: px, maxRotation: 0 };
@@ -69,9 +74,12 @@ export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
           const bottom = y.getPixelForValue(Math.max(0, v - h));
           const cap = Math.min(8, width * 0.25);
           ctx.beginPath();
-          ctx.moveTo(bar.x, top); ctx.lineTo(bar.x, bottom);
-          ctx.moveTo(bar.x - cap, top); ctx.lineTo(bar.x + cap, top);
-          ctx.moveTo(bar.x - cap, bottom); ctx.lineTo(bar.x + cap, bottom);
+          ctx.moveTo(bar.x, top);
+          ctx.lineTo(bar.x, bottom);
+          ctx.moveTo(bar.x - cap, top);
+          ctx.lineTo(bar.x + cap, top);
+          ctx.moveTo(bar.x - cap, bottom);
+          ctx.lineTo(bar.x + cap, bottom);
           ctx.stroke();
         });
       });
@@ -84,7 +92,12 @@ export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
  * Bar sizing for grouped bars: bars at most `maxBarPx` wide and touching within a group. (chart.js centres a capped
  * bar in its slot, so a cap alone leaves wide gaps inside a group when there are few groups.)
  */
-export function groupedBarSizing(groups: number, series: number, plotWidth: number, maxBarPx: number): { categoryPercentage: number; barPercentage: number } {
+export function groupedBarSizing(
+  groups: number,
+  series: number,
+  plotWidth: number,
+  maxBarPx: number,
+): { categoryPercentage: number; barPercentage: number } {
   const barPercentage = 0.92;
   const category = plotWidth / Math.max(1, groups);
   const slots = Math.max(1, series);

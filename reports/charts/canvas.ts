@@ -1,12 +1,35 @@
 // Headless chart.js on @napi-rs/canvas: component registration, fonts, sizes, white background, PNG encoding.
 import { createCanvas, GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import {
-  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement,
-  LogarithmicScale, PointElement, SubTitle, Title, type ChartConfiguration, type Plugin,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  SubTitle,
+  Title,
+  type ChartConfiguration,
+  type Plugin,
 } from 'chart.js';
 
-Chart.register(LineController, LineElement, PointElement, BarController, BarElement, LinearScale, LogarithmicScale,
-  CategoryScale, Legend, Title, SubTitle);
+Chart.register(
+  LineController,
+  LineElement,
+  PointElement,
+  BarController,
+  BarElement,
+  LinearScale,
+  LogarithmicScale,
+  CategoryScale,
+  Legend,
+  Title,
+  SubTitle,
+);
 
 export type ChartSizeName = 'paper' | 'slide';
 
@@ -35,14 +58,28 @@ export function ensureFonts(warn: (m: string) => void = (m) => process.stderr.wr
   if (fontsChecked) return;
   fontsChecked = true;
   if (GlobalFonts.families.length === 0) {
-    for (const dir of ['/usr/share/fonts', '/usr/local/share/fonts', '/System/Library/Fonts', 'C:\\Windows\\Fonts']) GlobalFonts.loadFontsFromDir(dir);
+    for (const dir of ['/usr/share/fonts', '/usr/local/share/fonts', '/System/Library/Fonts', 'C:\\Windows\\Fonts'])
+      GlobalFonts.loadFontsFromDir(dir);
   }
-  if (GlobalFonts.families.length === 0) warn('no fonts found: chart text will be missing (Debian/Ubuntu: apt-get install fonts-dejavu-core)');
+  if (GlobalFonts.families.length === 0)
+    warn('no fonts found: chart text will be missing (Debian/Ubuntu: apt-get install fonts-dejavu-core)');
 }
 
 // Okabe-Ito (without its pale yellow) then darker extras: distinct on white and in greyscale-ish print.
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#7F3C8D', '#8C564B',
-  '#666666', '#B22222', '#17BECF'];
+export const PALETTE = [
+  '#0072B2',
+  '#D55E00',
+  '#009E73',
+  '#CC79A7',
+  '#E69F00',
+  '#56B4E9',
+  '#000000',
+  '#7F3C8D',
+  '#8C564B',
+  '#666666',
+  '#B22222',
+  '#17BECF',
+];
 
 export function colorAt(i: number): string {
   return PALETTE[i % PALETTE.length];
@@ -90,7 +127,9 @@ export function footnotePlugin(text: string, px: number): Plugin {
       ctx.fillStyle = '#555555';
       ctx.textBaseline = 'bottom';
       ctx.textAlign = 'left';
-      lines.forEach((line, i) => ctx.fillText(line, 8, chart.height - 4 - (lines.length - 1 - i) * px * 1.25, chart.width - 16));
+      lines.forEach((line, i) =>
+        ctx.fillText(line, 8, chart.height - 4 - (lines.length - 1 - i) * px * 1.25, chart.width - 16),
+      );
       ctx.restore();
     },
   };

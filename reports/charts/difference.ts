@@ -25,7 +25,10 @@ export function chartableDiffRows(rows: DiffRow[]): DiffRow[] {
 
 /** A symmetric y range around 0 that holds every interval, in steps of 5 points (at least ±10). */
 export function symmetricRange(rows: DiffRow[]): number {
-  const extent = Math.max(10, ...rows.flatMap((r) => [r.diff, r.ci95_low ?? 0, r.ci95_high ?? 0].map((v) => Math.abs(v * 100))));
+  const extent = Math.max(
+    10,
+    ...rows.flatMap((r) => [r.diff, r.ci95_low ?? 0, r.ci95_high ?? 0].map((v) => Math.abs(v * 100))),
+  );
   return Math.ceil((extent + 1) / 5) * 5;
 }
 
@@ -36,16 +39,33 @@ export function differenceChartConfig(input: DifferenceChartInput): { config: Ch
   const bands: Band[] = [];
   const ticks = new Map<number, string>();
   pairs.forEach((pair, i) => {
-    const group = rows.filter((r) => `${r.b.label}\u0000${r.a.label}` === pair)
-      .map((r) => ({ r, t: xPosition({ ...r, meanBuiltTokens: 0 }, input.lengthTable) })).sort((p, q) => p.t.x - q.t.x);
+    const group = rows
+      .filter((r) => `${r.b.label}\u0000${r.a.label}` === pair)
+      .map((r) => ({ r, t: xPosition({ ...r, meanBuiltTokens: 0 }, input.lengthTable) }))
+      .sort((p, q) => p.t.x - q.t.x);
     const color = colorAt(i);
     for (const { t } of group) ticks.set(t.x, t.label);
-    bands.push({ color, offsetPx: dodge(i, pairs.length), points: group.map(({ r, t }) => ({ x: t.x, low: (r.ci95_low ?? r.diff) * 100, high: (r.ci95_high ?? r.diff) * 100 })) });
+    bands.push({
+      color,
+      offsetPx: dodge(i, pairs.length),
+      points: group.map(({ r, t }) => ({
+        x: t.x,
+        low: (r.ci95_low ?? r.diff) * 100,
+        high: (r.ci95_high ?? r.diff) * 100,
+      })),
+    });
     datasets.push({
       label: `${group[0].r.b.label} − ${group[0].r.a.label}`,
       data: group.map(({ r, t }) => ({ x: t.x, y: r.diff * 100 })),
-      borderColor: color, backgroundColor: color, borderWidth: 3, tension: 0, clip: 8,
-      pointRadius: 7, pointHoverRadius: 7, pointBorderWidth: 3, pointBorderColor: color,
+      borderColor: color,
+      backgroundColor: color,
+      borderWidth: 3,
+      tension: 0,
+      clip: 8,
+      pointRadius: 7,
+      pointHoverRadius: 7,
+      pointBorderWidth: 3,
+      pointBorderColor: color,
       pointBackgroundColor: group.map(({ r }) => (r.significant ? color : '#ffffff')),
     });
   });
@@ -70,20 +90,36 @@ export function differenceChartConfig(input: DifferenceChartInput): { config: Ch
       layout: { padding: { left: 8, right: 24, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.15, weight: 'bold' }, padding: { bottom: 6 } },
-        legend: { position: 'top', labels: { font: { size: f * 0.68 }, boxWidth: f * 1.6, boxHeight: 3, padding: f * 0.45 } },
+        legend: {
+          position: 'top',
+          labels: { font: { size: f * 0.68 }, boxWidth: f * 1.6, boxHeight: 3, padding: f * 0.45 },
+        },
       },
       scales: {
         x: {
-          type: 'logarithmic', min: xMin, max: xMax,
+          type: 'logarithmic',
+          min: xMin,
+          max: xMax,
           title: { display: true, text: 'Context length (tokens, log scale)', font: { size: f * 0.9 } },
           grid: { color: '#e6e6e6' },
-          ticks: { font: { size: f * 0.8 }, autoSkip: false, maxRotation: 0, callback: (value) => ticks.get(Number(value)) ?? '' },
-          afterBuildTicks: (scale: Scale) => { scale.ticks = xs.map((value) => ({ value })); },
+          ticks: {
+            font: { size: f * 0.8 },
+            autoSkip: false,
+            maxRotation: 0,
+            callback: (value) => ticks.get(Number(value)) ?? '',
+          },
+          afterBuildTicks: (scale: Scale) => {
+            scale.ticks = xs.map((value) => ({ value }));
+          },
         },
         y: {
-          min: -range, max: range,
+          min: -range,
+          max: range,
           title: { display: true, text: 'B − A (points ×100)', font: { size: f * 0.9 } },
-          grid: { color: (ctx) => (ctx.tick?.value === 0 ? '#555555' : '#e6e6e6'), lineWidth: (ctx) => (ctx.tick?.value === 0 ? 2 : 1) },
+          grid: {
+            color: (ctx) => (ctx.tick?.value === 0 ? '#555555' : '#e6e6e6'),
+            lineWidth: (ctx) => (ctx.tick?.value === 0 ? 2 : 1),
+          },
           ticks: { font: { size: f * 0.8 }, stepSize: range > 30 ? 10 : 5 },
         },
       },

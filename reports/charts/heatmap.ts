@@ -66,11 +66,15 @@ export function heatmapGrid(records: Iterable<SampleRecord>, binWidth = 0): Heat
     sums.set(key, s);
   }
   const depths = [...depthSet].sort((a, b) => a - b);
-  const lengths = [...lengthMap.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length));
-  const cells = depths.map((d) => lengths.map((l) => {
-    const s = sums.get(`${d}|${l.kind}:${l.length}`);
-    return s ? { mean: s.sum / s.n, n: s.n } : null;
-  }));
+  const lengths = [...lengthMap.values()].sort((a, b) =>
+    a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length,
+  );
+  const cells = depths.map((d) =>
+    lengths.map((l) => {
+      const s = sums.get(`${d}|${l.kind}:${l.length}`);
+      return s ? { mean: s.sum / s.n, n: s.n } : null;
+    }),
+  );
   return { depths, lengths, cells };
 }
 
@@ -90,8 +94,16 @@ function trimZeros(fixed: string): string {
   return String(Number(fixed));
 }
 
-function text(ctx: SKRSContext2D, s: string, x: number, y: number, px: number, align: CanvasTextAlign, baseline: CanvasTextBaseline,
-  opts: { weight?: 'normal' | 'bold'; color?: string; rotate?: number } = {}): void {
+function text(
+  ctx: SKRSContext2D,
+  s: string,
+  x: number,
+  y: number,
+  px: number,
+  align: CanvasTextAlign,
+  baseline: CanvasTextBaseline,
+  opts: { weight?: 'normal' | 'bold'; color?: string; rotate?: number } = {},
+): void {
   ctx.save();
   ctx.font = font(px, opts.weight);
   ctx.fillStyle = opts.color ?? '#222222';
@@ -106,8 +118,12 @@ function text(ctx: SKRSContext2D, s: string, x: number, y: number, px: number, a
 /** Display labels of the lengths where some sample's context was middle-truncated (the method's extra middle_truncated). */
 export function cutLengths(records: SampleRecord[]): string[] {
   const cut = new Map<string, { kind: string; length: number; label: string }>();
-  for (const r of records) if (methodExtra(r).middle_truncated === true) cut.set(`${r.lengthKind}:${r.length}`, { kind: r.lengthKind, length: r.length, label: r.lengthLabel });
-  return [...cut.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length)).map((l) => displayLength(l.label));
+  for (const r of records)
+    if (methodExtra(r).middle_truncated === true)
+      cut.set(`${r.lengthKind}:${r.length}`, { kind: r.lengthKind, length: r.length, label: r.lengthLabel });
+  return [...cut.values()]
+    .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length))
+    .map((l) => displayLength(l.label));
 }
 
 export function renderHeatmap(input: HeatmapInput): Buffer {
@@ -122,7 +138,16 @@ export function renderHeatmap(input: HeatmapInput): Buffer {
 
   const title = `${input.task}: score by needle depth and context length`;
   text(ctx, title, W / 2, f * 0.5, f * 1.1, 'center', 'top', { weight: 'bold' });
-  text(ctx, `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`, W / 2, f * 1.9, f * 0.72, 'center', 'top', { color: '#444444' });
+  text(
+    ctx,
+    `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
+    W / 2,
+    f * 1.9,
+    f * 0.72,
+    'center',
+    'top',
+    { color: '#444444' },
+  );
 
   const left = f * 5.2;
   const right = W - f * 5.2;
@@ -134,22 +159,39 @@ export function renderHeatmap(input: HeatmapInput): Buffer {
   const ch = (bottom - top) / nRows;
 
   if (grid.depths.length === 0) {
-    text(ctx, 'no samples with a needle depth', (left + right) / 2, (top + bottom) / 2, f, 'center', 'middle', { color: '#777777' });
+    text(ctx, 'no samples with a needle depth', (left + right) / 2, (top + bottom) / 2, f, 'center', 'middle', {
+      color: '#777777',
+    });
   }
   const showValues = cw >= f * 2.8 && ch >= f * 0.95;
   const valuePx = Math.min(f * 0.7, ch * 0.6);
-  grid.cells.forEach((row, i) => row.forEach((cell, j) => {
-    const x = left + j * cw;
-    const y = top + i * ch;
-    ctx.fillStyle = cell ? heatColor(cell.mean) : '#e3e3e3';
-    ctx.fillRect(x, y, cw, ch);
-    if (showValues) text(ctx, cell ? trimZeros(fmt2(cell.mean * 100)) : '–', x + cw / 2, y + ch / 2, valuePx, 'center', 'middle', { color: '#1a1a1a' });
-  }));
+  grid.cells.forEach((row, i) =>
+    row.forEach((cell, j) => {
+      const x = left + j * cw;
+      const y = top + i * ch;
+      ctx.fillStyle = cell ? heatColor(cell.mean) : '#e3e3e3';
+      ctx.fillRect(x, y, cw, ch);
+      if (showValues)
+        text(ctx, cell ? trimZeros(fmt2(cell.mean * 100)) : '–', x + cw / 2, y + ch / 2, valuePx, 'center', 'middle', {
+          color: '#1a1a1a',
+        });
+    }),
+  );
   // Thin grey cell borders, as in the seaborn original.
   ctx.strokeStyle = '#9a9a9a';
   ctx.lineWidth = 1;
-  for (let i = 0; i <= nRows; i++) { ctx.beginPath(); ctx.moveTo(left, top + i * ch); ctx.lineTo(right, top + i * ch); ctx.stroke(); }
-  for (let j = 0; j <= nCols; j++) { ctx.beginPath(); ctx.moveTo(left + j * cw, top); ctx.lineTo(left + j * cw, bottom); ctx.stroke(); }
+  for (let i = 0; i <= nRows; i++) {
+    ctx.beginPath();
+    ctx.moveTo(left, top + i * ch);
+    ctx.lineTo(right, top + i * ch);
+    ctx.stroke();
+  }
+  for (let j = 0; j <= nCols; j++) {
+    ctx.beginPath();
+    ctx.moveTo(left + j * cw, top);
+    ctx.lineTo(left + j * cw, bottom);
+    ctx.stroke();
+  }
 
   // Y ticks: depth %, thinned so labels never overlap.
   const tickPx = f * 0.75;
@@ -161,7 +203,9 @@ export function renderHeatmap(input: HeatmapInput): Buffer {
 
   // X ticks: lengths, rotated 45°.
   grid.lengths.forEach((l, j) => {
-    text(ctx, displayLength(l.label), left + (j + 0.5) * cw + tickPx * 0.3, bottom + f * 0.45, tickPx, 'right', 'top', { rotate: -Math.PI / 4 });
+    text(ctx, displayLength(l.label), left + (j + 0.5) * cw + tickPx * 0.3, bottom + f * 0.45, tickPx, 'right', 'top', {
+      rotate: -Math.PI / 4,
+    });
   });
   text(ctx, 'Token Limit', (left + right) / 2, H - f * 1.6, f * 0.9, 'center', 'bottom');
 
@@ -176,20 +220,31 @@ export function renderHeatmap(input: HeatmapInput): Buffer {
   ctx.strokeRect(barX, top, barW, bottom - top);
   for (let v = 0; v <= 100; v += 20) {
     const y = bottom - (v / 100) * (bottom - top);
-    ctx.beginPath(); ctx.moveTo(barX + barW, y); ctx.lineTo(barX + barW + f * 0.25, y); ctx.stroke();
+    ctx.beginPath();
+    ctx.moveTo(barX + barW, y);
+    ctx.lineTo(barX + barW + f * 0.25, y);
+    ctx.stroke();
     text(ctx, String(v), barX + barW + f * 0.35, y, tickPx, 'left', 'middle');
   }
   text(ctx, 'Score', W - f * 0.9, (top + bottom) / 2, f * 0.9, 'center', 'middle', { rotate: Math.PI / 2 });
 
-  const counts = grid.cells.flat().filter((c): c is { mean: number; n: number } => c !== null).map((c) => c.n);
+  const counts = grid.cells
+    .flat()
+    .filter((c): c is { mean: number; n: number } => c !== null)
+    .map((c) => c.n);
   const lo = Math.min(...counts);
   const hi = Math.max(...counts);
   const nNote = counts.length ? `samples per cell ${lo === hi ? lo : `${lo}–${hi}`}` : '';
   const cut = cutLengths(input.records);
-  const note = [nNote, grid.cells.flat().some((c) => c === null) ? 'grey = no sample at that depth' : '',
+  const note = [
+    nNote,
+    grid.cells.flat().some((c) => c === null) ? 'grey = no sample at that depth' : '',
     cut.length ? `context cut in the middle to fit the limit at ${cut.join(', ')}` : '',
-    bin > 0 ? `depth = first needle, rounded to the nearest ${bin}%` : 'depth = first needle', 'score ×100']
-    .filter(Boolean).join('; ');
+    bin > 0 ? `depth = first needle, rounded to the nearest ${bin}%` : 'depth = first needle',
+    'score ×100',
+  ]
+    .filter(Boolean)
+    .join('; ');
   text(ctx, note, 8, H - 4, f * 0.6, 'left', 'bottom', { color: '#555555' });
   return encodePng(canvas, size, title);
 }

@@ -65,8 +65,9 @@ function plan(p: ChartPlan): Job[] {
   const jobs: Job[] = [];
   const refModels = new Set(p.rows.filter((r) => r.isReferenceReader).map((r) => r.model));
   // Plain RULER-HQA records carry placement "random" too: the probe chart needs two placements or more.
-  const probeGroups = [...groupRecords(p.records, hasPlacement).values()]
-    .filter((g) => new Set(g.map((r) => placementLabel(r.metadata?.placement))).size >= 2);
+  const probeGroups = [...groupRecords(p.records, hasPlacement).values()].filter(
+    (g) => new Set(g.map((r) => placementLabel(r.metadata?.placement))).size >= 2,
+  );
   const probeTasks = new Set(probeGroups.map((g) => g[0].task));
   const tasks = [...new Set(p.rows.map((r) => r.task))].filter((t) => !probeTasks.has(t));
   // Native-length tasks (LongBench) have no length axis: a log axis cannot place their length 0, nor their buckets.
@@ -76,35 +77,70 @@ function plan(p: ChartPlan): Job[] {
     const overlay = paperBaselinesFor(task, p.paper);
     const lengths = new Set(rows.map((r) => `${r.lengthKind}:${r.length}`));
     if (rows.length === 0 || (lengths.size < 2 && overlay.length === 0)) continue;
-    jobs.push({ kind: 'accuracy', title: `${task}: accuracy vs context length`, base: `accuracy-${slug(task)}`,
-      render: (size) => renderAccuracyChart({ task, rows, paper: overlay, lengthTable: p.lengthTable, size }) });
+    jobs.push({
+      kind: 'accuracy',
+      title: `${task}: accuracy vs context length`,
+      base: `accuracy-${slug(task)}`,
+      render: (size) => renderAccuracyChart({ task, rows, paper: overlay, lengthTable: p.lengthTable, size }),
+    });
   }
   for (const group of groupRecords(p.records, (r) => depthOf(r) !== null).values()) {
     const { task, method, model } = group[0];
-    jobs.push({ kind: 'niah-heatmap', title: `${task}: score by needle depth and context length (${method})`,
+    jobs.push({
+      kind: 'niah-heatmap',
+      title: `${task}: score by needle depth and context length (${method})`,
       base: `niah-${slug(task)}-${slug(method)}-${slug(model)}`,
-      render: (size) => renderHeatmap({ task, method, model, isReferenceReader: refModels.has(model), records: group, size }) });
+      render: (size) =>
+        renderHeatmap({ task, method, model, isReferenceReader: refModels.has(model), records: group, size }),
+    });
   }
   for (const group of probeGroups) {
     const { task, method, model, metric } = group[0];
-    jobs.push({ kind: 'probe', title: `${task}: accuracy by key-information placement (${method})`,
+    jobs.push({
+      kind: 'probe',
+      title: `${task}: accuracy by key-information placement (${method})`,
       base: `probe-${slug(task)}-${slug(method)}-${slug(model)}`,
-      render: (size) => renderProbeChart({ task, method, model, metric, isReferenceReader: refModels.has(model), records: group, size }) });
+      render: (size) =>
+        renderProbeChart({
+          task,
+          method,
+          model,
+          metric,
+          isReferenceReader: refModels.has(model),
+          records: group,
+          size,
+        }),
+    });
   }
   if (p.rows.some((r) => r.lengthKind === 'native')) {
-    jobs.push({ kind: 'longbench', title: 'LongBench: score per dataset', base: 'longbench-scores',
-      render: (size) => renderLongBenchChart({ rows: p.rows, size }) });
+    jobs.push({
+      kind: 'longbench',
+      title: 'LongBench: score per dataset',
+      base: 'longbench-scores',
+      render: (size) => renderLongBenchChart({ rows: p.rows, size }),
+    });
   }
   // One ROUGE chart per model, its methods side by side.
-  for (const model of [...new Set(p.rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model))]) {
-    jobs.push({ kind: 'rouge', title: `Summarisation: ROUGE recall — ${shortModel(model, refModels.has(model))}`, base: `rouge-recall-${slug(model)}`,
-      render: (size) => renderRougeChart({ model, isReferenceReader: refModels.has(model), rows: p.rows, size }) });
+  for (const model of [
+    ...new Set(p.rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model)),
+  ]) {
+    jobs.push({
+      kind: 'rouge',
+      title: `Summarisation: ROUGE recall — ${shortModel(model, refModels.has(model))}`,
+      base: `rouge-recall-${slug(model)}`,
+      render: (size) => renderRougeChart({ model, isReferenceReader: refModels.has(model), rows: p.rows, size }),
+    });
   }
   for (const task of [...new Set(chartableDiffRows(p.paired ?? []).map((r) => r.task))]) {
     const rows = chartableDiffRows(p.paired ?? []).filter((r) => r.task === task);
     if (new Set(rows.map((r) => `${r.lengthKind}:${r.length}`)).size < 2) continue;
-    jobs.push({ kind: 'difference', title: `${task}: paired difference vs context length`, base: `difference-${slug(task)}`,
-      render: (size) => renderDifferenceChart({ task, rows: p.paired ?? [], lengthTable: p.lengthTable, alpha: p.alpha ?? 0.05, size }) });
+    jobs.push({
+      kind: 'difference',
+      title: `${task}: paired difference vs context length`,
+      base: `difference-${slug(task)}`,
+      render: (size) =>
+        renderDifferenceChart({ task, rows: p.paired ?? [], lengthTable: p.lengthTable, alpha: p.alpha ?? 0.05, size }),
+    });
   }
   // Distinct file names even when slugs collide.
   const seen = new Map<string, number>();

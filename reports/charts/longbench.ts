@@ -29,13 +29,19 @@ export function longbenchBars(rows: SummaryRow[]): LongBenchBars {
   // QA datasets together, then summaries: ordered by headline metric, then name.
   const metricOf = new Map(native.map((r) => [r.task, r.metric]));
   const sortKey = (t: string) => `${metricOf.get(t) ?? ''}\u0000${t}`;
-  const tasks = [...new Set(native.map((r) => r.task))].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  const tasks = [...new Set(native.map((r) => r.task))].sort((a, b) =>
+    sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0,
+  );
   // Series sorted by method then model, so colours match the other charts of the report whatever rows come first.
   const keys = [...new Set(native.map((r) => `${r.method}\u0000${r.model}`))].sort();
   const series = keys.map((key) => {
     const group = native.filter((r) => `${r.method}\u0000${r.model}` === key);
-    return { method: group[0].method, model: group[0].model, isReferenceReader: group[0].isReferenceReader,
-      values: tasks.map((t) => group.find((r) => r.task === t) ?? null) };
+    return {
+      method: group[0].method,
+      model: group[0].model,
+      isReferenceReader: group[0].isReferenceReader,
+      values: tasks.map((t) => group.find((r) => r.task === t) ?? null),
+    };
   });
   return { tasks, series };
 }
@@ -54,7 +60,9 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
   const datasets = series.map((s, i) => ({
     label: oneModel ? s.method : `${s.method} · ${shortModel(s.model, s.isReferenceReader)}`,
     data: s.values.map((v) => (v === null ? null : v.score * 100)),
-    backgroundColor: colorAt(i), borderWidth: 0, ...sizing,
+    backgroundColor: colorAt(i),
+    borderWidth: 0,
+    ...sizing,
   }));
   // Each dataset names its own headline metric under its label, since QA and summaries differ; n goes there too
   // unless every bar has the same n (then the footnote says it once).
@@ -69,10 +77,14 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
   const top = Math.max(0, ...datasets.flatMap((d) => d.data.filter((v): v is number => v !== null)));
   const yMax = Math.min(100, Math.max(10, Math.ceil((top * 1.15) / 10) * 10));
   const title = 'LongBench: score per dataset';
-  const subtitle = oneModel && series.length ? `model: ${modelLabel(series[0].model, series[0].isReferenceReader)}` : `models: ${models.length}`;
+  const subtitle =
+    oneModel && series.length
+      ? `model: ${modelLabel(series[0].model, series[0].isReferenceReader)}`
+      : `models: ${models.length}`;
   const footPx = f * 0.58;
   const footnote = `documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F)${
-    sameN && nTexts.length ? `; n = ${nTexts[0]} per bar` : ''}; errors count as 0`;
+    sameN && nTexts.length ? `; n = ${nTexts[0]} per bar` : ''
+  }; errors count as 0`;
   const config: ChartConfiguration = {
     type: 'bar',
     data: { labels, datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
@@ -80,16 +92,30 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
       layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
-        subtitle: { display: series.length > 0, text: subtitle, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
+        subtitle: {
+          display: series.length > 0,
+          text: subtitle,
+          font: { size: f * 0.72 },
+          color: '#444444',
+          padding: { bottom: 6 },
+        },
         legend: { position: 'top', labels: { font: { size: f * 0.72 }, boxWidth: f * 1.1, padding: f * 0.6 } },
       },
       scales: {
-        x: { ticks: { font: { size: ticks.size }, maxRotation: ticks.maxRotation, autoSkip: false }, grid: { display: false } },
-        y: { min: 0, max: yMax, title: { display: true, text: 'score ×100', font: { size: f * 0.9 } }, ticks: { font: { size: f * 0.8 } }, grid: { color: '#e6e6e6' } },
+        x: {
+          ticks: { font: { size: ticks.size }, maxRotation: ticks.maxRotation, autoSkip: false },
+          grid: { display: false },
+        },
+        y: {
+          min: 0,
+          max: yMax,
+          title: { display: true, text: 'score ×100', font: { size: f * 0.9 } },
+          ticks: { font: { size: f * 0.8 } },
+          grid: { color: '#e6e6e6' },
+        },
       },
     },
-    plugins: [barValuesPlugin(f * 0.55) as never,
-      footnotePlugin(footnote, footPx)],
+    plugins: [barValuesPlugin(f * 0.55) as never, footnotePlugin(footnote, footPx)],
   };
   return { config, title };
 }

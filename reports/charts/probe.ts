@@ -47,7 +47,11 @@ export interface ProbeCell {
 }
 
 /** Mean score per (placement, length); errors count as 0. */
-export function probeTable(records: Iterable<SampleRecord>): { placements: string[]; lengths: Array<{ key: string; label: string }>; cells: Map<string, ProbeCell> } {
+export function probeTable(records: Iterable<SampleRecord>): {
+  placements: string[];
+  lengths: Array<{ key: string; label: string }>;
+  cells: Map<string, ProbeCell>;
+} {
   const sums = new Map<string, { sum: number; n: number }>();
   const lengths = new Map<string, { key: string; label: string; kind: string; length: number }>();
   const placements = new Set<string>();
@@ -65,7 +69,9 @@ export function probeTable(records: Iterable<SampleRecord>): { placements: strin
   }
   const cells = new Map<string, ProbeCell>();
   for (const [k, s] of sums) cells.set(k, { mean: s.sum / s.n, n: s.n });
-  const sorted = [...lengths.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length));
+  const sorted = [...lengths.values()].sort((a, b) =>
+    a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length,
+  );
   return { placements: orderPlacements(placements), lengths: sorted.map(({ key, label }) => ({ key, label })), cells };
 }
 
@@ -96,28 +102,53 @@ export function probeChartConfig(input: ProbeChartInput): { config: ChartConfigu
     // 95% binomial interval half-width, ×100 like the bars.
     whiskers.push(values.map((c) => (c ? 196 * Math.sqrt((c.mean * (1 - c.mean)) / c.n) : 0)));
     const color = p === 'random' ? '#555555' : colorAt(colorIndex++);
-    return { label: p, data: values.map((c) => (c ? c.mean * 100 : null)), backgroundColor: color, borderColor: color, borderWidth: 0, maxBarThickness: f * 4 };
+    return {
+      label: p,
+      data: values.map((c) => (c ? c.mean * 100 : null)),
+      backgroundColor: color,
+      borderColor: color,
+      borderWidth: 0,
+      maxBarThickness: f * 4,
+    };
   });
   const title = `${input.task}: accuracy by key-information placement`;
   const footPx = f * 0.6;
   const footnote = `placement = relative positions of the two supporting paragraphs; grey = random (ordinary shuffle); whiskers = 95% binomial interval; n = ${nRange(t.cells)} per bar`;
   const config: ChartConfiguration = {
     type: 'bar',
-    data: { labels: t.lengths.map((l) => displayLength(l.label)), datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
+    data: {
+      labels: t.lengths.map((l) => displayLength(l.label)),
+      datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'],
+    },
     options: {
       layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
       plugins: {
         title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
-        subtitle: { display: true, text: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`, font: { size: f * 0.72 }, color: '#444444', padding: { bottom: 6 } },
+        subtitle: {
+          display: true,
+          text: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
+          font: { size: f * 0.72 },
+          color: '#444444',
+          padding: { bottom: 6 },
+        },
         legend: { position: 'top', labels: { font: { size: f * 0.72 }, boxWidth: f * 1.1, padding: f * 0.5 } },
       },
       scales: {
-        x: { title: { display: true, text: 'Context length', font: { size: f * 0.9 } }, ticks: { font: { size: f * 0.8 } }, grid: { display: false } },
-        y: { min: 0, max: 100, title: { display: true, text: `${input.metric ?? 'accuracy'} ×100`, font: { size: f * 0.9 } }, ticks: { font: { size: f * 0.8 }, stepSize: 20 }, grid: { color: '#e6e6e6' } },
+        x: {
+          title: { display: true, text: 'Context length', font: { size: f * 0.9 } },
+          ticks: { font: { size: f * 0.8 } },
+          grid: { display: false },
+        },
+        y: {
+          min: 0,
+          max: 100,
+          title: { display: true, text: `${input.metric ?? 'accuracy'} ×100`, font: { size: f * 0.9 } },
+          ticks: { font: { size: f * 0.8 }, stepSize: 20 },
+          grid: { color: '#e6e6e6' },
+        },
       },
     },
-    plugins: [errorBarsPlugin(whiskers) as never,
-      footnotePlugin(footnote, footPx)],
+    plugins: [errorBarsPlugin(whiskers) as never, footnotePlugin(footnote, footPx)],
   };
   return { config, title };
 }

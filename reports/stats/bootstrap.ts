@@ -58,7 +58,11 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
   if (n === 0) throw new RangeError('bootstrapMeanInterval: no values');
   const level = options.level ?? 0.95;
   if (values.every((v) => v === values[0])) return { low: values[0], high: values[0] };
-  const means = bootstrapMeans(values, options.resamples ?? BOOTSTRAP_RESAMPLES, rngFor('bench-bootstrap', ...options.seed));
+  const means = bootstrapMeans(
+    values,
+    options.resamples ?? BOOTSTRAP_RESAMPLES,
+    rngFor('bench-bootstrap', ...options.seed),
+  );
   return { low: quantileSorted(means, (1 - level) / 2), high: quantileSorted(means, (1 + level) / 2) };
 }
 
@@ -68,7 +72,15 @@ export function bootstrapMeanInterval(values: readonly number[], options: Bootst
  * the per-id differences dᵢ = bᵢ − aᵢ, which keeps each id's two scores together (the pairing is what makes the
  * interval narrower than an unpaired one when the two methods tend to get the same questions right).
  */
-export function pairedBootstrapInterval(a: readonly number[], b: readonly number[], options: BootstrapOptions): Interval {
-  if (a.length !== b.length) throw new RangeError(`pairedBootstrapInterval: ${a.length} vs ${b.length} values; pairs need both`);
-  return bootstrapMeanInterval(b.map((x, i) => x - a[i]), options);
+export function pairedBootstrapInterval(
+  a: readonly number[],
+  b: readonly number[],
+  options: BootstrapOptions,
+): Interval {
+  if (a.length !== b.length)
+    throw new RangeError(`pairedBootstrapInterval: ${a.length} vs ${b.length} values; pairs need both`);
+  return bootstrapMeanInterval(
+    b.map((x, i) => x - a[i]),
+    options,
+  );
 }

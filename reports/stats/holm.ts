@@ -12,7 +12,8 @@
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
   const m = pValues.length;
-  for (const p of pValues) if (!(p >= 0 && p <= 1)) throw new RangeError(`holmAdjust: p-values must be in [0, 1], got ${p}`);
+  for (const p of pValues)
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`holmAdjust: p-values must be in [0, 1], got ${p}`);
   const order = pValues.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
   const adjusted = new Array<number>(m);
   let running = 0;

@@ -12,7 +12,8 @@
  * thousands neither overflows nor underflows to a wrong value; up to 1,000 pairs it sums binomial coefficients directly.
  */
 export function mcnemarExact(b: number, c: number): number {
-  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`mcnemarExact: counts must be whole numbers ≥ 0, got ${b}, ${c}`);
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new RangeError(`mcnemarExact: counts must be whole numbers ≥ 0, got ${b}, ${c}`);
   const m = b + c;
   if (m === 0) return 1;
   const k = Math.min(b, c);

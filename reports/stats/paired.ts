@@ -32,7 +32,10 @@ export interface PairedDifference {
  */
 export function pairedDifference(a: readonly number[], b: readonly number[], seed: SeedParts): PairedDifference {
   const n = a.length;
-  if (n === 0 || b.length !== n) throw new RangeError(`pairedDifference: need the same positive number of scores on both sides, got ${a.length} and ${b.length}`);
+  if (n === 0 || b.length !== n)
+    throw new RangeError(
+      `pairedDifference: need the same positive number of scores on both sides, got ${a.length} and ${b.length}`,
+    );
   const meanA = a.reduce((s, x) => s + x, 0) / n;
   const meanB = b.reduce((s, x) => s + x, 0) / n;
   const ci = pairedBootstrapInterval(a, b, { seed });
@@ -46,5 +49,12 @@ export function pairedDifference(a: readonly number[], b: readonly number[], see
     }
     return { ...base, test: 'mcnemar-exact', p: mcnemarExact(onlyA, onlyB), onlyA, onlyB };
   }
-  return { ...base, test: 'sign-flip', p: signFlipTest(b.map((x, i) => x - a[i]), seed) };
+  return {
+    ...base,
+    test: 'sign-flip',
+    p: signFlipTest(
+      b.map((x, i) => x - a[i]),
+      seed,
+    ),
+  };
 }

@@ -25,7 +25,12 @@ export function signFlipTest(differences: readonly number[], seed: SeedParts, ro
   const m = d.length;
   if (m === 0) return 1;
   const observed = Math.abs(d.reduce((s, x) => s + x, 0));
-  const tol = 1e-12 * Math.max(1, d.reduce((s, x) => s + Math.abs(x), 0));
+  const tol =
+    1e-12 *
+    Math.max(
+      1,
+      d.reduce((s, x) => s + Math.abs(x), 0),
+    );
   if (m <= SIGN_FLIP_EXACT_MAX) {
     const patterns = 2 ** m;
     let extreme = 0;

@@ -22,12 +22,16 @@ export interface Interval {
  */
 export function wilsonInterval(successes: number, n: number, z = Z95): Interval {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`wilsonInterval: n must be a positive integer, got ${n}`);
-  if (!(successes >= 0 && successes <= n)) throw new RangeError(`wilsonInterval: successes must be in [0, ${n}], got ${successes}`);
+  if (!(successes >= 0 && successes <= n))
+    throw new RangeError(`wilsonInterval: successes must be in [0, ${n}], got ${successes}`);
   const p = successes / n;
   const z2 = z * z;
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
   // At x = 0 (x = n) the bound is 0 (1) exactly; rounding would otherwise leave ±1e-17.
-  return { low: successes === 0 ? 0 : Math.max(0, centre - half), high: successes === n ? 1 : Math.min(1, centre + half) };
+  return {
+    low: successes === 0 ? 0 : Math.max(0, centre - half),
+    high: successes === n ? 1 : Math.min(1, centre + half),
+  };
 }

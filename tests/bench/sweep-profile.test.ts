@@ -17,7 +17,11 @@ test('frameCategory maps scripts to the sweep categories', () => {
 });
 
 test('splitProfile: self time goes to the deepest categorised frame; idle is left out', () => {
-  const frame = (id: number, url: string, children: number[] = [], functionName = 'f') => ({ id, callFrame: { functionName, url, lineNumber: 0 }, children });
+  const frame = (id: number, url: string, children: number[] = [], functionName = 'f') => ({
+    id,
+    callFrame: { functionName, url, lineNumber: 0 },
+    children,
+  });
   const profile = {
     nodes: [
       frame(1, '', [2, 5, 6], '(root)'),

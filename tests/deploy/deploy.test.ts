@@ -38,7 +38,10 @@ const skippable = (l: Line) => l.text === '' || l.text.startsWith('#');
 
 class SubsetParser {
   private i = 0;
-  constructor(private readonly lines: Line[], private readonly file: string) {}
+  constructor(
+    private readonly lines: Line[],
+    private readonly file: string,
+  ) {}
 
   private fail(l: Line | undefined, what: string): never {
     throw new Error(`${this.file}:${l?.no ?? 'end'}: ${what}`);
@@ -83,7 +86,11 @@ class SubsetParser {
 
   private sequence(indent: number): Yaml[] {
     const out: Yaml[] = [];
-    for (let l = this.peek(); l && l.indent === indent && (l.text === '-' || l.text.startsWith('- ')); l = this.peek()) {
+    for (
+      let l = this.peek();
+      l && l.indent === indent && (l.text === '-' || l.text.startsWith('- '));
+      l = this.peek()
+    ) {
       const after = l.text.slice(2);
       if (after === '|' || after === '|-') {
         this.i++;
@@ -103,7 +110,8 @@ class SubsetParser {
   /** `|` block scalar: the following lines indented deeper than the key, blank lines kept, '#' is text. */
   private literal(indent: number, keepLastNewline: boolean): string {
     const body: Line[] = [];
-    while (this.i < this.lines.length && (this.lines[this.i].text === '' || this.lines[this.i].indent > indent)) body.push(this.lines[this.i++]);
+    while (this.i < this.lines.length && (this.lines[this.i].text === '' || this.lines[this.i].indent > indent))
+      body.push(this.lines[this.i++]);
     while (body.length > 0 && body[body.length - 1].text === '') body.pop();
     if (body.length === 0) this.fail(this.lines[this.i - 1], 'empty block scalar');
     const base = body[0].indent;
@@ -134,7 +142,8 @@ function benchCommands(script: string, given: Record<string, string>): string[][
     text
       .replace(/\$\{([A-Z_][A-Z0-9_]*):-([^}]*)\}/g, (_, n: string, d: string) => vars[n] ?? d)
       .replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (_, n: string) => {
-        if (!(n in vars)) throw new Error(`command uses $${n}, which neither the script nor the test defines: ${line.trim()}`);
+        if (!(n in vars))
+          throw new Error(`command uses $${n}, which neither the script nor the test defines: ${line.trim()}`);
         return vars[n];
       });
   const out: string[][] = [];
@@ -199,7 +208,9 @@ const at = (v: Yaml, path: string): Yaml => path.split('.').reduce<Yaml>((o, k) 
 
 function manifests(): { file: string; doc: Obj }[] {
   const out: { file: string; doc: Obj }[] = [];
-  for (const file of readdirSync(join(DEPLOY, 'kubernetes')).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(join(DEPLOY, 'kubernetes'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     for (const doc of parseYamlSubset(read('kubernetes', file), file)) {
       const d = obj(doc, file);
       for (const k of ['apiVersion', 'kind']) str(d[k], `${file} ${k}`);
@@ -214,7 +225,9 @@ const byKind = (docs: { doc: Obj }[], kind: string) => docs.map((d) => d.doc).fi
 const nameOf = (d: Obj) => str(at(d, 'metadata.name'), 'name');
 
 test('the YAML subset parser reads what the examples use and refuses the rest', () => {
-  const [doc] = parseYamlSubset('a: 1 # note\nb:\n  - x\n  - k: "v"\n    n: two\nc: |\n  line # kept\n\n  more\nd: \'q\'\n');
+  const [doc] = parseYamlSubset(
+    'a: 1 # note\nb:\n  - x\n  - k: "v"\n    n: two\nc: |\n  line # kept\n\n  more\nd: \'q\'\n',
+  );
   assert.deepEqual(doc, { a: '1', b: ['x', { k: 'v', n: 'two' }], c: 'line # kept\n\nmore\n', d: 'q' });
   for (const bad of ['a: [1, 2]', 'a: {b: 1}', 'a: &x 1', 'a:\n\tb: 1', 'a: 1\na: 2', 'a:\n  b: 1\n c: 2', 'a: b: c']) {
     assert.throws(() => parseYamlSubset(bad), Error, bad);
@@ -225,7 +238,11 @@ test('Kubernetes: vLLM Deployments behind Services, an Indexed Job of shards on 
   const docs = manifests();
   const pvcs = byKind(docs, 'PersistentVolumeClaim');
   assert.equal(pvcs.length, 1);
-  assert.deepEqual(at(pvcs[0], 'spec.accessModes'), ['ReadWriteMany'], 'the shards of several nodes write to one volume');
+  assert.deepEqual(
+    at(pvcs[0], 'spec.accessModes'),
+    ['ReadWriteMany'],
+    'the shards of several nodes write to one volume',
+  );
   const services = new Map(byKind(docs, 'Service').map((s) => [nameOf(s), s]));
   const deployments = byKind(docs, 'Deployment');
   assert.ok(deployments.length >= 2, 'several endpoints');
@@ -247,21 +264,31 @@ test('Kubernetes: vLLM Deployments behind Services, an Indexed Job of shards on 
   assert.equal(at(shards, 'spec.template.spec.restartPolicy'), 'Never');
   const pod = obj(at(shards, 'spec.template.spec'), 'pod');
   const bench = obj(list(pod.containers, 'containers')[0], 'bench container');
-  const env = Object.fromEntries(list(bench.env, 'env').map((e) => [str(obj(e, 'env').name, 'name'), str(obj(e, 'env').value, 'value')]));
-  assert.equal(Number(env.BENCH_SHARD_COUNT), completions, 'BENCH_SHARD_COUNT must equal the Job\'s completions');
+  const env = Object.fromEntries(
+    list(bench.env, 'env').map((e) => [str(obj(e, 'env').name, 'name'), str(obj(e, 'env').value, 'value')]),
+  );
+  assert.equal(Number(env.BENCH_SHARD_COUNT), completions, "BENCH_SHARD_COUNT must equal the Job's completions");
   for (const job of jobs.values()) {
     const spec = obj(at(job, 'spec.template.spec'), 'pod');
     const claim = obj(list(spec.volumes, 'volumes')[0], 'volume');
-    assert.equal(at(claim, 'persistentVolumeClaim.claimName'), nameOf(pvcs[0]), `${nameOf(job)} mounts the shared volume`);
+    assert.equal(
+      at(claim, 'persistentVolumeClaim.claimName'),
+      nameOf(pvcs[0]),
+      `${nameOf(job)} mounts the shared volume`,
+    );
   }
 
   // Every bench command: parsed by the CLI; the shards use --shard auto and every endpoint; the merge takes them all.
   const vars = { ...env, JOB_COMPLETION_INDEX: '0' };
   const commands = docs.flatMap(({ doc }) => {
     const spec = doc.kind === 'Job' ? obj(at(doc, 'spec.template.spec'), 'pod') : undefined;
-    return (spec ? list(spec.containers, 'containers') : []).flatMap((c) => list(obj(c, 'container').command, 'command').flatMap((part) => benchCommands(str(part, 'command'), vars)));
+    return (spec ? list(spec.containers, 'containers') : []).flatMap((c) =>
+      list(obj(c, 'container').command, 'command').flatMap((part) => benchCommands(str(part, 'command'), vars)),
+    );
   });
-  const runs = commands.map((argv) => parse(argv, vars)).filter((c): c is Extract<Command, { command: 'run' }> => c.command === 'run');
+  const runs = commands
+    .map((argv) => parse(argv, vars))
+    .filter((c): c is Extract<Command, { command: 'run' }> => c.command === 'run');
   assert.equal(runs.length, 1);
   const run = runs[0].config;
   assert.deepEqual(run.shard, { index: 0, count: completions });
@@ -274,7 +301,10 @@ test('Kubernetes: vLLM Deployments behind Services, an Indexed Job of shards on 
   const merges = commands.filter((argv) => argv[0] === 'merge').map((argv) => parse(argv, vars));
   assert.equal(merges.length, 1);
   const merge = merges[0] as Extract<Command, { command: 'merge' }>;
-  assert.deepEqual(merge.shardDirs, Array.from({ length: completions }, (_, i) => run.out!.replace(/shard-0$/, `shard-${i}`)));
+  assert.deepEqual(
+    merge.shardDirs,
+    Array.from({ length: completions }, (_, i) => run.out!.replace(/shard-0$/, `shard-${i}`)),
+  );
   assert.ok(commands.some((argv) => argv[0] === 'report'));
 });
 
@@ -283,7 +313,12 @@ test('Slurm: the array size matches the shard count, and every bench command par
   const array = /^#SBATCH --array=(\d+)-(\d+)\s*$/m.exec(shards);
   assert.ok(array, 'shards.sbatch declares a range array');
   const count = Number(array[2]) - Number(array[1]) + 1;
-  const vars = { SLURM_ARRAY_TASK_ID: array[1], SLURM_ARRAY_TASK_MIN: array[1], SLURM_ARRAY_TASK_COUNT: String(count), OUT: '/shared/runs/x/shard-0' };
+  const vars = {
+    SLURM_ARRAY_TASK_ID: array[1],
+    SLURM_ARRAY_TASK_MIN: array[1],
+    SLURM_ARRAY_TASK_COUNT: String(count),
+    OUT: '/shared/runs/x/shard-0',
+  };
   const runs = benchCommands(shards, vars).map((argv) => parse(argv, vars));
   assert.equal(runs.length, 1);
   assert.ok(runs[0].command === 'run');
@@ -295,9 +330,16 @@ test('Slurm: the array size matches the shard count, and every bench command par
   assert.deepEqual(again.config.shard, { index: 3, count });
   assert.ok(Array.isArray(runs[0].config.model) && runs[0].config.model.length >= 2, 'several endpoints');
   const merge = benchCommands(read('slurm', 'merge.sbatch'), {}).map((argv) => parse(argv, {}));
-  assert.deepEqual(merge.map((c) => c.command), ['merge', 'report']);
+  assert.deepEqual(
+    merge.map((c) => c.command),
+    ['merge', 'report'],
+  );
   const runsDir = /^RUNS=\$\{RUNS:-([^}]+)\}$/m;
-  assert.equal(runsDir.exec(read('slurm', 'merge.sbatch'))?.[1], runsDir.exec(shards)?.[1], 'the merge reads where the shards write');
+  assert.equal(
+    runsDir.exec(read('slurm', 'merge.sbatch'))?.[1],
+    runsDir.exec(shards)?.[1],
+    'the merge reads where the shards write',
+  );
   assert.match(read('slurm', 'submit.sh'), /sbatch --dependency="afterok:\$array" merge\.sbatch/);
 });
 

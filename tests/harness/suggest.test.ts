@@ -43,6 +43,9 @@ test('closest: a likely typo gets the nearest name; a far one gets none', () => 
 });
 
 test('didYouMean formats the suggestion, or says nothing', () => {
-  assert.equal(didYouMean('sample', ['samples', 'seed'], (c) => `--${c}`), ' (did you mean --samples?)');
+  assert.equal(
+    didYouMean('sample', ['samples', 'seed'], (c) => `--${c}`),
+    ' (did you mean --samples?)',
+  );
   assert.equal(didYouMean('zzzzzz', ['samples', 'seed']), '');
 });

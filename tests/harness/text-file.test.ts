@@ -27,7 +27,9 @@ test('invalidUtf8Offset agrees with the WHATWG decoder on random bytes', () => {
   const rand = mulberry32(7);
   const fatal = new TextDecoder('utf-8', { fatal: true });
   for (let n = 0; n < 3000; n++) {
-    const bytes = Uint8Array.from({ length: 1 + Math.floor(rand() * 8) }, () => (rand() < 0.5 ? 0x80 + Math.floor(rand() * 0x80) : Math.floor(rand() * 0x80)));
+    const bytes = Uint8Array.from({ length: 1 + Math.floor(rand() * 8) }, () =>
+      rand() < 0.5 ? 0x80 + Math.floor(rand() * 0x80) : Math.floor(rand() * 0x80),
+    );
     let valid = true;
     try {
       fatal.decode(bytes);
@@ -47,12 +49,21 @@ test('readTextFile: plain and gzipped UTF-8 read alike; not UTF-8, binary and di
   assert.equal(readTextFile(join(dir, 'plain.jsonl'), 'fix'), text);
   assert.equal(readTextFile(join(dir, 'packed.jsonl'), 'fix'), text);
   writeFileSync(join(dir, 'latin1.jsonl'), Buffer.from(text, 'latin1'));
-  assert.throws(() => readTextFile(join(dir, 'latin1.jsonl'), 'save it as UTF-8'), /latin1\.jsonl is not UTF-8 text: byte 0xE9 at byte offset 9 is not valid UTF-8; save it as UTF-8$/);
+  assert.throws(
+    () => readTextFile(join(dir, 'latin1.jsonl'), 'save it as UTF-8'),
+    /latin1\.jsonl is not UTF-8 text: byte 0xE9 at byte offset 9 is not valid UTF-8; save it as UTF-8$/,
+  );
   writeFileSync(join(dir, 'latin1.gz.jsonl'), gzipSync(Buffer.from(text, 'latin1')));
-  assert.throws(() => readTextFile(join(dir, 'latin1.gz.jsonl'), 'fix'), /\(after gunzip\) is not UTF-8 text: byte 0xE9 at byte offset 9/);
+  assert.throws(
+    () => readTextFile(join(dir, 'latin1.gz.jsonl'), 'fix'),
+    /\(after gunzip\) is not UTF-8 text: byte 0xE9 at byte offset 9/,
+  );
   writeFileSync(join(dir, 'bin.jsonl'), Buffer.from([0x7b, 0x00, 0x7d]));
   assert.throws(() => readTextFile(join(dir, 'bin.jsonl'), 'fix'), /is binary, not text: a NUL byte at byte offset 1/);
   writeFileSync(join(dir, 'torn.gz'), gzipSync(text).subarray(0, 12));
   assert.throws(() => readTextFile(join(dir, 'torn.gz'), 'fix'), /starts like gzip but does not decompress/);
-  assert.throws(() => readTextFile(dir, 'pass a file'), (e: unknown) => e instanceof UserError && /is a directory, not a file; pass a file/.test(e.message));
+  assert.throws(
+    () => readTextFile(dir, 'pass a file'),
+    (e: unknown) => e instanceof UserError && /is a directory, not a file; pass a file/.test(e.message),
+  );
 });

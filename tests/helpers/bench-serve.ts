@@ -4,9 +4,15 @@ import { join } from 'node:path';
 export const BIN = join(process.cwd(), 'bin', 'bench.js');
 
 /** Starts the real `bench serve` binary on a free port; resolves with its base URL once it prints it. */
-export function startBenchServe(extra: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ url: string; child: ChildProcess }> {
+export function startBenchServe(
+  extra: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extra], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     let out = '';
     child.stdout!.on('data', (d) => {
       out += String(d);

@@ -23,21 +23,30 @@ export function send(res: ServerResponse, status: number, contentType: string, t
   res.end(text);
 }
 
-export const listsM = (res: ServerResponse) => json(res, 200, { object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'test' }] });
+export const listsM = (res: ServerResponse) =>
+  json(res, 200, { object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'test' }] });
 
 /** A well-formed chat completion (usage without prompt tokens, so no token-drift warning). */
 export function completion(content = 'Therefore, the answer is yes') {
   return {
-    id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: 'm',
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
     usage: { prompt_tokens: 0, completion_tokens: 5, total_tokens: 5 },
   };
 }
 
-export const NGINX_PAGE = '<!DOCTYPE html>\n<html>\n<head><title>Welcome to nginx!</title></head>\n<body><h1>Welcome to nginx!</h1></body>\n</html>\n';
-export const NOT_FOUND_PAGE = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n</body>\r\n</html>\r\n';
+export const NGINX_PAGE =
+  '<!DOCTYPE html>\n<html>\n<head><title>Welcome to nginx!</title></head>\n<body><h1>Welcome to nginx!</h1></body>\n</html>\n';
+export const NOT_FOUND_PAGE =
+  '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n</body>\r\n</html>\r\n';
 
-export async function fakeEndpoint(chat: ChatHandler, models: (res: ServerResponse) => void = listsM): Promise<FakeEndpoint> {
+export async function fakeEndpoint(
+  chat: ChatHandler,
+  models: (res: ServerResponse) => void = listsM,
+): Promise<FakeEndpoint> {
   let chats = 0;
   const server = createServer((req, res) => {
     let body = '';

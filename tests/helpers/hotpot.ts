@@ -5,7 +5,10 @@ import { gunzipSync } from 'node:zlib';
 import { BUNDLED_HOTPOT } from '../../datasets/hotpotqa/load.js';
 import { datasetPath } from '../../harness/paths.js';
 
-export type HotpotRow = Record<string, unknown> & { context: [string, string[]][]; supporting_facts: [string, number][] };
+export type HotpotRow = Record<string, unknown> & {
+  context: [string, string[]][];
+  supporting_facts: [string, number][];
+};
 
 let bundled: HotpotRow[] | undefined;
 

@@ -7,8 +7,14 @@ test('the MemAgent RULER-HQA table is complete and consistent', () => {
   const b = loadPaperBaseline();
   assert.equal(b.source.arxiv, '2507.02259');
   assert.equal(b.source.location, 'Table 2');
-  assert.deepEqual(b.lengths.map((l) => l.label), ['7K', '14K', '28K', '56K', '112K', '224K', '448K', '896K', '1.75M', '3.5M']);
-  assert.deepEqual(b.lengths.map((l) => l.docs), [50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600]);
+  assert.deepEqual(
+    b.lengths.map((l) => l.label),
+    ['7K', '14K', '28K', '56K', '112K', '224K', '448K', '896K', '1.75M', '3.5M'],
+  );
+  assert.deepEqual(
+    b.lengths.map((l) => l.docs),
+    [50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600],
+  );
   assert.equal(b.lengths[0].approxTokens, 6999.6);
   assert.equal(b.lengths[9].approxTokens, null);
   assert.equal(b.series.length, 8);
@@ -27,7 +33,10 @@ test('the MemAgent RULER-HQA table is complete and consistent', () => {
   assert.equal(paperCurves(b).find((c) => c.model === 'QwenLong-L1-32B')?.points.length, 8);
   const niah = b.figures.find((f) => f.id === 'niah-512k');
   assert.equal(niah?.readFromFigure, true);
-  assert.deepEqual(niah?.values.map((v) => v.score), [95.4, 81.91]);
+  assert.deepEqual(
+    niah?.values.map((v) => v.score),
+    [95.4, 81.91],
+  );
 });
 
 test('paper baselines are found by task name', () => {

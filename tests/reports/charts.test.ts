@@ -21,17 +21,36 @@ const paper = loadPaperBaseline();
 function hqaRecords(shift: number): SampleRecord[] {
   const out: SampleRecord[] = [];
   [50, 100, 200, 400].forEach((docs, i) => {
-    for (let k = 0; k < 4; k++) out.push(record({ lengthKind: 'docs', length: docs, lengthLabel: `docs:${docs}`, index: k, score: k < 4 - i - shift ? 1 : 0 }));
+    for (let k = 0; k < 4; k++)
+      out.push(
+        record({
+          lengthKind: 'docs',
+          length: docs,
+          lengthLabel: `docs:${docs}`,
+          index: k,
+          score: k < 4 - i - shift ? 1 : 0,
+        }),
+      );
   });
   return out;
 }
 
 function niahRecords(flip: boolean): SampleRecord[] {
   const out: SampleRecord[] = [];
-  [8192, 16384].forEach((len, i) => [0, 50, 100].forEach((depth, j) => out.push(record({
-    task: 'niah_single_1', lengthLabel: `${len / 1024}k`, length: len, index: j, score: (i + j + (flip ? 1 : 0)) % 2,
-    metadata: j === 1 ? { depth } : { needles: [{ depth, key: 'k' }] },
-  }))));
+  [8192, 16384].forEach((len, i) =>
+    [0, 50, 100].forEach((depth, j) =>
+      out.push(
+        record({
+          task: 'niah_single_1',
+          lengthLabel: `${len / 1024}k`,
+          length: len,
+          index: j,
+          score: (i + j + (flip ? 1 : 0)) % 2,
+          metadata: j === 1 ? { depth } : { needles: [{ depth, key: 'k' }] },
+        }),
+      ),
+    ),
+  );
   return out;
 }
 
@@ -40,9 +59,28 @@ test('every chart kind renders valid PNGs at both sizes', () => {
   for (const size of Object.values(CHART_SIZES)) {
     const pngs = [
       renderAccuracyChart({ task: 'ruler-hqa', rows, paper: [paper], lengthTable: paper.lengths, size }),
-      renderHeatmap({ task: 'niah_single_1', method: 'memagent', model: 'local:reference-reader', records: niahRecords(false), size }),
-      renderProbeChart({ task: 'probe', method: 'memagent', model: 'm', records: [record({ metadata: { placement: [0, 1] } }), record({ index: 1, metadata: { placement: 'random' } })], size }),
-      renderRougeChart({ method: 'memagent', model: 'm', rows: summarize([record({ model: 'm', task: 'qmsum', scores: { rouge1_r: 0.4, rouge2_r: 0.1, rougeL_r: 0.3 } })]), size }),
+      renderHeatmap({
+        task: 'niah_single_1',
+        method: 'memagent',
+        model: 'local:reference-reader',
+        records: niahRecords(false),
+        size,
+      }),
+      renderProbeChart({
+        task: 'probe',
+        method: 'memagent',
+        model: 'm',
+        records: [record({ metadata: { placement: [0, 1] } }), record({ index: 1, metadata: { placement: 'random' } })],
+        size,
+      }),
+      renderRougeChart({
+        method: 'memagent',
+        model: 'm',
+        rows: summarize([
+          record({ model: 'm', task: 'qmsum', scores: { rouge1_r: 0.4, rouge2_r: 0.1, rougeL_r: 0.3 } }),
+        ]),
+        size,
+      }),
     ];
     for (const png of pngs) assert.deepEqual(pngSize(png), { width: size.width, height: size.height });
   }
@@ -50,9 +88,24 @@ test('every chart kind renders valid PNGs at both sizes', () => {
 
 test('charts differ when the data differ', () => {
   const size = CHART_SIZES.paper;
-  const a = renderAccuracyChart({ task: 'ruler-hqa', rows: summarize(hqaRecords(0)), lengthTable: paper.lengths, size });
-  const a2 = renderAccuracyChart({ task: 'ruler-hqa', rows: summarize(hqaRecords(0)), lengthTable: paper.lengths, size });
-  const b = renderAccuracyChart({ task: 'ruler-hqa', rows: summarize(hqaRecords(1)), lengthTable: paper.lengths, size });
+  const a = renderAccuracyChart({
+    task: 'ruler-hqa',
+    rows: summarize(hqaRecords(0)),
+    lengthTable: paper.lengths,
+    size,
+  });
+  const a2 = renderAccuracyChart({
+    task: 'ruler-hqa',
+    rows: summarize(hqaRecords(0)),
+    lengthTable: paper.lengths,
+    size,
+  });
+  const b = renderAccuracyChart({
+    task: 'ruler-hqa',
+    rows: summarize(hqaRecords(1)),
+    lengthTable: paper.lengths,
+    size,
+  });
   assert.ok(a.equals(a2), 'same data, same bytes');
   assert.ok(!a.equals(b), 'different data, different image');
   const h1 = renderHeatmap({ task: 't', method: 'm', model: 'x', records: niahRecords(false), size });
@@ -63,8 +116,18 @@ test('charts differ when the data differ', () => {
 test('heatmap grid: depth from needles[0] or metadata.depth, 0% first, means per cell', () => {
   const grid = heatmapGrid(niahRecords(false));
   assert.deepEqual(grid.depths, [0, 50, 100]);
-  assert.deepEqual(grid.lengths.map((l) => l.label), ['8k', '16k']);
-  assert.deepEqual(grid.cells.map((row) => row.map((c) => c?.mean)), [[0, 1], [1, 0], [0, 1]]);
+  assert.deepEqual(
+    grid.lengths.map((l) => l.label),
+    ['8k', '16k'],
+  );
+  assert.deepEqual(
+    grid.cells.map((row) => row.map((c) => c?.mean)),
+    [
+      [0, 1],
+      [1, 0],
+      [0, 1],
+    ],
+  );
   assert.equal(depthOf(record({ metadata: {} })), null);
   assert.equal(depthOf(record({ metadata: { needles: [{ depth: 37 }, { depth: 90 }] } })), 37);
   // Binning rounds to the nearest multiple.
@@ -113,18 +176,45 @@ test('writeCharts picks the charts the data supports and writes both sizes', () 
   const records = [...hqaRecords(0), ...niahRecords(false)];
   const files = writeCharts(out, { rows: summarize(records), records, paper: [paper], lengthTable: paper.lengths });
   const kinds = files.map((f) => `${f.kind}/${f.size}`).sort();
-  assert.deepEqual(kinds, ['accuracy/paper', 'accuracy/paper', 'accuracy/slide', 'accuracy/slide', 'niah-heatmap/paper', 'niah-heatmap/slide']);
+  assert.deepEqual(kinds, [
+    'accuracy/paper',
+    'accuracy/paper',
+    'accuracy/slide',
+    'accuracy/slide',
+    'niah-heatmap/paper',
+    'niah-heatmap/slide',
+  ]);
   for (const f of files) pngSize(readFileSync(f.file));
 });
 
 test('the probe chart needs two placements; plain RULER-HQA (placement "random") gets the accuracy chart only', () => {
   const out = mkdtempSync(join(tmpdir(), 'bench-charts-'));
   const plain = hqaRecords(0).map((r) => ({ ...r, metadata: { placement: 'random' } }));
-  const files = writeCharts(out, { rows: summarize(plain), records: plain, paper: [], lengthTable: paper.lengths, sizes: [CHART_SIZES.paper] });
-  assert.deepEqual(files.map((f) => f.kind), ['accuracy']);
-  const probe = ['0-100', '20-80', 'random'].flatMap((pl, i) => [0, 1].map((k) => record({ task: 'ctx-dist', index: i * 2 + k, metadata: { placement: pl } })));
-  const files2 = writeCharts(out, { rows: summarize(probe), records: probe, paper: [], lengthTable: paper.lengths, sizes: [CHART_SIZES.paper] });
-  assert.deepEqual(files2.map((f) => f.kind), ['probe']);
+  const files = writeCharts(out, {
+    rows: summarize(plain),
+    records: plain,
+    paper: [],
+    lengthTable: paper.lengths,
+    sizes: [CHART_SIZES.paper],
+  });
+  assert.deepEqual(
+    files.map((f) => f.kind),
+    ['accuracy'],
+  );
+  const probe = ['0-100', '20-80', 'random'].flatMap((pl, i) =>
+    [0, 1].map((k) => record({ task: 'ctx-dist', index: i * 2 + k, metadata: { placement: pl } })),
+  );
+  const files2 = writeCharts(out, {
+    rows: summarize(probe),
+    records: probe,
+    paper: [],
+    lengthTable: paper.lengths,
+    sizes: [CHART_SIZES.paper],
+  });
+  assert.deepEqual(
+    files2.map((f) => f.kind),
+    ['probe'],
+  );
 });
 
 test('footnotes wrap at "; " to the chart width; crowded category labels shrink, then rotate', () => {
@@ -134,14 +224,19 @@ test('footnotes wrap at "; " to the chart width; crowded category labels shrink,
   assert.deepEqual(footnoteLines('', 14, 100), []);
   const roomy = categoryTicks([['hotpotqa', 'qa_f1']], 1000, 16, 12);
   assert.deepEqual(roomy, { size: 16, maxRotation: 0 });
-  const crowded = categoryTicks(Array.from({ length: 30 }, () => ['multifieldqa_en', 'qa_f1']), 1000, 16, 12);
+  const crowded = categoryTicks(
+    Array.from({ length: 30 }, () => ['multifieldqa_en', 'qa_f1']),
+    1000,
+    16,
+    12,
+  );
   assert.deepEqual(crowded, { size: 12, maxRotation: 45 });
 });
 
 test('grouped bars touch within a group and never exceed the cap', () => {
   const few = groupedBarSizing(2, 2, 1000, 70);
   // slot = 500 px; two 70 px bars need 140/0.92 px of it.
-  assert.ok(Math.abs(few.categoryPercentage - (140 / 0.92) / 500) < 1e-9);
+  assert.ok(Math.abs(few.categoryPercentage - 140 / 0.92 / 500) < 1e-9);
   const many = groupedBarSizing(20, 4, 1000, 70);
   assert.equal(many.categoryPercentage, 0.8);
 });

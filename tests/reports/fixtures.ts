@@ -36,9 +36,15 @@ export function record(over: Partial<SampleRecord> = {}): SampleRecord {
 }
 
 /** A temp run directory holding the given records (and optional raw trailing text) as samples.jsonl. */
-export function runDir(records: SampleRecord[], opts: { trailing?: string; manifest?: Record<string, unknown> } = {}): string {
+export function runDir(
+  records: SampleRecord[],
+  opts: { trailing?: string; manifest?: Record<string, unknown> } = {},
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-report-test-'));
-  writeFileSync(join(dir, 'samples.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n' + (opts.trailing ?? ''));
+  writeFileSync(
+    join(dir, 'samples.jsonl'),
+    records.map((r) => JSON.stringify(r)).join('\n') + '\n' + (opts.trailing ?? ''),
+  );
   if (opts.manifest) writeFileSync(join(dir, 'manifest.json'), JSON.stringify(opts.manifest));
   return dir;
 }

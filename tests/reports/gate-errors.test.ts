@@ -13,7 +13,12 @@ import { record, runDir } from './fixtures.js';
 
 function samples(n: number, errors: number): SampleRecord[] {
   return Array.from({ length: n }, (_, i) =>
-    record({ index: i, score: i < errors ? 0 : 1, ...(i < errors ? { status: 'error' as const, error: 'endpoint failed (HTTP 500)', prediction: null } : {}) }));
+    record({
+      index: i,
+      score: i < errors ? 0 : 1,
+      ...(i < errors ? { status: 'error' as const, error: 'endpoint failed (HTTP 500)', prediction: null } : {}),
+    }),
+  );
 }
 
 function baselineOf(records: SampleRecord[]): string {
@@ -24,7 +29,14 @@ function baselineOf(records: SampleRecord[]): string {
 
 async function gate(runDirPath: string, baseline: string, extra: { maxErrors?: number; junit?: string } = {}) {
   const out: string[] = [];
-  const code = await gateCommand({ runDir: runDirPath, baseline, maxDrop: 100, ...extra, print: (t) => out.push(t), printError: (t) => out.push(t) });
+  const code = await gateCommand({
+    runDir: runDirPath,
+    baseline,
+    maxDrop: 100,
+    ...extra,
+    print: (t) => out.push(t),
+    printError: (t) => out.push(t),
+  });
   return { code, out: out.join('\n') };
 }
 
@@ -46,5 +58,8 @@ test('a baseline with errors allows as many by default, not more; JUnit records 
   assert.equal(r.code, 1, r.out);
   assert.match(r.out, /errors: 3 — TOO MANY: the baseline had 1/);
   const xml = readFileSync(junit, 'utf8');
-  assert.match(xml, /<testcase classname="bench.gate" name="errors" time="0"><failure message="3 errored samples \(max 1, as in the baseline\)" type="errors">/);
+  assert.match(
+    xml,
+    /<testcase classname="bench.gate" name="errors" time="0"><failure message="3 errored samples \(max 1, as in the baseline\)" type="errors">/,
+  );
 });

@@ -92,12 +92,29 @@ test('exact mode fails on any change, up or down, and on missing keys', async ()
   const base = [...samples(5, 10), ...samples(3, 10, { lengthLabel: '14k', length: 14336 })];
   const baseline = baselineFile(base);
   assert.equal((await gate({ runDir: runDir(base), baseline, exact: true })).code, 0);
-  assert.equal((await gate({ runDir: runDir([...samples(6, 10), ...samples(3, 10, { lengthLabel: '14k', length: 14336 })]), baseline, exact: true })).code, 1);
+  assert.equal(
+    (
+      await gate({
+        runDir: runDir([...samples(6, 10), ...samples(3, 10, { lengthLabel: '14k', length: 14336 })]),
+        baseline,
+        exact: true,
+      })
+    ).code,
+    1,
+  );
   assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline, exact: true })).code, 1);
-  assert.equal((await gate({ runDir: runDir(samples(5, 10)), baseline, allowMissing: true })).code, 0, 'a missing key is skipped with allowMissing');
+  assert.equal(
+    (await gate({ runDir: runDir(samples(5, 10)), baseline, allowMissing: true })).code,
+    0,
+    'a missing key is skipped with allowMissing',
+  );
   const extra = runDir([...base, ...samples(4, 10, { lengthLabel: '28k', length: 28672 })]);
   assert.equal((await gate({ runDir: extra, baseline, exact: true })).code, 1, 'a key the baseline lacks is a change');
-  assert.equal((await gate({ runDir: extra, baseline })).code, 0, 'outside exact mode a new key is reported, not failed');
+  assert.equal(
+    (await gate({ runDir: extra, baseline })).code,
+    0,
+    'outside exact mode a new key is reported, not failed',
+  );
 });
 
 test('exact mode fails when only the sample count changes (same score, different n)', async () => {
@@ -145,7 +162,10 @@ test('a baseline key missing from the run fails the gate unless allowMissing ski
   assert.match(refused.out, /a missing key fails/);
   assert.match(refused.out, /ruler-hqa \/ memagent \/ 14k .*MISSING$/m);
   assert.match(refused.out, /ruler-hqa \/ memagent \/ 7k .* ok$/m);
-  assert.match(refused.out, /gate: FAIL \(0 of 1 keys regressed, 7 baseline keys missing from the run \(--allow-missing skips them\)\)/);
+  assert.match(
+    refused.out,
+    /gate: FAIL \(0 of 1 keys regressed, 7 baseline keys missing from the run \(--allow-missing skips them\)\)/,
+  );
 
   const allowed = await gate({ runDir: run, baseline, allowMissing: true });
   assert.equal(allowed.code, 0, allowed.out);
@@ -156,7 +176,10 @@ test('a baseline key missing from the run fails the gate unless allowMissing ski
   const dir = mkdtempSync(join(tmpdir(), 'bench-gate-junit-'));
   await gate({ runDir: run, baseline, junit: join(dir, 'a.xml') });
   assert.match(readFileSync(join(dir, 'a.xml'), 'utf8'), /failures="7" errors="0" skipped="0"/);
-  assert.match(readFileSync(join(dir, 'a.xml'), 'utf8'), /<failure message="in the baseline but not in the run" type="missing">/);
+  assert.match(
+    readFileSync(join(dir, 'a.xml'), 'utf8'),
+    /<failure message="in the baseline but not in the run" type="missing">/,
+  );
   await gate({ runDir: run, baseline, junit: join(dir, 'b.xml'), allowMissing: true });
   assert.match(readFileSync(join(dir, 'b.xml'), 'utf8'), /failures="0" errors="0" skipped="7"/);
 
@@ -175,11 +198,15 @@ function assertWellFormedXml(text: string): void {
   for (const m of body.matchAll(token)) {
     if (m[6]) assert.fail(`stray "<" at ${m.index}`);
     if (m[5] !== undefined) {
-      assert.ok(!/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/i.test(m[5]), `bad entity in text: ${m[5].slice(0, 40)}`);
+      assert.ok(
+        !/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/i.test(m[5]),
+        `bad entity in text: ${m[5].slice(0, 40)}`,
+      );
       if (stack.length === 0) assert.equal(m[5].trim(), '', 'text outside the root');
       continue;
     }
-    for (const attr of m[3].matchAll(/="([^"]*)"/g)) assert.ok(!/&(?!(amp|lt|gt|quot|apos);)/.test(attr[1]), `bad entity in attribute ${attr[1]}`);
+    for (const attr of m[3].matchAll(/="([^"]*)"/g))
+      assert.ok(!/&(?!(amp|lt|gt|quot|apos);)/.test(attr[1]), `bad entity in attribute ${attr[1]}`);
     if (m[1]) assert.equal(stack.pop(), m[2], `mismatched </${m[2]}>`);
     else if (!m[4]) {
       if (stack.length === 0) roots++;
@@ -212,7 +239,13 @@ test('--junit writes well-formed JUnit XML with one testcase per key', async () 
 });
 
 test('bench baseline freezes a run for the gate', async () => {
-  const run = runDir(samples(7, 10), { manifest: manifestFixture({ command: 'bench run', seed: 3, model: { id: 'local:reference-reader', isReferenceReader: true } }) });
+  const run = runDir(samples(7, 10), {
+    manifest: manifestFixture({
+      command: 'bench run',
+      seed: 3,
+      model: { id: 'local:reference-reader', isReferenceReader: true },
+    }),
+  });
   const out = join(mkdtempSync(join(tmpdir(), 'bench-gate-')), 'sub', 'b.json');
   const { entries } = await baselineCommand({ runDir: run, out });
   assert.equal(entries, 1);

@@ -13,13 +13,17 @@ import { record, runDir } from './fixtures.js';
 
 test('a 0/1 row gets the Wilson interval of its count; errored samples count as 0', () => {
   // 3 right of 5 (one of the 4 scored-1 records errored): Wilson 3/5.
-  const rows = summarize([1, 1, 1, 0, 1].map((s, i) => record({ index: i, score: s, ...(i === 4 ? { status: 'error' as const } : {}) })));
+  const rows = summarize(
+    [1, 1, 1, 0, 1].map((s, i) => record({ index: i, score: s, ...(i === 4 ? { status: 'error' as const } : {}) })),
+  );
   const w = wilsonInterval(3, 5);
   assert.deepEqual([rows[0].ci95_low, rows[0].ci95_high, rows[0].ci_method], [w.low, w.high, 'wilson']);
 });
 
 test('a row with partial credit gets the seeded bootstrap, the same on every call and in any record order', () => {
-  const recs = [0, 0.5, 1, 0.25, 0.75, 1, 0, 0.5].map((s, i) => record({ index: i, metric: 'f1', score: s, scores: { f1: s } }));
+  const recs = [0, 0.5, 1, 0.25, 0.75, 1, 0, 0.5].map((s, i) =>
+    record({ index: i, metric: 'f1', score: s, scores: { f1: s } }),
+  );
   const [a] = summarize(recs);
   const [b] = summarize([...recs].reverse());
   assert.equal(a.ci_method, 'bootstrap');
@@ -30,10 +34,16 @@ test('a row with partial credit gets the seeded bootstrap, the same on every cal
 
 test('summary.csv and summary.json carry ci95_low, ci95_high and ci_method', () => {
   const rows = summarize([record({ index: 0, score: 1 }), record({ index: 1, score: 0, scores: { sub_em: 0 } })]);
-  const [head, line] = summaryCsv(rows).trim().split('\n').map((l) => l.split(','));
+  const [head, line] = summaryCsv(rows)
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   const cell = (name: string) => line[head.indexOf(name)];
   // Wilson 1/2: centre 0.5, half = 1.96/(1 + 1.96²/2)·√(0.25/2 + 1.96²/16) = 0.4056 → 9.45–90.55.
-  assert.deepEqual([cell('score_x100'), cell('ci95_low_x100'), cell('ci95_high_x100'), cell('ci_method')], ['50.00', '9.45', '90.55', 'wilson']);
+  assert.deepEqual(
+    [cell('score_x100'), cell('ci95_low_x100'), cell('ci95_high_x100'), cell('ci_method')],
+    ['50.00', '9.45', '90.55', 'wilson'],
+  );
   assert.equal(head.indexOf('ci95_low_x100'), head.indexOf('score_x100') + 1);
   const json = summaryJson(rows).rows[0];
   assert.ok(Math.abs(json.ci95_low - 0.0945) < 1e-4 && Math.abs(json.ci95_high - 0.9055) < 1e-4);
@@ -41,12 +51,19 @@ test('summary.csv and summary.json carry ci95_low, ci95_high and ci_method', () 
 });
 
 test('markdown and HTML name the interval and its method; the accuracy chart draws bands and says so', async () => {
-  const dir = runDir([7168, 14336].flatMap((len, k) => [0, 1, 2, 3].map((i) => record({ lengthLabel: `${len / 1024}k`, length: len, index: i + 4 * k, score: i % 2 }))));
+  const dir = runDir(
+    [7168, 14336].flatMap((len, k) =>
+      [0, 1, 2, 3].map((i) => record({ lengthLabel: `${len / 1024}k`, length: len, index: i + 4 * k, score: i % 2 })),
+    ),
+  );
   const out = mkdtempSync(join(tmpdir(), 'bench-ci-'));
   const { rows } = await reportCommand({ runDirs: [dir], out, onWarning: () => {} });
   const md = readFileSync(join(out, 'summary.md'), 'utf8');
   assert.match(md, /\| score ×100 \| ci95 ×100 \| ci_method \| n \|/);
-  assert.match(md, /ci95: 95% interval of the score: Wilson score interval when every sample scored 0 or 1, else a seeded percentile bootstrap/);
+  assert.match(
+    md,
+    /ci95: 95% interval of the score: Wilson score interval when every sample scored 0 or 1, else a seeded percentile bootstrap/,
+  );
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   assert.match(html, /<th>ci95 ×100<\/th><th>ci_method<\/th>/);
   const { config } = accuracyChartConfig({ task: 'ruler-hqa', rows, size: CHART_SIZES.paper });

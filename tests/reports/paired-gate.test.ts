@@ -41,8 +41,14 @@ test('--paired: a drop the unpaired tolerance allows fails when it is significan
   assert.equal(unpaired.code, 0, unpaired.out);
   const paired = await gate({ runDir: run, baseline: base, paired: true });
   assert.equal(paired.code, 1, paired.out + paired.err);
-  assert.match(paired.out, /^rule \(--paired\): a key REGRESSES where run − baseline < 0 over shared sample ids is significant after Holm across the 1 paired rows/);
-  assert.match(paired.out, /ruler-hqa \/ memagent \/ 7k .* -7\.00 .*0\.0156 .*0\.0156 .*paired \(McNemar, 100 ids\) .*REGRESSION/);
+  assert.match(
+    paired.out,
+    /^rule \(--paired\): a key REGRESSES where run − baseline < 0 over shared sample ids is significant after Holm across the 1 paired rows/,
+  );
+  assert.match(
+    paired.out,
+    /ruler-hqa \/ memagent \/ 7k .* -7\.00 .*0\.0156 .*0\.0156 .*paired \(McNemar, 100 ids\) .*REGRESSION/,
+  );
   assert.match(paired.out, /gate: FAIL \(1 of 1 keys regressed; 1 keys compared: 1 paired, 0 unpaired\)/);
   // --max-drop is a floor, as in the unpaired rule: 7 points ≤ 8 → pass.
   const floor = await gate({ runDir: run, baseline: base, paired: true, maxDrop: 8 });
@@ -74,7 +80,10 @@ test('--paired falls back to the unpaired rule, and says so, for a baseline file
   writeBaseline(summarize(records), file);
   const r = await gate({ runDir: runDir(samples(100, (i) => i < 73)), baseline: file, paired: true });
   assert.equal(r.code, 0, r.out);
-  assert.match(r.out, /note: the baseline .* is a file: it holds scores, not sample ids, so every key uses the unpaired rule/);
+  assert.match(
+    r.out,
+    /note: the baseline .* is a file: it holds scores, not sample ids, so every key uses the unpaired rule/,
+  );
   assert.match(r.out, /unpaired \(allowed drop 8\.00\)/);
   const other = runDir(samples(100, (i) => i < 73).map((x) => ({ ...x, id: `${x.id}-b` })));
   const o = await gate({ runDir: other, baseline: runDir(records), paired: true });

@@ -31,7 +31,13 @@ test('report pairs: B − A over shared ids, McNemar p, Holm across the rows, an
     ...side('memagent', [...ones(5), ...zeros(5)], at14k),
   ];
   const rows = applyHolm(pairSeries(records));
-  assert.deepEqual(rows.map((r) => [r.lengthLabel, r.a.label, r.b.label, r.shared]), [['7k', 'full-context', 'memagent', 20], ['14k', 'full-context', 'memagent', 10]]);
+  assert.deepEqual(
+    rows.map((r) => [r.lengthLabel, r.a.label, r.b.label, r.shared]),
+    [
+      ['7k', 'full-context', 'memagent', 20],
+      ['14k', 'full-context', 'memagent', 10],
+    ],
+  );
   const [r7, r14] = rows;
   assert.ok(Math.abs(r7.diff - 0.4) < 1e-12);
   assert.equal(r7.test, 'mcnemar-exact');
@@ -43,7 +49,10 @@ test('report pairs: B − A over shared ids, McNemar p, Holm across the rows, an
   assert.deepEqual([r14.diff, r14.p, r14.pHolm, r14.significant], [0, 1, 1, false]);
   assert.deepEqual([r14.ci95_low, r14.ci95_high], [0, 0]);
   const sentence = holmSentence(rows);
-  assert.match(sentence, /Holm correction across the 2 paired comparisons shown \(family-wise α = 0\.05\): 1 significant — ruler-hqa 7K: memagent − full-context = \+40\.00 points \[\+\d+\.\d\d, \+\d+\.\d\d\], p = 0\.0078, Holm p = 0\.0156\. The other 1 difference is not significant\./);
+  assert.match(
+    sentence,
+    /Holm correction across the 2 paired comparisons shown \(family-wise α = 0\.05\): 1 significant — ruler-hqa 7K: memagent − full-context = \+40\.00 points \[\+\d+\.\d\d, \+\d+\.\d\d\], p = 0\.0078, Holm p = 0\.0156\. The other 1 difference is not significant\./,
+  );
 });
 
 test('errored samples count as 0 on both sides, as in the summary; scores that are not 0/1 use the sign-flip test', () => {
@@ -62,16 +71,33 @@ test('errored samples count as 0 on both sides, as in the summary; scores that a
 test('report pairs compare methods within a model and models within a method, never both at once', () => {
   const X = 'http://h/v1#model-x';
   const Y = 'http://h/v1#model-y';
-  const records = [...side('memagent', [1, 0], { model: X }), ...side('memagent', [1, 1], { model: Y }), ...side('rag', [0, 0], { model: X })];
+  const records = [
+    ...side('memagent', [1, 0], { model: X }),
+    ...side('memagent', [1, 1], { model: Y }),
+    ...side('rag', [0, 0], { model: X }),
+  ];
   const rows = pairSeries(records);
-  assert.deepEqual(rows.map((r) => `${r.b.label} − ${r.a.label}`).sort(), ['memagent · model-y − memagent · model-x', 'rag · model-x − memagent · model-x']);
+  assert.deepEqual(rows.map((r) => `${r.b.label} − ${r.a.label}`).sort(), [
+    'memagent · model-y − memagent · model-x',
+    'rag · model-x − memagent · model-x',
+  ]);
 });
 
 test('two runs: paired per task × method × length across models; keys on one side only are listed', () => {
-  const a = [...side('memagent', [1, 0, 1], { model: 'm1' }), ...side('rag', [1, 1, 1], { model: 'm1' }), ...side('memagent', [1], { model: 'm1', ...at14k })];
-  const b = [...side('memagent', [1, 1, 1], { model: 'm2' }), ...side('memagent', [0], { model: 'm2', lengthLabel: '28k', length: 28672 })];
+  const a = [
+    ...side('memagent', [1, 0, 1], { model: 'm1' }),
+    ...side('rag', [1, 1, 1], { model: 'm1' }),
+    ...side('memagent', [1], { model: 'm1', ...at14k }),
+  ];
+  const b = [
+    ...side('memagent', [1, 1, 1], { model: 'm2' }),
+    ...side('memagent', [0], { model: 'm2', lengthLabel: '28k', length: 28672 }),
+  ];
   const p = pairRuns(a, b);
-  assert.deepEqual(p.rows.map((r) => [r.a.method, r.lengthLabel, r.shared, r.diff.toFixed(6)]), [['memagent', '7k', 3, (1 / 3).toFixed(6)]]);
+  assert.deepEqual(
+    p.rows.map((r) => [r.a.method, r.lengthLabel, r.shared, r.diff.toFixed(6)]),
+    [['memagent', '7k', 3, (1 / 3).toFixed(6)]],
+  );
   assert.deepEqual(p.onlyA, ['ruler-hqa / memagent / 14k', 'ruler-hqa / rag / 7k']);
   assert.deepEqual(p.onlyB, ['ruler-hqa / memagent / 28k']);
   assert.deepEqual(pairRuns(a, b, { methods: ['rag'] }).rows, []);
@@ -83,7 +109,10 @@ test('compare within a run: --methods A,B; an unknown method is a UserError', ()
   const rows = pairMethods(records, 'memagent', 'full-context');
   assert.equal(rows[0].a.label, 'memagent');
   assert.ok(Math.abs(rows[0].diff - -0.5) < 1e-12);
-  assert.throws(() => pairMethods(records, 'memagent', 'rag'), (e: Error) => e.name === 'UserError' && /rag/.test(e.message));
+  assert.throws(
+    () => pairMethods(records, 'memagent', 'rag'),
+    (e: Error) => e.name === 'UserError' && /rag/.test(e.message),
+  );
   assert.throws(() => pairMethods(records, 'memagent', 'memagent'), /two different methods/);
 });
 

@@ -12,13 +12,31 @@ import { pngSize } from './png.js';
 const EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>';
 
 function hqaRun(model = 'local:reference-reader') {
-  const records = [50, 100].flatMap((docs) => [0, 1, 2].map((k) => record({
-    model, lengthKind: 'docs', length: docs, lengthLabel: `docs:${docs}`, index: k, id: `ruler-hqa/docs:${docs}/${k}`,
-    prediction: k === 0 ? EVIL : 'Alice', rawOutput: `the answer is ${EVIL}`, question: `Who? ${EVIL}`, score: k === 2 ? 0 : 1,
-  })));
+  const records = [50, 100].flatMap((docs) =>
+    [0, 1, 2].map((k) =>
+      record({
+        model,
+        lengthKind: 'docs',
+        length: docs,
+        lengthLabel: `docs:${docs}`,
+        index: k,
+        id: `ruler-hqa/docs:${docs}/${k}`,
+        prediction: k === 0 ? EVIL : 'Alice',
+        rawOutput: `the answer is ${EVIL}`,
+        question: `Who? ${EVIL}`,
+        score: k === 2 ? 0 : 1,
+      }),
+    ),
+  );
   return runDir(records, {
     trailing: '{"id":"ruler-hqa/docs:100/3","ta',
-    manifest: manifestFixture({ command: 'bench run', model: { id: model, isReferenceReader: model.startsWith('local:') }, seed: 1, tokenizer: 'o200k_base', someNewField: [1, 2] }),
+    manifest: manifestFixture({
+      command: 'bench run',
+      model: { id: model, isReferenceReader: model.startsWith('local:') },
+      seed: 1,
+      tokenizer: 'o200k_base',
+      someNewField: [1, 2],
+    }),
   });
 }
 
@@ -27,7 +45,8 @@ test('report writes summary, markdown, charts and a self-contained HTML with eve
   const out = mkdtempSync(join(tmpdir(), 'bench-report-out-'));
   const warnings: string[] = [];
   const { files } = await reportCommand({ runDirs: [dir], out, paper: true, onWarning: (m) => warnings.push(m) });
-  for (const name of ['summary.csv', 'summary.json', 'summary.md', 'report.html']) assert.ok(files.includes(join(out, name)), name);
+  for (const name of ['summary.csv', 'summary.json', 'summary.md', 'report.html'])
+    assert.ok(files.includes(join(out, name)), name);
   assert.ok(files.some((f) => f.endsWith('accuracy-ruler-hqa-paper.png')));
   for (const f of files.filter((x) => x.endsWith('.png'))) pngSize(readFileSync(f));
   assert.ok(warnings.some((w) => /torn last line/.test(w)));
@@ -43,7 +62,10 @@ test('report writes summary, markdown, charts and a self-contained HTML with eve
   assert.ok(!/src="(?!data:)/.test(html), 'nothing loaded from outside');
 
   const md = readFileSync(join(out, 'summary.md'), 'utf8');
-  assert.match(md, /\| ruler-hqa \| memagent \| local:reference-reader — reference reader \(not an LLM\) \| docs:50 \| sub_em \| 66\.67 \| 20\.77–93\.85 \| wilson \| 3 \|/);
+  assert.match(
+    md,
+    /\| ruler-hqa \| memagent \| local:reference-reader — reference reader \(not an LLM\) \| docs:50 \| sub_em \| 66\.67 \| 20\.77–93\.85 \| wilson \| 3 \|/,
+  );
   assert.match(md, /RL-MemAgent-14B \(memagent\) \| 83\.59 \| 82\.03/);
 });
 
@@ -72,12 +94,25 @@ test('report combines several run directories; later copies of a sample win', as
 });
 
 test('a missing run directory is a UserError', async () => {
-  await assert.rejects(reportCommand({ runDirs: ['/no/such/run'], onWarning: () => {} }), (e: Error) => e.name === 'UserError' && /not found/.test(e.message));
+  await assert.rejects(
+    reportCommand({ runDirs: ['/no/such/run'], onWarning: () => {} }),
+    (e: Error) => e.name === 'UserError' && /not found/.test(e.message),
+  );
   await assert.rejects(reportCommand({ runDirs: [] }), (e: Error) => e.name === 'UserError');
 });
 
 test('the paper table leaves out our lines that match no column and says which lengths', async () => {
-  const tokens = runDir([8192, 16384].map((len, k) => record({ lengthKind: 'tokens', length: len, lengthLabel: `${len / 1024}k`, index: k, id: `ruler-hqa/${len / 1024}k/${k}` })));
+  const tokens = runDir(
+    [8192, 16384].map((len, k) =>
+      record({
+        lengthKind: 'tokens',
+        length: len,
+        lengthLabel: `${len / 1024}k`,
+        index: k,
+        id: `ruler-hqa/${len / 1024}k/${k}`,
+      }),
+    ),
+  );
   const out = mkdtempSync(join(tmpdir(), 'bench-report-out-'));
   await reportCommand({ runDirs: [tokens], out, paper: true, onWarning: () => {} });
   const md = readFileSync(join(out, 'summary.md'), 'utf8');

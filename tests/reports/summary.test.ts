@@ -16,7 +16,10 @@ test('summarize groups, counts and averages; errors count as 0', () => {
     record({ method: 'full-context', index: 0, score: 1 }),
   ];
   const rows = summarize(recs);
-  assert.deepEqual(rows.map((r) => `${r.method}/${r.lengthLabel}`), ['full-context/7k', 'memagent/7k', 'memagent/14k']);
+  assert.deepEqual(
+    rows.map((r) => `${r.method}/${r.lengthLabel}`),
+    ['full-context/7k', 'memagent/7k', 'memagent/14k'],
+  );
   const r = rows[1];
   assert.equal(r.n, 4);
   assert.equal(r.ok, 2);
@@ -39,14 +42,24 @@ test('numeric length order, not label order', () => {
     record({ lengthLabel: '8k', length: 8192 }),
     record({ lengthLabel: '16k', length: 16384 }),
   ]);
-  assert.deepEqual(rows.map((r) => r.lengthLabel), ['8k', '16k', '128k']);
+  assert.deepEqual(
+    rows.map((r) => r.lengthLabel),
+    ['8k', '16k', '128k'],
+  );
 });
 
 test('writeSummary writes CSV and JSON atomically', () => {
   const dir = runDir([]);
-  const rows = summarize([record({ score: 1 }), record({ index: 1, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } }), record({ index: 2, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } })]);
+  const rows = summarize([
+    record({ score: 1 }),
+    record({ index: 1, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } }),
+    record({ index: 2, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } }),
+  ]);
   const files = writeSummary(dir, rows);
-  assert.deepEqual(files.map((f) => f.slice(dir.length + 1)), ['summary.csv', 'summary.json']);
+  assert.deepEqual(
+    files.map((f) => f.slice(dir.length + 1)),
+    ['summary.csv', 'summary.json'],
+  );
   const csv = readFileSync(join(dir, 'summary.csv'), 'utf8').trim().split('\n');
   assert.equal(csv.length, 2);
   const header = csv[0].split(',');
@@ -73,7 +86,10 @@ test('rounding at the edge is half-to-even on the exact value, like the paper', 
 });
 
 test('formatSummaryTable aligns columns and names the metric and scale', () => {
-  const rows = summarize([record({ lengthLabel: '7k' }), record({ lengthLabel: '112k', length: 114688, score: 0, scores: { sub_em: 0 } })]);
+  const rows = summarize([
+    record({ lengthLabel: '7k' }),
+    record({ lengthLabel: '112k', length: 114688, score: 0, scores: { sub_em: 0 } }),
+  ]);
   const text = formatSummaryTable(rows);
   const lines = text.split('\n');
   assert.match(lines[0], /reference reader \(not an LLM\)/);
@@ -112,7 +128,10 @@ test('middle-truncated contexts are counted, in the CSV and as a terminal column
   ];
   const [row] = summarize(recs);
   assert.equal(row.middleTruncated, 1);
-  const csv = summaryCsv([row]).trim().split('\n').map((l) => l.split(','));
+  const csv = summaryCsv([row])
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   assert.equal(csv[1][csv[0].indexOf('middle_truncated')], '1');
   const text = formatSummaryTable([row]);
   assert.match(text.split('\n')[1], /context cut$/);
@@ -127,18 +146,29 @@ test('records written before `extra` existed (method extras inside metadata) sti
   ];
   assert.equal(summarize(old)[0].middleTruncated, 1);
   // A new record reads its extras only: a generator fact of the same name in metadata is not a method extra.
-  assert.equal(summarize([record({ method: 'full-context', metadata: { middle_truncated: true }, extra: {} })])[0].middleTruncated, 0);
+  assert.equal(
+    summarize([record({ method: 'full-context', metadata: { middle_truncated: true }, extra: {} })])[0].middleTruncated,
+    0,
+  );
 });
 
 test('over-target samples are scored as usual and counted apart, in the CSV and as a terminal column only when some exist', () => {
   const recs = [
-    record({ index: 0, score: 1, status: 'over-target', metadata: { over_target: true, target_tokens: 1024, built_tokens: 1300 } }),
+    record({
+      index: 0,
+      score: 1,
+      status: 'over-target',
+      metadata: { over_target: true, target_tokens: 1024, built_tokens: 1300 },
+    }),
     record({ index: 1, score: 0 }),
   ];
   const [row] = summarize(recs);
   assert.deepEqual([row.n, row.ok, row.errors, row.truncated, row.overTarget], [2, 1, 0, 0, 1]);
   assert.equal(row.score, 0.5);
-  const csv = summaryCsv([row]).trim().split('\n').map((l) => l.split(','));
+  const csv = summaryCsv([row])
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   assert.equal(csv[0].indexOf('over_target'), csv[0].indexOf('truncated') + 1);
   assert.equal(csv[1][csv[0].indexOf('over_target')], '1');
   assert.match(formatSummaryTable([row]).split('\n')[1], /truncated\s+over target$/);

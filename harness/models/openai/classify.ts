@@ -134,10 +134,19 @@ export function isModelMissingMessage(text: string): boolean {
  * A 404/405 from POST /chat/completions: the model name is wrong (the server says so, or GET /models does not list
  * it), or the route itself is missing (wrong base URL). Both are fatal for the run.
  */
-export function explainMissing(endpoint: string, modelName: string, status: number, said: string, listed?: string[]): string {
+export function explainMissing(
+  endpoint: string,
+  modelName: string,
+  status: number,
+  said: string,
+  listed?: string[],
+): string {
   const modelMissing = isModelMissingMessage(said) || (listed !== undefined && !listed.includes(modelName));
   if (modelMissing) {
-    const names = listed && listed.length > 0 ? ` (GET /models lists: ${listed.slice(0, 20).join(', ')}${listed.length > 20 ? ', …' : ''})` : '';
+    const names =
+      listed && listed.length > 0
+        ? ` (GET /models lists: ${listed.slice(0, 20).join(', ')}${listed.length > 20 ? ', …' : ''})`
+        : '';
     return `endpoint ${endpoint} does not serve model '${modelName}' ${httpTag(status, said)}: check --model-name${names}`;
   }
   return `endpoint ${endpoint} has no POST /chat/completions route ${httpTag(status, said)}: check the base URL given to --model (it usually ends in /v1)`;
@@ -160,14 +169,21 @@ export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
   const { endpoint } = ctx;
   if (ctx.timedOut || err instanceof APIConnectionTimeoutError) {
     return {
-      error: new ModelCallError(`endpoint ${endpoint} gave no complete answer within ${formatSeconds(ctx.timeoutMs)} s`, 'timeout'),
+      error: new ModelCallError(
+        `endpoint ${endpoint} gave no complete answer within ${formatSeconds(ctx.timeoutMs)} s`,
+        'timeout',
+      ),
       reason: 'timeout',
       retryable: true,
     };
   }
   if (err instanceof APIConnectionError) {
     const what = connectionText(err);
-    return { error: new ModelCallError(`cannot reach ${endpoint} (${what})`, 'transient'), reason: 'connection', retryable: true };
+    return {
+      error: new ModelCallError(`cannot reach ${endpoint} (${what})`, 'transient'),
+      reason: 'connection',
+      retryable: true,
+    };
   }
   if (err instanceof APIError && typeof err.status === 'number') {
     const status = err.status;
@@ -181,52 +197,88 @@ export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
       };
     }
     if (status === 401 || status === 403) {
-      return { error: new ModelCallError(authMessage(endpoint, status, ctx.hadApiKey, text), 'fatal', status), reason: `http-${status}`, retryable: false };
+      return {
+        error: new ModelCallError(authMessage(endpoint, status, ctx.hadApiKey, text), 'fatal', status),
+        reason: `http-${status}`,
+        retryable: false,
+      };
     }
     if (status === 404 || status === 405 || ((status === 400 || status === 422) && isModelMissingMessage(text))) {
       return {
-        error: new ModelCallError(explainMissing(endpoint, ctx.modelName ?? '(unknown)', status, text), 'fatal', status),
+        error: new ModelCallError(
+          explainMissing(endpoint, ctx.modelName ?? '(unknown)', status, text),
+          'fatal',
+          status,
+        ),
         reason: `http-${status}`,
         retryable: false,
       };
     }
     if (status === 429) {
       return {
-        error: new ModelCallError(`endpoint ${endpoint} is rate limiting (HTTP 429): ${text}`, 'rate-limited', status, retryAfterMs),
+        error: new ModelCallError(
+          `endpoint ${endpoint} is rate limiting (HTTP 429): ${text}`,
+          'rate-limited',
+          status,
+          retryAfterMs,
+        ),
         reason: 'http-429',
         retryable: true,
       };
     }
     if (isRetryableStatus(status)) {
       return {
-        error: new ModelCallError(`endpoint ${endpoint} failed (HTTP ${status}): ${text}`, 'transient', status, retryAfterMs),
+        error: new ModelCallError(
+          `endpoint ${endpoint} failed (HTTP ${status}): ${text}`,
+          'transient',
+          status,
+          retryAfterMs,
+        ),
         reason: `http-${status}`,
         retryable: true,
       };
     }
     return {
-      error: new ModelCallError(`endpoint ${endpoint} refused the request (HTTP ${status}): ${text}`, 'permanent', status),
+      error: new ModelCallError(
+        `endpoint ${endpoint} refused the request (HTTP ${status}): ${text}`,
+        'permanent',
+        status,
+      ),
       reason: `http-${status}`,
       retryable: false,
     };
   }
   if (err instanceof NotChatCompletion) {
     return {
-      error: new ModelCallError(`endpoint ${endpoint} answered POST /chat/completions with ${err.what}, not a chat completion`, 'transient'),
+      error: new ModelCallError(
+        `endpoint ${endpoint} answered POST /chat/completions with ${err.what}, not a chat completion`,
+        'transient',
+      ),
       reason: 'not-a-completion',
       retryable: true,
     };
   }
   if (err instanceof SyntaxError || (err instanceof Error && err.name === 'MalformedResponse')) {
     return {
-      error: new ModelCallError(`endpoint ${endpoint} sent a malformed response (${errorMessage(err).slice(0, 120)})`, 'transient'),
+      error: new ModelCallError(
+        `endpoint ${endpoint} sent a malformed response (${errorMessage(err).slice(0, 120)})`,
+        'transient',
+      ),
       reason: 'malformed-body',
       retryable: true,
     };
   }
   // A body that broke off mid-read surfaces as a plain TypeError/Error from fetch with a socket cause.
   if (causeCode(err)) {
-    return { error: new ModelCallError(`lost the connection to ${endpoint} (${connectionText(err)})`, 'transient'), reason: 'connection', retryable: true };
+    return {
+      error: new ModelCallError(`lost the connection to ${endpoint} (${connectionText(err)})`, 'transient'),
+      reason: 'connection',
+      retryable: true,
+    };
   }
-  return { error: new ModelCallError(`call to ${endpoint} failed: ${errorMessage(err)}`, 'permanent'), reason: 'other', retryable: false };
+  return {
+    error: new ModelCallError(`call to ${endpoint} failed: ${errorMessage(err)}`, 'permanent'),
+    reason: 'other',
+    retryable: false,
+  };
 }

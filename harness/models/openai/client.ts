@@ -23,7 +23,11 @@ export async function normalizingFetch(input: string | URL | Request, init?: Req
   let body = text;
   try {
     const json: unknown = JSON.parse(text);
-    if (isRecord(json) && !isRecord(json.error) && (typeof json.message === 'string' || typeof json.error === 'string' || typeof json.detail === 'string')) {
+    if (
+      isRecord(json) &&
+      !isRecord(json.error) &&
+      (typeof json.message === 'string' || typeof json.error === 'string' || typeof json.detail === 'string')
+    ) {
       const message = [json.message, json.error, json.detail].find((m) => typeof m === 'string') as string;
       body = JSON.stringify({ error: { message, type: json.type ?? null, code: json.code ?? null } });
     }

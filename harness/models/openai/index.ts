@@ -1,4 +1,17 @@
-export { createOpenAIModel, EndpointCallError, type OpenAIModel, type OpenAIModelOptions, type RetryEvent, type ClientStats } from './model.js';
+export {
+  createOpenAIModel,
+  EndpointCallError,
+  type OpenAIModel,
+  type OpenAIModelOptions,
+  type RetryEvent,
+  type ClientStats,
+} from './model.js';
 export { probeEndpoint, checkBaseURL, type ProbeOptions, type ProbeResult } from './probe.js';
-export { DEFAULT_TIMEOUT_POLICY, DEFAULT_BACKOFF, attemptTimeoutMs, type TimeoutPolicy, type BackoffPolicy } from './policy.js';
+export {
+  DEFAULT_TIMEOUT_POLICY,
+  DEFAULT_BACKOFF,
+  attemptTimeoutMs,
+  type TimeoutPolicy,
+  type BackoffPolicy,
+} from './policy.js';
 export { classifyFailure, parseRetryAfter, isContextLengthMessage, isRetryableStatus } from './classify.js';

@@ -3,7 +3,15 @@ import type OpenAI from 'openai';
 import type { Model, ModelRequest, ModelResponse } from '../../types.js';
 import { ModelCallError, type ModelErrorKind } from '../../errors.js';
 import { APIError } from 'openai';
-import { NotChatCompletion, apiMessage, classifyFailure, explainMissing, looksLikeHtml, serverWords, type Failure } from './classify.js';
+import {
+  NotChatCompletion,
+  apiMessage,
+  classifyFailure,
+  explainMissing,
+  looksLikeHtml,
+  serverWords,
+  type Failure,
+} from './classify.js';
 import { displayURL, makeClient } from './client.js';
 import {
   DEFAULT_BACKOFF,
@@ -92,7 +100,13 @@ class AttemptTimeout extends Error {}
  * the call was never sent (the endpoint had already failed fatally).
  */
 export class EndpointCallError extends ModelCallError {
-  constructor(message: string, kind: ModelErrorKind, readonly attempts: number, status?: number, retryAfterMs?: number) {
+  constructor(
+    message: string,
+    kind: ModelErrorKind,
+    readonly attempts: number,
+    status?: number,
+    retryAfterMs?: number,
+  ) {
     super(message, kind, status, retryAfterMs);
   }
 }
@@ -129,11 +143,14 @@ export function parseCompletion(text: string): CompletionShape {
     const e = body.error;
     const said = isRecord(e) && typeof e.message === 'string' ? e.message : typeof e === 'string' ? e : undefined;
     if (said !== undefined) throw new NotChatCompletion(`an error inside a 200 body (${serverWords(said)})`);
-    throw new NotChatCompletion(Array.isArray(choices) ? 'an empty "choices" list (HTTP 200)' : 'JSON without "choices" (HTTP 200)');
+    throw new NotChatCompletion(
+      Array.isArray(choices) ? 'an empty "choices" list (HTTP 200)' : 'JSON without "choices" (HTTP 200)',
+    );
   }
   const b = body as unknown as CompletionShape;
   const content = b.choices[0]?.message?.content;
-  if (content !== undefined && content !== null && typeof content !== 'string') throw malformed('message.content is not text');
+  if (content !== undefined && content !== null && typeof content !== 'string')
+    throw malformed('message.content is not text');
   return b;
 }
 
@@ -153,8 +170,15 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
   const maxTokensField = options.maxTokensField ?? 'max_tokens';
   const hadApiKey = options.apiKey !== undefined && options.apiKey !== '';
   const stats: ClientStats = {
-    calls: 0, succeeded: 0, failed: 0, attempts: 0, retries: 0,
-    retriesByReason: {}, failuresByKind: {}, promptTokens: 0, completionTokens: 0,
+    calls: 0,
+    succeeded: 0,
+    failed: 0,
+    attempts: 0,
+    retries: 0,
+    retriesByReason: {},
+    failuresByKind: {},
+    promptTokens: 0,
+    completionTokens: 0,
   };
   let modelListing: Promise<string[] | undefined> | undefined;
   // What this endpoint has shown so far. Until one call has come back as a chat completion (proven), calls go one at
@@ -211,11 +235,13 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
     const started = performance.now();
     try {
       // The raw response, so that the body is read and judged by us (an HTML page or plain text is named, not lost).
-      const res = await client.chat.completions.create(
-        body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
-        // The SDK timeout is a backstop; ours also covers reading the body.
-        { signal: attemptCtrl.signal, timeout: timeoutMs + 5_000, maxRetries: 0 },
-      ).asResponse();
+      const res = await client.chat.completions
+        .create(
+          body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
+          // The SDK timeout is a backstop; ours also covers reading the body.
+          { signal: attemptCtrl.signal, timeout: timeoutMs + 5_000, maxRetries: 0 },
+        )
+        .asResponse();
       answered = true;
       const c = parseCompletion(await res.text());
       const choice = c.choices[0];
@@ -257,11 +283,23 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const timedOut = err instanceof AttemptTimeout;
-        failure = classifyFailure(err, { endpoint, timedOut, timeoutMs, hadApiKey, nowMs: Date.now(), modelName: options.modelName });
+        failure = classifyFailure(err, {
+          endpoint,
+          timedOut,
+          timeoutMs,
+          hadApiKey,
+          nowMs: Date.now(),
+          modelName: options.modelName,
+        });
         if (failure.reason !== 'timeout' && failure.reason !== 'connection') answered = true;
         // A context-length rejection shows that the route and the model are right.
         if (failure.error.kind === 'context-length') proven = true;
-        if (failure.error.kind === 'fatal' && failure.error.status !== undefined && failure.error.status !== 401 && failure.error.status !== 403) {
+        if (
+          failure.error.kind === 'fatal' &&
+          failure.error.status !== undefined &&
+          failure.error.status !== 401 &&
+          failure.error.status !== 403
+        ) {
           failure = await explainMissingRoute(failure, err instanceof APIError ? apiMessage(err) : '');
         }
       }
@@ -271,9 +309,10 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
         let kind = error.kind;
         if (kind !== 'fatal' && !answered && (failure.reason === 'timeout' || failure.reason === 'connection')) {
           kind = 'fatal';
-          message += failure.reason === 'timeout'
-            ? '; the endpoint has answered no call yet: check that the server is up and not stuck, or raise --request-timeout'
-            : '; the endpoint has answered no call yet: check that the server is up';
+          message +=
+            failure.reason === 'timeout'
+              ? '; the endpoint has answered no call yet: check that the server is up and not stuck, or raise --request-timeout'
+              : '; the endpoint has answered no call yet: check that the server is up';
         }
         stats.failed++;
         stats.failuresByKind[kind] = (stats.failuresByKind[kind] ?? 0) + 1;
@@ -286,7 +325,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
       if (failure.reason === 'not-a-completion' && !proven && n >= UNPROVEN_BODY_ATTEMPTS) {
         const e = new EndpointCallError(
           `${error.message} (${n} attempts): check that --model is the base URL of an OpenAI-compatible API (it usually ends in /v1)`,
-          'fatal', n,
+          'fatal',
+          n,
         );
         stats.failed++;
         stats.failuresByKind.fatal = (stats.failuresByKind.fatal ?? 0) + 1;
@@ -297,12 +337,18 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
       if (n > maxRetries) giveUp(`gave up after ${n} attempts`);
       const delayMs = retryDelayMs(backoff, n - 1, random, error.retryAfterMs);
       const elapsed = performance.now() - started;
-      if (elapsed + delayMs > budgetMs) giveUp(`gave up after ${n} attempts: retry time budget of ${formatSeconds(budgetMs)} s spent`);
+      if (elapsed + delayMs > budgetMs)
+        giveUp(`gave up after ${n} attempts: retry time budget of ${formatSeconds(budgetMs)} s spent`);
       stats.retries++;
       stats.retriesByReason[failure.reason] = (stats.retriesByReason[failure.reason] ?? 0) + 1;
       options.onRetry?.({
-        attempt: n, kind: error.kind, reason: failure.reason, status: error.status,
-        retryAfterMs: error.retryAfterMs, delayMs, message: error.message,
+        attempt: n,
+        kind: error.kind,
+        reason: failure.reason,
+        status: error.status,
+        retryAfterMs: error.retryAfterMs,
+        delayMs,
+        message: error.message,
       });
       await sleep(delayMs, signal);
     }

@@ -21,7 +21,10 @@ export const DEFAULT_TIMEOUT_POLICY: TimeoutPolicy = {
 };
 
 export function attemptTimeoutMs(policy: TimeoutPolicy, promptChars: number, maxTokens: number): number {
-  return Math.min(policy.maxMs, Math.round(policy.baseMs + policy.perPromptCharMs * promptChars + policy.perMaxTokenMs * maxTokens));
+  return Math.min(
+    policy.maxMs,
+    Math.round(policy.baseMs + policy.perPromptCharMs * promptChars + policy.perMaxTokenMs * maxTokens),
+  );
 }
 
 /** Exponential backoff with full jitter: uniform in [0, min(maxMs, baseMs × 2^retryIndex)). */
@@ -38,7 +41,12 @@ export function backoffDelayMs(policy: BackoffPolicy, retryIndex: number, random
 }
 
 /** Delay before the next attempt: never shorter than the server's Retry-After. */
-export function retryDelayMs(policy: BackoffPolicy, retryIndex: number, random: () => number, retryAfterMs?: number): number {
+export function retryDelayMs(
+  policy: BackoffPolicy,
+  retryIndex: number,
+  random: () => number,
+  retryAfterMs?: number,
+): number {
   const jittered = backoffDelayMs(policy, retryIndex, random);
   return retryAfterMs === undefined ? jittered : Math.max(Math.ceil(retryAfterMs), jittered);
 }
@@ -54,10 +62,13 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
       clearTimeout(t);
       reject(signal!.reason);
     };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

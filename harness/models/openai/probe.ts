@@ -33,7 +33,9 @@ export function checkBaseURL(url: string, flag = '--model'): string {
     throw new UserError(`${flag} '${url}' must start with http:// or https://`);
   }
   if (parsed.username || parsed.password) {
-    throw new UserError(`${flag} must not carry credentials in the URL: put the key in a variable and pass --api-key-env`);
+    throw new UserError(
+      `${flag} must not carry credentials in the URL: put the key in a variable and pass --api-key-env`,
+    );
   }
   return displayURL(url);
 }
@@ -46,7 +48,9 @@ export async function probeEndpoint(options: ProbeOptions): Promise<ProbeResult>
   let text: string;
   try {
     // The raw body, so that an HTML page or other non-API answer is named instead of read as an empty model list.
-    const res = await client.models.list({ timeout: timeoutMs, maxRetries: 0, signal: AbortSignal.timeout(timeoutMs + 1_000) }).asResponse();
+    const res = await client.models
+      .list({ timeout: timeoutMs, maxRetries: 0, signal: AbortSignal.timeout(timeoutMs + 1_000) })
+      .asResponse();
     text = await res.text();
   } catch (err) {
     throw new UserError(probeMessage(err, url, timeoutMs, hadApiKey));
@@ -55,7 +59,9 @@ export async function probeEndpoint(options: ProbeOptions): Promise<ProbeResult>
   const models = data.map((m) => m.id);
   const mine = data.find((m) => m.id === options.modelName);
   if (!mine) {
-    throw new UserError(`model '${options.modelName}' not found at ${url}; available: ${models.join(', ') || '(none)'} (set --model-name)`);
+    throw new UserError(
+      `model '${options.modelName}' not found at ${url}; available: ${models.join(', ') || '(none)'} (set --model-name)`,
+    );
   }
   const len = mine.max_model_len;
   return { models, ...(typeof len === 'number' && len > 0 ? { maxModelLen: len } : {}) };
@@ -68,20 +74,30 @@ function modelList(text: string, url: string): { id: string; max_model_len?: unk
     body = JSON.parse(text);
   } catch {
     if (looksLikeHtml(text)) {
-      throw new UserError(`${url} answered GET /models with ${serverWords(text)}, not an OpenAI-compatible API: point --model at the API's base URL (for vLLM, SGLang, llama.cpp and OpenAI it ends in /v1)`);
+      throw new UserError(
+        `${url} answered GET /models with ${serverWords(text)}, not an OpenAI-compatible API: point --model at the API's base URL (for vLLM, SGLang, llama.cpp and OpenAI it ends in /v1)`,
+      );
     }
     const what = text.trim() === '' ? 'an empty body' : `a body that is not JSON ("${serverWords(text, 80)}")`;
-    throw new UserError(`${url} answered GET /models with ${what}, not a model list: is it an OpenAI-compatible server? (the base URL usually ends in /v1)`);
+    throw new UserError(
+      `${url} answered GET /models with ${what}, not a model list: is it an OpenAI-compatible server? (the base URL usually ends in /v1)`,
+    );
   }
   const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
   if (!Array.isArray(data) || !data.every((m) => typeof (m as { id?: unknown } | null)?.id === 'string')) {
-    throw new UserError(`${url} did not return a model list from GET /models (JSON without a "data" list of models): is it an OpenAI-compatible server?`);
+    throw new UserError(
+      `${url} did not return a model list from GET /models (JSON without a "data" list of models): is it an OpenAI-compatible server?`,
+    );
   }
   return data as { id: string; max_model_len?: unknown }[];
 }
 
 function probeMessage(err: unknown, url: string, timeoutMs: number, hadApiKey: boolean): string {
-  if (err instanceof APIConnectionTimeoutError || err instanceof APIUserAbortError || (err instanceof Error && err.name === 'TimeoutError')) {
+  if (
+    err instanceof APIConnectionTimeoutError ||
+    err instanceof APIUserAbortError ||
+    (err instanceof Error && err.name === 'TimeoutError')
+  ) {
     return `${url} did not answer GET /models within ${formatSeconds(timeoutMs)} s: is the server up and the address right?`;
   }
   if (err instanceof APIConnectionError) {
@@ -93,7 +109,8 @@ function probeMessage(err: unknown, url: string, timeoutMs: number, hadApiKey: b
   }
   if (err instanceof APIError && typeof err.status === 'number') {
     if (err.status === 401 || err.status === 403) return authMessage(url, err.status, hadApiKey, apiMessage(err));
-    if (err.status === 404) return `${url} has no /models route (HTTP 404): check the base URL (it usually ends in /v1)`;
+    if (err.status === 404)
+      return `${url} has no /models route (HTTP 404): check the base URL (it usually ends in /v1)`;
     return `${url} answered GET /models with HTTP ${err.status}: ${apiMessage(err)}`;
   }
   if (err instanceof SyntaxError) return `${url} did not return a model list: is it an OpenAI-compatible server?`;

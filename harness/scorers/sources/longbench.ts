@@ -23,7 +23,11 @@ function readReference(dir: string, warnings: string[]): Reference | undefined {
 }
 
 /** Scores LongBench pred files. `files` are .jsonl paths in one directory; `e` forces LongBench-E buckets. */
-export function scoreLongBench(files: string[], opts: { e?: boolean; metric?: string }, warnings: string[]): ScoreRow[] {
+export function scoreLongBench(
+  files: string[],
+  opts: { e?: boolean; metric?: string },
+  warnings: string[],
+): ScoreRow[] {
   const dir = dirname(files[0]);
   const model = basename(dir);
   const reference = readReference(dir, warnings);
@@ -40,7 +44,11 @@ export function scoreLongBench(files: string[], opts: { e?: boolean; metric?: st
     const groups = new Map<string, Group>();
     const groupFor = (label: string): Group => {
       let g = groups.get(label);
-      if (!g) groups.set(label, (g = new Group({ task: dataset, method: 'longbench-pred', model, lengthLabel: label, metric: metricName })));
+      if (!g)
+        groups.set(
+          label,
+          (g = new Group({ task: dataset, method: 'longbench-pred', model, lengthLabel: label, metric: metricName })),
+        );
       return g;
     };
     if (e) for (const b of LONGBENCH_E_BUCKETS) groupFor(b.label);
@@ -50,10 +58,12 @@ export function scoreLongBench(files: string[], opts: { e?: boolean; metric?: st
     let allClasses: string[] | null = null;
     for (const { line, value } of parsed.lines) {
       if (typeof value.pred !== 'string') throw lineError(file, line, `'pred' must be a string (LongBench pred line)`);
-      if (!isStringArray(value.answers)) throw lineError(file, line, `'answers' must be an array of strings (LongBench pred line)`);
+      if (!isStringArray(value.answers))
+        throw lineError(file, line, `'answers' must be an array of strings (LongBench pred line)`);
       if (!('all_classes' in value)) throw lineError(file, line, `missing 'all_classes' (LongBench pred line)`);
       allClasses = isStringArray(value.all_classes) ? value.all_classes : null;
-      if (e && typeof value.length !== 'number') throw lineError(file, line, `'length' must be a number for LongBench-E buckets`);
+      if (e && typeof value.length !== 'number')
+        throw lineError(file, line, `'length' must be a number for LongBench-E buckets`);
     }
     if (parsed.lines.length === 0) throw new UserError(`${file}: no prediction lines`);
     for (const { value } of parsed.lines) {
@@ -64,7 +74,13 @@ export function scoreLongBench(files: string[], opts: { e?: boolean; metric?: st
     const ref = reference?.[dataset];
     for (const [label, group] of groups) {
       // Compare only like with like: a bucketed result.json with bucket rows, a plain one with 'all' rows.
-      const refValue = e ? (typeof ref === 'object' && ref !== null ? ref[label] : undefined) : typeof ref === 'number' ? ref : undefined;
+      const refValue = e
+        ? typeof ref === 'object' && ref !== null
+          ? ref[label]
+          : undefined
+        : typeof ref === 'number'
+          ? ref
+          : undefined;
       rows.push(
         group.row({
           summation: e ? 'numpy' : 'sequential',

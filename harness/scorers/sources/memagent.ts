@@ -36,25 +36,45 @@ function goldsOf(file: string, line: number, v: Record<string, unknown>): string
  * judge_f1 / judge_em beside judge_sub_em only for them, so those fields decide; without them the folder name
  * (ruler_hqa_N, ruler_<task>_<length>) decides, and the choice is reported as a note.
  */
-function chooseMetric(file: string, folder: string, task: string, lines: Array<{ value: Record<string, unknown> }>, notes: string[]): string {
-  const fromFolder = /^ruler_/.test(folder) ? (task === 'ruler_hqa' || task.includes('qa') ? 'sub_em' : 'memagent_niah') : null;
+function chooseMetric(
+  file: string,
+  folder: string,
+  task: string,
+  lines: Array<{ value: Record<string, unknown> }>,
+  notes: string[],
+): string {
+  const fromFolder = /^ruler_/.test(folder)
+    ? task === 'ruler_hqa' || task.includes('qa')
+      ? 'sub_em'
+      : 'memagent_niah'
+    : null;
   const qaFields = lines.some(({ value }) => typeof value.judge_f1 === 'number' || typeof value.judge_em === 'number');
   if (qaFields) {
     if (fromFolder !== null && fromFolder !== 'sub_em') {
-      notes.push(`${file}: metric sub_em chosen from the judge_f1/judge_em fields (MemAgent writes them only for QA tasks), although the folder name '${folder}' suggests ${fromFolder}; pass --metric to override`);
+      notes.push(
+        `${file}: metric sub_em chosen from the judge_f1/judge_em fields (MemAgent writes them only for QA tasks), although the folder name '${folder}' suggests ${fromFolder}; pass --metric to override`,
+      );
     }
     return 'sub_em';
   }
   if (fromFolder !== null) {
-    notes.push(`${file}: metric ${fromFolder} chosen from the folder name '${folder}' (the lines have no judge_f1/judge_em to decide it); pass --metric to override`);
+    notes.push(
+      `${file}: metric ${fromFolder} chosen from the folder name '${folder}' (the lines have no judge_f1/judge_em to decide it); pass --metric to override`,
+    );
     return fromFolder;
   }
-  notes.push(`${file}: metric memagent_niah by default: neither the folder name '${folder}' (not ruler_hqa_N or ruler_<task>_<length>) nor the fields (no judge_f1/judge_em) decide it; pass --metric sub_em for a RULER-HQA or QA file`);
+  notes.push(
+    `${file}: metric memagent_niah by default: neither the folder name '${folder}' (not ruler_hqa_N or ruler_<task>_<length>) nor the fields (no judge_f1/judge_em) decide it; pass --metric sub_em for a RULER-HQA or QA file`,
+  );
   return 'memagent_niah';
 }
 
 /** Scores MemAgent result files; `metricOverride` (bench score --metric) replaces the metric chosen per file. */
-export function scoreMemAgent(files: string[], warnings: string[], opts: { metric?: string; notes?: string[] } = {}): ScoreRow[] {
+export function scoreMemAgent(
+  files: string[],
+  warnings: string[],
+  opts: { metric?: string; notes?: string[] } = {},
+): ScoreRow[] {
   const rows: ScoreRow[] = [];
   for (const file of files) {
     const folder = basename(dirname(file));
@@ -90,9 +110,14 @@ export function scoreMemAgent(files: string[], warnings: string[], opts: { metri
       const judged = value.judge_sub_em;
       if (typeof judged === 'number' || typeof judged === 'boolean') group.addReference(Number(judged));
     }
-    if (mismatches > 0) warnings.push(`${file}: our extraction differs from the stored pred on ${mismatches} of ${lines.length} lines (first at line ${firstMismatch}); scored our extraction`);
+    if (mismatches > 0)
+      warnings.push(
+        `${file}: our extraction differs from the stored pred on ${mismatches} of ${lines.length} lines (first at line ${firstMismatch}); scored our extraction`,
+      );
     if (lines.length !== EXPECTED_LINES) {
-      warnings.push(`${file}: ${lines.length} lines; MemAgent's runs have ${EXPECTED_LINES} per file, and its driver does not write failed samples`);
+      warnings.push(
+        `${file}: ${lines.length} lines; MemAgent's runs have ${EXPECTED_LINES} per file, and its driver does not write failed samples`,
+      );
     }
     rows.push(group.row({ referenceLabel: 'mean judge_sub_em' }));
   }

@@ -14,8 +14,19 @@ export function rulerMetricFor(task: string): string {
 
 /** The tasks of RULER's scripts/synthetic.yaml: evaluate.py looks for `<task>.jsonl` for each of them. */
 export const RULER_TASKS: readonly string[] = [
-  'niah_single_1', 'niah_single_2', 'niah_single_3', 'niah_multikey_1', 'niah_multikey_2', 'niah_multikey_3',
-  'niah_multivalue', 'niah_multiquery', 'vt', 'cwe', 'fwe', 'qa_1', 'qa_2',
+  'niah_single_1',
+  'niah_single_2',
+  'niah_single_3',
+  'niah_multikey_1',
+  'niah_multikey_2',
+  'niah_multikey_3',
+  'niah_multivalue',
+  'niah_multiquery',
+  'vt',
+  'cwe',
+  'fwe',
+  'qa_1',
+  'qa_2',
 ];
 
 /** Length and model from RULER's layout: the nearest all-digit folder above the file, and the folder above "synthetic". */
@@ -39,7 +50,9 @@ export function scoreRuler(files: string[], opts: { metric?: string; notes?: str
     const task = basename(file).replace(/\.jsonl$/, '');
     const metricName = opts.metric ?? rulerMetricFor(task);
     if (opts.metric === undefined && !RULER_TASKS.includes(task)) {
-      opts.notes?.push(`${file}: metric ${metricName} chosen from the file name '${task}' (not one of RULER's tasks; RULER scores qa_* with string_match_part, the rest with string_match_all); pass --metric to override`);
+      opts.notes?.push(
+        `${file}: metric ${metricName} chosen from the file name '${task}' (not one of RULER's tasks; RULER scores qa_* with string_match_part, the rest with string_match_all); pass --metric to override`,
+      );
     }
     const metric = getMetric(metricName);
     const { lengthLabel, model } = placeOf(file);

@@ -18,7 +18,8 @@ function validate(path: string, line: number, v: Record<string, unknown>): Sampl
   const need = (ok: boolean, what: string): void => {
     if (!ok) throw lineError(path, line, `not a sample record: ${what}`);
   };
-  for (const k of ['id', 'task', 'method', 'model', 'lengthLabel', 'metric', 'rawOutput']) need(typeof v[k] === 'string', `'${k}' must be a string`);
+  for (const k of ['id', 'task', 'method', 'model', 'lengthLabel', 'metric', 'rawOutput'])
+    need(typeof v[k] === 'string', `'${k}' must be a string`);
   need(typeof v.status === 'string' && STATUSES.has(v.status), `'status' must be ok, error, truncated or over-target`);
   need(isStringArray(v.answers), `'answers' must be an array of strings`);
   need(v.prediction === null || typeof v.prediction === 'string', `'prediction' must be a string or null`);
@@ -35,7 +36,10 @@ function lengthOrder(r: SampleRecord): number {
  */
 export function latestRunRecords(samplesFile: string, warnings: string[]): Located[] {
   const latest = new Map<string, Located>();
-  const rows = jsonlRows(samplesFile, { mode: 'lenient', onTornLastLine: (line) => warnings.push(tornLineMessage(samplesFile, line)) });
+  const rows = jsonlRows(samplesFile, {
+    mode: 'lenient',
+    onTornLastLine: (line) => warnings.push(tornLineMessage(samplesFile, line)),
+  });
   for (const { line, value } of rows) {
     const record = validate(samplesFile, line, value);
     const key = modelRecordKey(record);
@@ -60,7 +64,13 @@ export function scoreRun(samplesFile: string, warnings: string[], metricOverride
     let entry = groups.get(key);
     if (!entry) {
       entry = {
-        group: new Group({ task: record.task, method: record.method, model: record.model, lengthLabel: record.lengthLabel, metric: metric.name }),
+        group: new Group({
+          task: record.task,
+          method: record.method,
+          model: record.model,
+          lengthLabel: record.lengthLabel,
+          metric: metric.name,
+        }),
         order: lengthOrder(record),
       };
       groups.set(key, entry);
@@ -76,11 +86,20 @@ export function scoreRun(samplesFile: string, warnings: string[], metricOverride
     // The recorded score is of the record's own metric: compared only when that is the metric scored here.
     if (typeof record.score === 'number' && metric.name === record.metric) entry.group.addReference(record.score);
   }
-  if (overTarget > 0) warnings.push(`${samplesFile}: ${overTarget} sample(s) have status over-target: their context is longer than the length target (it cannot be built smaller: a RULER-HQA question's own paragraphs exceed it); scored as usual`);
+  if (overTarget > 0)
+    warnings.push(
+      `${samplesFile}: ${overTarget} sample(s) have status over-target: their context is longer than the length target (it cannot be built smaller: a RULER-HQA question's own paragraphs exceed it); scored as usual`,
+    );
   const sorted = [...groups.values()].sort((x, y) => {
     const a = x.group.key;
     const b = y.group.key;
-    return a.task.localeCompare(b.task) || a.method.localeCompare(b.method) || a.model.localeCompare(b.model) || x.order - y.order || a.lengthLabel.localeCompare(b.lengthLabel);
+    return (
+      a.task.localeCompare(b.task) ||
+      a.method.localeCompare(b.method) ||
+      a.model.localeCompare(b.model) ||
+      x.order - y.order ||
+      a.lengthLabel.localeCompare(b.lengthLabel)
+    );
   });
   return sorted.map(({ group }) => group.row({ referenceLabel: 'recorded in samples.jsonl' }));
 }

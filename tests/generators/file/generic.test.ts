@@ -12,15 +12,38 @@ import { jsonl, runInProcess, tempDir, write } from './helpers.js';
 const tokenizer = loadTokenizer('qwen2.5');
 
 const ROWS = [
-  { id: 'capitals-1', context: 'Paris is the capital of France. Berlin is the capital of Germany. Rome is the capital of Italy.', question: 'What is the capital of Germany?', answers: ['Berlin'] },
-  { id: 7, context: 'The lake froze in January. The river froze a month later, in February.', question: 'In which month did the river freeze?', answers: ['February', 'Feb'], metric: 'em' },
-  { context: 'Mount Kenya is 5,199 metres high; Kilimanjaro is 5,895 metres high.', question: 'How high is Kilimanjaro?', answers: ['5,895 metres'], metric: 'f1', extra: 'ignored' },
+  {
+    id: 'capitals-1',
+    context: 'Paris is the capital of France. Berlin is the capital of Germany. Rome is the capital of Italy.',
+    question: 'What is the capital of Germany?',
+    answers: ['Berlin'],
+  },
+  {
+    id: 7,
+    context: 'The lake froze in January. The river froze a month later, in February.',
+    question: 'In which month did the river freeze?',
+    answers: ['February', 'Feb'],
+    metric: 'em',
+  },
+  {
+    context: 'Mount Kenya is 5,199 metres high; Kilimanjaro is 5,895 metres high.',
+    question: 'How high is Kilimanjaro?',
+    answers: ['5,895 metres'],
+    metric: 'f1',
+    extra: 'ignored',
+  },
 ];
 
 test('bench run file:PATH (= jsonl --data PATH): one `all` point, per-row metrics, id in metadata, data in the manifest', async () => {
   const dir = tempDir('generic');
   const file = write(join(dir, 'mine.jsonl'), jsonl(ROWS));
-  const { log, records, manifest } = await runInProcess([`file:${file}`, '--method', 'memagent,full-context', '--out', join(dir, 'run')]);
+  const { log, records, manifest } = await runInProcess([
+    `file:${file}`,
+    '--method',
+    'memagent,full-context',
+    '--out',
+    join(dir, 'run'),
+  ]);
   assert.match(log[0], /^jsonl: lengths all \(1 points\); data .*mine\.jsonl: jsonl, 3 rows, sha256 [0-9a-f]{12}$/);
   assert.deepEqual(manifest.tasks, [{ name: 'jsonl', version: '1', metric: 'sub_em' }]);
   assert.equal(manifest.data.path, file);
@@ -36,7 +59,10 @@ test('bench run file:PATH (= jsonl --data PATH): one `all` point, per-row metric
     assert.equal(r.metadata.row_id, (ROWS[r.index] as { id?: unknown }).id ?? null);
     assert.equal(r.builtTokens, tokenizer.count(ROWS[r.index].context));
   }
-  assert.ok(records.filter((r) => r.index === 0).every((r) => r.score === 1), 'Berlin is found');
+  assert.ok(
+    records.filter((r) => r.index === 0).every((r) => r.score === 1),
+    'Berlin is found',
+  );
   const same = parseCli(['run', 'jsonl', '--data', file]);
   const short = parseCli(['run', `file:${file}`]);
   assert.ok(same.command === 'run' && short.command === 'run');
@@ -45,28 +71,73 @@ test('bench run file:PATH (= jsonl --data PATH): one `all` point, per-row metric
 
 test('the jsonl task names the right task for other layouts; a LongBench file runs under longbench/<dataset>', async () => {
   const dir = tempDir('generic-route');
-  const ruler = write(join(dir, 'niah_single_3', 'validation.jsonl'), jsonl([{ index: 1, input: 'x', outputs: ['y'], length: 10 }]));
-  await assert.rejects(getTask('jsonl').prepare({ tokenizer, seed: 42, options: { data: ruler } }), /holds RULER's generated rows, which task jsonl does not read: run `bench run niah_single_3 --data /);
+  const ruler = write(
+    join(dir, 'niah_single_3', 'validation.jsonl'),
+    jsonl([{ index: 1, input: 'x', outputs: ['y'], length: 10 }]),
+  );
+  await assert.rejects(
+    getTask('jsonl').prepare({ tokenizer, seed: 42, options: { data: ruler } }),
+    /holds RULER's generated rows, which task jsonl does not read: run `bench run niah_single_3 --data /,
+  );
   const lb = fixturePath('hotpotqa');
-  await assert.rejects(getTask('jsonl').prepare({ tokenizer, seed: 42, options: { data: lb } }), /run `bench run longbench\/hotpotqa --data /);
+  await assert.rejects(
+    getTask('jsonl').prepare({ tokenizer, seed: 42, options: { data: lb } }),
+    /run `bench run longbench\/hotpotqa --data /,
+  );
   const mine = write(join(dir, 'mine.jsonl'), jsonl(ROWS));
-  await assert.rejects(getTask('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: mine } }), /holds generic JSONL rows, which task longbench\/hotpotqa does not read: run `bench run jsonl --data /);
-  await assert.rejects(getTask('niah_single_1').prepare({ tokenizer, seed: 42, options: { data: mine } }), /which task niah_single_1 does not read/);
+  await assert.rejects(
+    getTask('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: mine } }),
+    /holds generic JSONL rows, which task longbench\/hotpotqa does not read: run `bench run jsonl --data /,
+  );
+  await assert.rejects(
+    getTask('niah_single_1').prepare({ tokenizer, seed: 42, options: { data: mine } }),
+    /which task niah_single_1 does not read/,
+  );
   const prepared = await getTask('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: lb } });
   assert.equal(prepared.data?.format, 'longbench');
   assert.equal(prepared.data?.files[0].rows, readFileSync(lb, 'utf8').trim().split('\n').length);
 });
 
-test('bench run longbench/hotpotqa --data FILE with rows in LongBench v1\'s layout: the LongBench loader, data in the manifest', async () => {
+test("bench run longbench/hotpotqa --data FILE with rows in LongBench v1's layout: the LongBench loader, data in the manifest", async () => {
   const dir = tempDir('longbench');
-  const passages = 'Passage 1:\nAda Lovelace\nAda Lovelace wrote the first published algorithm.\nPassage 2:\nCharles Babbage\nBabbage designed the Analytical Engine.';
+  const passages =
+    'Passage 1:\nAda Lovelace\nAda Lovelace wrote the first published algorithm.\nPassage 2:\nCharles Babbage\nBabbage designed the Analytical Engine.';
   const rows = [
-    { input: 'Who wrote the first published algorithm?', context: passages, answers: ['Ada Lovelace'], length: 16, dataset: 'hotpotqa', language: 'en', all_classes: null, _id: 'lb-0' },
-    { input: 'Who designed the Analytical Engine?', context: passages, answers: ['Charles Babbage', 'Babbage'], length: 16, dataset: 'hotpotqa', language: 'en', all_classes: null, _id: 'lb-1' },
+    {
+      input: 'Who wrote the first published algorithm?',
+      context: passages,
+      answers: ['Ada Lovelace'],
+      length: 16,
+      dataset: 'hotpotqa',
+      language: 'en',
+      all_classes: null,
+      _id: 'lb-0',
+    },
+    {
+      input: 'Who designed the Analytical Engine?',
+      context: passages,
+      answers: ['Charles Babbage', 'Babbage'],
+      length: 16,
+      dataset: 'hotpotqa',
+      language: 'en',
+      all_classes: null,
+      _id: 'lb-1',
+    },
   ];
   const file = write(join(dir, 'hotpotqa.jsonl'), jsonl(rows));
-  const { log, records, manifest } = await runInProcess(['longbench/hotpotqa', '--data', file, '--method', 'full-context', '--out', join(dir, 'run')]);
-  assert.match(log[0], /^longbench\/hotpotqa: lengths all \(1 points\); data .*hotpotqa\.jsonl: longbench, 2 rows, sha256 /);
+  const { log, records, manifest } = await runInProcess([
+    'longbench/hotpotqa',
+    '--data',
+    file,
+    '--method',
+    'full-context',
+    '--out',
+    join(dir, 'run'),
+  ]);
+  assert.match(
+    log[0],
+    /^longbench\/hotpotqa: lengths all \(1 points\); data .*hotpotqa\.jsonl: longbench, 2 rows, sha256 /,
+  );
   assert.equal(manifest.data.format, 'longbench');
   assert.equal(records.length, 2);
   for (const r of records) {

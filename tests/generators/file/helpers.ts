@@ -47,7 +47,12 @@ export interface MemAgentFixture {
  * distractors, shuffled with a fixed seed (MemAgent uses Random(4)), `num_docs` documents. Indices may repeat once
  * num_docs exceeds the pool (the bundled pool is smaller than the dev file's).
  */
-export function memagentRows(numDocs: number, questions: number, seed = 4, opts: { text?: boolean } = {}): MemAgentFixture {
+export function memagentRows(
+  numDocs: number,
+  questions: number,
+  seed = 4,
+  opts: { text?: boolean } = {},
+): MemAgentFixture {
   const data = loadHotpot(BUNDLED_POOL);
   const pool = loadPoolFile(BUNDLED_POOL);
   const at = new Map(pool.texts.map((t, i) => [t, i]));
@@ -68,21 +73,30 @@ export function memagentRows(numDocs: number, questions: number, seed = 4, opts:
     }
     const base = { input: r.question, answers: [r.answer], num_docs: numDocs, index: r.devIndex };
     indexRows.push({ context: docs, ...base });
-    if (opts.text !== false) textRows.push({ context: docs.map((d, i) => `Document ${i + 1}:\n${pool.texts[d]}`).join('\n\n'), ...base });
+    if (opts.text !== false)
+      textRows.push({ context: docs.map((d, i) => `Document ${i + 1}:\n${pool.texts[d]}`).join('\n\n'), ...base });
   }
   return { indexRows, textRows, poolSize: pool.texts.length };
 }
 
 /** `bench run ARGS` in this process with the embedded model; returns the outcome, the printed events and the records. */
-export async function runInProcess(args: string[]): Promise<{ outcome: RunOutcome; log: string[]; records: SampleRecord[]; manifest: Record<string, any> }> {
+export async function runInProcess(
+  args: string[],
+): Promise<{ outcome: RunOutcome; log: string[]; records: SampleRecord[]; manifest: Record<string, any> }> {
   const cmd = parseCli(['run', ...args, '--workers', '1', '--no-progress', '--no-cache']);
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') throw new Error('not a run');
   const log: string[] = [];
-  const outcome = await executeRun(cmd.config, { onEvent: (e) => log.push(describeEvent(e)), createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+  const outcome = await executeRun(cmd.config, {
+    onEvent: (e) => log.push(describeEvent(e)),
+    createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
+  });
   assert.equal(outcome.kind, 'finished');
   if (outcome.kind !== 'finished') throw new Error('not finished');
-  const records = readFileSync(join(outcome.outDir, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SampleRecord);
+  const records = readFileSync(join(outcome.outDir, 'samples.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as SampleRecord);
   const manifest = JSON.parse(readFileSync(join(outcome.outDir, 'manifest.json'), 'utf8'));
   return { outcome, log, records, manifest };
 }
@@ -99,7 +113,12 @@ export function noiseHaystack(lines: number, needleAt: number, key: string, valu
  * One row of RULER's validation.jsonl for niah_single_1 (scripts/data/synthetic/niah.py): the `base` template (or a
  * chat template around it), the answer prefix cut off into its own field, `index` = the answer's character offset.
  */
-export function rulerRow(key: string, value: string, lines: number, opts: { chat?: boolean; removeNewlines?: boolean; length?: number } = {}) {
+export function rulerRow(
+  key: string,
+  value: string,
+  lines: number,
+  opts: { chat?: boolean; removeNewlines?: boolean; length?: number } = {},
+) {
   const task =
     'A special magic number is hidden within the following text. Make sure to memorize it. I will quiz you about the number afterwards.\n' +
     `${noiseHaystack(lines, Math.floor(lines / 3), key, value)}\nWhat is the special magic number for ${key} mentioned in the provided text?`;
@@ -107,7 +126,20 @@ export function rulerRow(key: string, value: string, lines: number, opts: { chat
   let input = opts.chat
     ? `<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\n${task}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n`
     : task;
-  if (opts.removeNewlines) input = input.replace(/[\n\t]/g, ' ').trim().split(/\s+/).join(' ');
+  if (opts.removeNewlines)
+    input = input
+      .replace(/[\n\t]/g, ' ')
+      .trim()
+      .split(/\s+/)
+      .join(' ');
   const length = opts.length ?? 4000;
-  return { index: input.indexOf(value), input, outputs: [value], length, length_w_model_temp: length, answer_prefix: answerPrefix, token_position_answer: 1234 };
+  return {
+    index: input.indexOf(value),
+    input,
+    outputs: [value],
+    length,
+    length_w_model_temp: length,
+    answer_prefix: answerPrefix,
+    token_position_answer: 1234,
+  };
 }

@@ -20,15 +20,34 @@ test('a DATAROOT with eval_50.json (text form) and eval_12800.json (index form):
   write(join(dir, 'data', 'eval_12800.json'), jsonList(large.indexRows));
   write(join(dir, 'data', 'README.md'), '# not data\n'); // ignored: not JSON
   const out = join(dir, 'run');
-  const { log, records, manifest } = await runInProcess(['ruler-hqa', '--data', join(dir, 'data'), '--pool', BUNDLED_POOL, '--method', 'memagent,full-context', '--out', out]);
+  const { log, records, manifest } = await runInProcess([
+    'ruler-hqa',
+    '--data',
+    join(dir, 'data'),
+    '--pool',
+    BUNDLED_POOL,
+    '--method',
+    'memagent,full-context',
+    '--out',
+    out,
+  ]);
 
   const grid = log.find((l) => l.startsWith('ruler-hqa: lengths'))!;
-  assert.match(grid, /^ruler-hqa: lengths docs:50, docs:12800 \(2 points\); data 2 files under .*: memagent-hqa \(text \+ index form\), 5 rows; pool .*hotpot_dev_distractor_subset\.json\.gz \(15397 paragraphs, sha256 f697c63d455c\)$/);
+  assert.match(
+    grid,
+    /^ruler-hqa: lengths docs:50, docs:12800 \(2 points\); data 2 files under .*: memagent-hqa \(text \+ index form\), 5 rows; pool .*hotpot_dev_distractor_subset\.json\.gz \(15397 paragraphs, sha256 f697c63d455c\)$/,
+  );
   assert.deepEqual(manifest.lengths, { 'ruler-hqa': ['docs:50', 'docs:12800'] });
   assert.equal(manifest.data.path, join(dir, 'data'));
   assert.equal(manifest.data.format, 'memagent-hqa (text + index form)');
   assert.equal(manifest.data.sha256, undefined, 'two files: sha256 per file');
-  assert.deepEqual(manifest.data.files.map((f: { path: string; rows: number }) => [f.path.split('/').pop(), f.rows]), [['eval_12800.json', 2], ['eval_50.json', 3]]);
+  assert.deepEqual(
+    manifest.data.files.map((f: { path: string; rows: number }) => [f.path.split('/').pop(), f.rows]),
+    [
+      ['eval_12800.json', 2],
+      ['eval_50.json', 3],
+    ],
+  );
   for (const f of manifest.data.files) assert.match(f.sha256, /^[0-9a-f]{64}$/);
   assert.equal(manifest.data.pool.sha256, 'f697c63d455cf9ec57a1e7de02b8f642aae43271e43a2a0b6162f34bf6900f08');
   assert.equal(manifest.data.pool.paragraphs, 15397);
@@ -49,7 +68,10 @@ test('a DATAROOT with eval_50.json (text form) and eval_12800.json (index form):
     assert.equal(r.builtTokens, tokenizer.count(rows[r.index].context.trim()), r.id);
     if (r.method === 'memagent') assert.equal(r.calls, Math.ceil(r.builtTokens / 5000) + 1);
   }
-  assert.ok(records.some((r) => r.score > 0), 'the reference reader answers some questions');
+  assert.ok(
+    records.some((r) => r.score > 0),
+    'the reference reader answers some questions',
+  );
 });
 
 test('index form builds exactly the context of the text form, from cached pool ids', async () => {
@@ -72,25 +94,48 @@ test('index form builds exactly the context of the text form, from cached pool i
   }
 });
 
-test('--lengths selects among the data\'s document counts; a count the data lacks is refused', async () => {
+test("--lengths selects among the data's document counts; a count the data lacks is refused", async () => {
   const dir = tempDir('memagent-lengths');
   write(join(dir, 'eval_50.json'), jsonList(memagentRows(50, 2).textRows));
   write(join(dir, 'eval_100.json'), jsonList(memagentRows(100, 2).textRows));
-  const { manifest, records } = await runInProcess(['ruler-hqa', '--data', dir, '--lengths', 'docs:100', '--out', join(dir, 'run')]);
+  const { manifest, records } = await runInProcess([
+    'ruler-hqa',
+    '--data',
+    dir,
+    '--lengths',
+    'docs:100',
+    '--out',
+    join(dir, 'run'),
+  ]);
   assert.deepEqual(manifest.lengths, { 'ruler-hqa': ['docs:100'] });
   assert.equal(records.length, 2);
-  await assert.rejects(runInProcess(['ruler-hqa', '--data', dir, '--lengths', 'docs:50..200', '--out', join(dir, 'run2')]), /the data defines the lengths docs:50, docs:100; --lengths docs:50\.\.200 asks for docs:200, which it does not have/);
-  await assert.rejects(runInProcess(['ruler-hqa', '--data', dir, '--lengths', '32k', '--out', join(dir, 'run3')]), /asks for 32k/);
+  await assert.rejects(
+    runInProcess(['ruler-hqa', '--data', dir, '--lengths', 'docs:50..200', '--out', join(dir, 'run2')]),
+    /the data defines the lengths docs:50, docs:100; --lengths docs:50\.\.200 asks for docs:200, which it does not have/,
+  );
+  await assert.rejects(
+    runInProcess(['ruler-hqa', '--data', dir, '--lengths', '32k', '--out', join(dir, 'run3')]),
+    /asks for 32k/,
+  );
   assert.ok(!existsSync(join(dir, 'run2')) && !existsSync(join(dir, 'run3')), 'nothing written when refused');
 });
 
 test('MemAgent data refuses --placement and ctx-dist; the HotpotQA dev file still generates', async () => {
   const dir = tempDir('memagent-opts');
   const file = write(join(dir, 'eval_50.json'), jsonList(memagentRows(50, 1).textRows));
-  await assert.rejects(getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: file, placement: '0-100' } }), /drop --placement/);
-  await assert.rejects(getTask('ctx-dist').prepare({ tokenizer, seed: 42, options: { data: file } }), /ctx-dist builds its own placements/);
+  await assert.rejects(
+    getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: file, placement: '0-100' } }),
+    /drop --placement/,
+  );
+  await assert.rejects(
+    getTask('ctx-dist').prepare({ tokenizer, seed: 42, options: { data: file } }),
+    /ctx-dist builds its own placements/,
+  );
   const hotpot = await getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: BUNDLED_POOL } });
-  assert.equal(hotpot.lengths, undefined, 'a HotpotQA dev file is the generator\'s input, lengths from --lengths');
+  assert.equal(hotpot.lengths, undefined, "a HotpotQA dev file is the generator's input, lengths from --lengths");
   assert.equal(hotpot.data?.format, 'hotpotqa-dev');
-  await assert.rejects(getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: BUNDLED_POOL, pool: BUNDLED_POOL } }), /--pool is read only with MemAgent's index-form files/);
+  await assert.rejects(
+    getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: BUNDLED_POOL, pool: BUNDLED_POOL } }),
+    /--pool is read only with MemAgent's index-form files/,
+  );
 });

@@ -20,7 +20,15 @@ const tokenizer = loadTokenizer('qwen2.5');
 
 // docs/PROTOCOLS.md §e.1: max new tokens per dataset.
 const EXPECTED_MAXLEN: Record<string, number> = {
-  narrativeqa: 128, qasper: 128, multifieldqa_en: 64, hotpotqa: 32, '2wikimqa': 32, musique: 32, gov_report: 512, qmsum: 512, multi_news: 512,
+  narrativeqa: 128,
+  qasper: 128,
+  multifieldqa_en: 64,
+  hotpotqa: 32,
+  '2wikimqa': 32,
+  musique: 32,
+  gov_report: 512,
+  qmsum: 512,
+  multi_news: 512,
 };
 // Context headers and final cues of docs/PROTOCOLS.md §e.6.
 const EXPECTED_SHAPE: Record<string, [header: string, cue: string]> = {
@@ -53,14 +61,26 @@ test('every dataset has its own LongBench template shape and max length; the thr
   assert.equal(distinct.size, LONGBENCH_DATASETS.length - 2);
   assert.equal(fullContextTemplate('hotpotqa'), fullContextTemplate('musique'));
   assert.equal(count(fullContextTemplate('narrativeqa'), 'asconcisely'), 2, 'upstream typo kept');
-  assert.ok(fullContextTemplate('qasper').includes('\n\n Answer the question based on the above article'), 'upstream leading space kept');
-  assert.ok(fullContextTemplate('multi_news').includes('summary of all news. \n\nNews:'), 'upstream trailing space kept');
+  assert.ok(
+    fullContextTemplate('qasper').includes('\n\n Answer the question based on the above article'),
+    'upstream leading space kept',
+  );
+  assert.ok(
+    fullContextTemplate('multi_news').includes('summary of all news. \n\nNews:'),
+    'upstream trailing space kept',
+  );
   assert.throws(() => fullContextTemplate('lcc'), /no LongBench prompt/);
 });
 
 test('summaries without a question get the template instruction as problem statement', () => {
-  assert.equal(instructionOf('gov_report'), 'You are given a report by a government agency. Write a one-page summary of the report.');
-  assert.equal(instructionOf('multi_news'), 'You are given several news passages. Write a one-page summary of all news.');
+  assert.equal(
+    instructionOf('gov_report'),
+    'You are given a report by a government agency. Write a one-page summary of the report.',
+  );
+  assert.equal(
+    instructionOf('multi_news'),
+    'You are given several news passages. Write a one-page summary of all news.',
+  );
 });
 
 test('context with $& or {question} is inserted verbatim; the question is not substituted inside it', () => {
@@ -71,9 +91,16 @@ test('context with $& or {question} is inserted verbatim; the question is not su
   assert.equal(filled, before + context + after.split('{input}').join(question));
 });
 
-test('each task\'s samples carry their dataset\'s template and limit, and the full-context prompt equals LongBench\'s', async () => {
+test("each task's samples carry their dataset's template and limit, and the full-context prompt equals LongBench's", async () => {
   const files: Record<string, string> = {};
-  for (const d of LONGBENCH_DATASETS) files[`${d}.jsonl`] = jsonl([row(d, 0, d === 'gov_report' || d === 'multi_news' ? { input: '' } : { context: 'Notes: it costs $& and {question}.' })]);
+  for (const d of LONGBENCH_DATASETS)
+    files[`${d}.jsonl`] = jsonl([
+      row(
+        d,
+        0,
+        d === 'gov_report' || d === 'multi_news' ? { input: '' } : { context: 'Notes: it costs $& and {question}.' },
+      ),
+    ]);
   const dir = tempDir(files);
   for (const task of longbenchTasks) {
     const d = task.name.slice('longbench/'.length);
@@ -93,7 +120,12 @@ test('each task\'s samples carry their dataset\'s template and limit, and the fu
 });
 
 test('a long context is middle-truncated inside the dataset template (head instruction and tail question survive)', () => {
-  const context = textContext(Array.from({ length: 3000 }, (_, i) => `Passage ${i + 1}:\nTitle ${i}\nSentence number ${i} of the haystack.`).join('\n'), tokenizer);
+  const context = textContext(
+    Array.from({ length: 3000 }, (_, i) => `Passage ${i + 1}:\nTitle ${i}\nSentence number ${i} of the haystack.`).join(
+      '\n',
+    ),
+    tokenizer,
+  );
   const template = fullContextTemplate('hotpotqa');
   const built = middleTruncatedPrompt(template, 'Which sentence is last?', context, tokenizer, 2000);
   assert.equal(built.truncated, true);
@@ -108,34 +140,70 @@ test('pred.py formats the raw fields: a question with surrounding whitespace rea
   const input = ' When was the room moved? \n';
   const dir = tempDir({ 'hotpotqa.jsonl': jsonl([row('hotpotqa', 0, { input })]) });
   const task = longbenchTasks.find((t) => t.name === 'longbench/hotpotqa')!;
-  const s = (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build({ kind: 'native', value: 0, label: 'all' }, 0);
+  const s = (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build(
+    { kind: 'native', value: 0, label: 'all' },
+    0,
+  );
   assert.equal(s.question, input);
   assert.equal(s.prompt?.questionFill, 'raw');
   assert.equal(s.prompt?.truncation, 'longbench');
   const seen: string[] = [];
   const model: Model = {
-    id: 'rec', isReferenceReader: false,
+    id: 'rec',
+    isReferenceReader: false,
     async generate(request) {
       seen.push(request.messages[0].content);
-      return { text: 'Therefore, the answer is room 100', usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 };
+      return {
+        text: 'Therefore, the answer is room 100',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        latencyMs: 0,
+        finishReason: 'stop',
+        cached: false,
+        retries: 0,
+      };
     },
   };
-  await fullContextMethod({ maxContext: 120000, maxNewTokens: 32, templates: defaultTemplates('phrase') }).run(s, { model, tokenizer });
+  await fullContextMethod({ maxContext: 120000, maxNewTokens: 32, templates: defaultTemplates('phrase') }).run(s, {
+    model,
+    tokenizer,
+  });
   const [before, after] = UPSTREAM_PROMPTS.hotpotqa.split('{context}');
   assert.equal(seen[0], before + s.context.text() + after.split('{input}').join(input));
-  await memAgentMethod({ chunkTokens: 5000, memoryTokens: 64, templates: defaultTemplates('phrase') }).run(s, { model, tokenizer });
-  assert.ok(seen.slice(1).every((p) => p.includes('<problem> \nWhen was the room moved?\n</problem>')), 'MemAgent strips the question');
+  await memAgentMethod({ chunkTokens: 5000, memoryTokens: 64, templates: defaultTemplates('phrase') }).run(s, {
+    model,
+    tokenizer,
+  });
+  assert.ok(
+    seen.slice(1).every((p) => p.includes('<problem> \nWhen was the room moved?\n</problem>')),
+    'MemAgent strips the question',
+  );
 });
 
-test('LongBench samples truncate by pred.py\'s rule: an odd window keeps int(max/2) ids at each end', async () => {
-  const context = Array.from({ length: 400 }, (_, i) => `Passage ${i + 1}:\nTitle ${i}\nSentence number ${i} of the haystack.`).join('\n');
+test("LongBench samples truncate by pred.py's rule: an odd window keeps int(max/2) ids at each end", async () => {
+  const context = Array.from(
+    { length: 400 },
+    (_, i) => `Passage ${i + 1}:\nTitle ${i}\nSentence number ${i} of the haystack.`,
+  ).join('\n');
   const dir = tempDir({ 'hotpotqa.jsonl': jsonl([row('hotpotqa', 0, { context })]) });
   const task = longbenchTasks.find((t) => t.name === 'longbench/hotpotqa')!;
-  const s = (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build({ kind: 'native', value: 0, label: 'all' }, 0);
+  const s = (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build(
+    { kind: 'native', value: 0, label: 'all' },
+    0,
+  );
   const max = 1501;
   const ids = tokenizer.encode(fillTemplate(s.prompt!.fullContext!, { context, question: s.question }));
   const half = Math.trunc(max / 2);
-  const built = middleTruncatedPrompt(s.prompt!.fullContext!, s.question, s.context, tokenizer, max, s.prompt!.truncation);
-  assert.equal(built.prompt, tokenizer.decode(ids.subarray(0, half)) + tokenizer.decode(ids.subarray(ids.length - half)));
+  const built = middleTruncatedPrompt(
+    s.prompt!.fullContext!,
+    s.question,
+    s.context,
+    tokenizer,
+    max,
+    s.prompt!.truncation,
+  );
+  assert.equal(
+    built.prompt,
+    tokenizer.decode(ids.subarray(0, half)) + tokenizer.decode(ids.subarray(ids.length - half)),
+  );
   assert.equal(built.promptTokens, max - 1);
 });

@@ -16,17 +16,41 @@ registerTasks(longbenchTasks, longbenchGroups);
 
 test('bench run longbench-qa,longbench-sum with memagent and full-context on the fixtures: missing datasets skipped once each', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'longbench-run-')), 'run');
-  const cmd = parseCli(['run', 'longbench-qa,longbench-sum', '--method', 'memagent,full-context', '--samples', '6', '--workers', '1', '--no-progress', '--no-cache', '--out', out]);
+  const cmd = parseCli([
+    'run',
+    'longbench-qa,longbench-sum',
+    '--method',
+    'memagent,full-context',
+    '--samples',
+    '6',
+    '--workers',
+    '1',
+    '--no-progress',
+    '--no-cache',
+    '--out',
+    out,
+  ]);
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') return;
   const log: string[] = [];
-  const result = await executeRun(cmd.config, { onEvent: (e) => log.push(describeEvent(e)), createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+  const result = await executeRun(cmd.config, {
+    onEvent: (e) => log.push(describeEvent(e)),
+    createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
+  });
   assert.equal(result.kind, 'finished');
   assert.equal(describeOutcome(result).exitCode, 0);
   const skipped = log.filter((l) => l.startsWith('skipping '));
-  assert.deepEqual(skipped.map((l) => l.split(':')[0]).sort(), ['2wikimqa', 'gov_report', 'musique', 'narrativeqa', 'qasper', 'multifieldqa_en', 'qmsum'].map((d) => `skipping longbench/${d}`).sort());
+  assert.deepEqual(
+    skipped.map((l) => l.split(':')[0]).sort(),
+    ['2wikimqa', 'gov_report', 'musique', 'narrativeqa', 'qasper', 'multifieldqa_en', 'qmsum']
+      .map((d) => `skipping longbench/${d}`)
+      .sort(),
+  );
   for (const l of skipped) assert.match(l, /pass --data DIR with LongBench's \S+\.jsonl/);
-  const records = readFileSync(join(out, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const records = readFileSync(join(out, 'samples.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(records.length, 6 * 2 + 5 * 2); // hotpotqa capped at --samples 6, multi_news has 5 rows; two methods
   for (const r of records) {
     assert.equal(r.status, 'ok', `${r.id} ${r.method}: ${r.error}`);
@@ -42,9 +66,16 @@ test('bench run longbench-qa,longbench-sum with memagent and full-context on the
     const rs = records.filter((r) => r.task === task && r.method === method);
     return rs.reduce((n, r) => n + r.score, 0) / rs.length;
   };
-  const means = Object.fromEntries(['memagent', 'full-context'].flatMap((m) => ['longbench/hotpotqa', 'longbench/multi_news'].map((t) => [`${t} ${m}`, mean(t, m)])));
+  const means = Object.fromEntries(
+    ['memagent', 'full-context'].flatMap((m) =>
+      ['longbench/hotpotqa', 'longbench/multi_news'].map((t) => [`${t} ${m}`, mean(t, m)]),
+    ),
+  );
   console.log(JSON.stringify(means));
   // The reference reader finds short answers in the passages and copies source sentences for summaries.
   assert.ok(mean('longbench/multi_news', 'full-context') > 0.05, 'full-context summaries overlap the gold');
-  assert.ok(Object.values(means).some((v) => v > 0), 'every method scored 0 everywhere');
+  assert.ok(
+    Object.values(means).some((v) => v > 0),
+    'every method scored 0 everywhere',
+  );
 });

@@ -18,9 +18,18 @@ const ALL: LengthTarget = { kind: 'native', value: 0, label: 'all' };
 const byName = (name: string): TaskDefinition => longbenchTasks.find((t) => t.name === name)!;
 
 test('nine tasks, two groups, native lengths, LongBench sample counts and metrics', () => {
-  assert.deepEqual(longbenchGroups['longbench-qa'], ['hotpotqa', '2wikimqa', 'musique', 'narrativeqa', 'qasper', 'multifieldqa_en'].map((d) => `longbench/${d}`));
-  assert.deepEqual(longbenchGroups['longbench-sum'], ['gov_report', 'qmsum', 'multi_news'].map((d) => `longbench/${d}`));
-  assert.deepEqual(longbenchTasks.map((t) => t.name), [...longbenchGroups['longbench-qa'], ...longbenchGroups['longbench-sum']]);
+  assert.deepEqual(
+    longbenchGroups['longbench-qa'],
+    ['hotpotqa', '2wikimqa', 'musique', 'narrativeqa', 'qasper', 'multifieldqa_en'].map((d) => `longbench/${d}`),
+  );
+  assert.deepEqual(
+    longbenchGroups['longbench-sum'],
+    ['gov_report', 'qmsum', 'multi_news'].map((d) => `longbench/${d}`),
+  );
+  assert.deepEqual(
+    longbenchTasks.map((t) => t.name),
+    [...longbenchGroups['longbench-qa'], ...longbenchGroups['longbench-sum']],
+  );
   for (const t of longbenchTasks) {
     assert.equal(t.nativeLengths, true);
     assert.equal(t.acceptsDocCounts, false);
@@ -52,15 +61,22 @@ test('hotpotqa fixture samples: LongBench passage layout, own supporting paragra
     assert.equal(s.metadata.dataset, 'hotpotqa');
     assert.equal(s.metadata.fixture, true);
     assert.equal(s.metadata.all_classes, null);
-    assert.deepEqual(s.scoring, { dataset: 'hotpotqa', allClasses: null }, 'typed scoring inputs, not read from metadata');
+    assert.deepEqual(
+      s.scoring,
+      { dataset: 'hotpotqa', allClasses: null },
+      'typed scoring inputs, not read from metadata',
+    );
     assert.equal(s.metadata.length, text.split(/\s+/).filter(Boolean).length);
     assert.equal(s.metadata.longbench_e_bucket, longbenchEBucket(s.metadata.length as number));
     buckets.add(s.metadata.longbench_e_bucket as string);
     const passages = text.split(/\n(?=Passage \d+:\n)/);
     assert.ok(passages.length >= record.paragraphs.length);
-    passages.forEach((p, k) => assert.match(p, new RegExp(`^Passage ${k + 1}:\\n[^\\n]+\\n[^\\n]+$`), `sample ${i} passage ${k + 1}`));
+    passages.forEach((p, k) =>
+      assert.match(p, new RegExp(`^Passage ${k + 1}:\\n[^\\n]+\\n[^\\n]+$`), `sample ${i} passage ${k + 1}`),
+    );
     const titles = passages.map((p) => p.split('\n')[1]);
-    for (const t of record.supportingTitles) assert.ok(titles.includes(t), `sample ${i}: supporting paragraph '${t}' missing`);
+    for (const t of record.supportingTitles)
+      assert.ok(titles.includes(t), `sample ${i}: supporting paragraph '${t}' missing`);
     assert.equal(new Set(titles).size, titles.length, `sample ${i}: a title repeats`);
   }
   assert.deepEqual([...buckets].sort(), ['0-4k', '4-8k', '8k+']);
@@ -96,5 +112,8 @@ test('--data DIR with two datasets: those two prepare from it, a third is Datase
   const qmsum = await byName('longbench/qmsum').prepare({ tokenizer, seed: 42, options: { data: dir } });
   assert.equal(qmsum.build(ALL, 0).question, 'Summarize the discussion of room 100.');
   assert.equal(qmsum.build(ALL, 0).prompt?.maxNewTokens, 512);
-  await assert.rejects(byName('longbench/musique').prepare({ tokenizer, seed: 42, options: { data: dir } }), DatasetMissingError);
+  await assert.rejects(
+    byName('longbench/musique').prepare({ tokenizer, seed: 42, options: { data: dir } }),
+    DatasetMissingError,
+  );
 });

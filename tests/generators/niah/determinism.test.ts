@@ -29,8 +29,13 @@ for (const task of niahTasks) {
 }
 
 test('a length too small for the prompt is a UserError, promptly', async () => {
-  const prepared = await niahTasks.find((t) => t.name === 'niah_multikey_3')!.prepare({ tokenizer, seed: 1, options: {} });
-  assert.throws(() => prepared.build({ kind: 'tokens', value: 200, label: '200' }, 0), (e: unknown) => e instanceof UserError && /does not fit in 200/.test(e.message));
+  const prepared = await niahTasks
+    .find((t) => t.name === 'niah_multikey_3')!
+    .prepare({ tokenizer, seed: 1, options: {} });
+  assert.throws(
+    () => prepared.build({ kind: 'tokens', value: 200, label: '200' }, 0),
+    (e: unknown) => e instanceof UserError && /does not fit in 200/.test(e.message),
+  );
   const essay = await niahTasks.find((t) => t.name === 'niah_multiquery')!.prepare({ tokenizer, seed: 1, options: {} });
   assert.throws(() => essay.build({ kind: 'tokens', value: 200, label: '200' }, 0), UserError);
   assert.throws(() => essay.build({ kind: 'docs', value: 50, label: 'docs:50' }, 0), UserError);
@@ -41,14 +46,27 @@ test('small targets still fit: 1k builds and stays within the budget', async () 
     const prepared = await task.prepare({ tokenizer, seed: 3, options: {} });
     const s = prepared.build({ kind: 'tokens', value: 1024, label: '1k' }, 0);
     assert.ok((s.metadata.prompt_tokens as number) + 128 <= 1024, s.id);
-    assert.equal(tokenizer.count(s.prompt!.nativeTemplate!.replace('{context}', () => s.context.text()) + s.prompt!.answerPrefix), s.metadata.prompt_tokens, s.id);
+    assert.equal(
+      tokenizer.count(s.prompt!.nativeTemplate!.replace('{context}', () => s.context.text()) + s.prompt!.answerPrefix),
+      s.metadata.prompt_tokens,
+      s.id,
+    );
   }
 });
 
 test('task definitions', () => {
   assert.deepEqual(
     niahTasks.map((t) => t.name),
-    ['niah_single_1', 'niah_single_2', 'niah_single_3', 'niah_multikey_1', 'niah_multikey_2', 'niah_multikey_3', 'niah_multivalue', 'niah_multiquery'],
+    [
+      'niah_single_1',
+      'niah_single_2',
+      'niah_single_3',
+      'niah_multikey_1',
+      'niah_multikey_2',
+      'niah_multikey_3',
+      'niah_multivalue',
+      'niah_multiquery',
+    ],
   );
   for (const t of niahTasks) {
     assert.equal(t.metric, 'memagent_niah');

@@ -46,8 +46,16 @@ export function checkNeedles(s: Sample, text: string, tokenizer: Tokenizer, ids?
   const valueKind = s.metadata.value_kind as string;
   for (const n of needles) {
     const sentence = `One of the special magic ${valueKind} for ${n.key} is: ${n.value}.`;
-    assert.equal(text.slice(n.char_offset, n.char_offset + sentence.length), sentence, `${s.id}: needle text at char ${n.char_offset}`);
-    assert.equal(text.slice(n.value_char_offset, n.value_char_offset + n.value.length), n.value, `${s.id}: value at char ${n.value_char_offset}`);
+    assert.equal(
+      text.slice(n.char_offset, n.char_offset + sentence.length),
+      sentence,
+      `${s.id}: needle text at char ${n.char_offset}`,
+    );
+    assert.equal(
+      text.slice(n.value_char_offset, n.value_char_offset + n.value.length),
+      n.value,
+      `${s.id}: value at char ${n.value_char_offset}`,
+    );
     assert.equal(countOccurrences(text, n.value), 1, `${s.id}: value ${n.value} occurs exactly once`);
     if (ids) {
       const decoded = tokenizer.decode(ids.subarray(n.token_offset, n.token_offset + n.token_count));
@@ -61,13 +69,23 @@ export function checkNeedles(s: Sample, text: string, tokenizer: Tokenizer, ids?
   assert.deepEqual([...s.answers].sort(), [...expected].sort(), `${s.id}: answers are the queried needles' values`);
   let at = 0;
   for (const q of queries) {
-    const vals = needles.filter((n) => n.key === q).map((n) => n.value).sort();
+    const vals = needles
+      .filter((n) => n.key === q)
+      .map((n) => n.value)
+      .sort();
     assert.deepEqual(s.answers.slice(at, at + vals.length).sort(), vals, `${s.id}: answers in query order`);
     at += vals.length;
   }
   // A queried key is carried by its real needles only: no distractor line has it.
   for (const q of queries) {
-    assert.equal(countOccurrences(text, ` for ${q} is: `), perKey.get(q), `${s.id}: key ${q} appears only in its real needles`);
+    assert.equal(
+      countOccurrences(text, ` for ${q} is: `),
+      perKey.get(q),
+      `${s.id}: key ${q} appears only in its real needles`,
+    );
   }
-  assert.ok(s.question.includes(queries.length === 1 ? queries[0] : queries[queries.length - 1]), `${s.id}: question names the query`);
+  assert.ok(
+    s.question.includes(queries.length === 1 ? queries[0] : queries[queries.length - 1]),
+    `${s.id}: question names the query`,
+  );
 }

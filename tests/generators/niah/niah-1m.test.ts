@@ -29,7 +29,9 @@ for (const task of niahTasks) {
     }
     assert.ok(minFill >= 0.99, `${task.name}: a prompt uses only ${(minFill * 100).toFixed(3)}% of the budget`);
     if (process.env.NIAH_1M_SAMPLES) {
-      console.log(`${task.name} 1m: ${SAMPLES} samples, budget use ${(minFill * 100).toFixed(3)}%..${(maxFill * 100).toFixed(3)}%, ${depths.size} depths`);
+      console.log(
+        `${task.name} 1m: ${SAMPLES} samples, budget use ${(minFill * 100).toFixed(3)}%..${(maxFill * 100).toFixed(3)}%, ${depths.size} depths`,
+      );
     }
   });
 }

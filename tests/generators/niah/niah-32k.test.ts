@@ -33,18 +33,28 @@ for (const task of niahTasks) {
       for (const n of needlesOf(s)) depths.add(n.depth);
     }
     assert.ok(minFill >= 0.99, `${task.name}: a prompt uses only ${(minFill * 100).toFixed(2)}% of the budget`);
-    assert.deepEqual([...depths].sort((a, b) => a - b), [...DEPTHS], `${task.name}: depths cover the 40-point grid`);
+    assert.deepEqual(
+      [...depths].sort((a, b) => a - b),
+      [...DEPTHS],
+      `${task.name}: depths cover the 40-point grid`,
+    );
 
     // Exactness against the real encoder: samples with a needle at the very start or end of the context first.
     const atStart = samples.find((s) => needlesOf(s).some((n) => n.token_offset === 0));
-    const atEnd = samples.find((s) => needlesOf(s).some((n) => n.token_offset + n.token_count === s.context.tokenCount));
+    const atEnd = samples.find((s) =>
+      needlesOf(s).some((n) => n.token_offset + n.token_count === s.context.tokenCount),
+    );
     assert.ok(atStart && atEnd, `${task.name}: some sample has a needle at each end of the context`);
     const picks = [atStart, atEnd, ...samples.filter((s) => s !== atStart && s !== atEnd).slice(0, EXACT_SAMPLES - 2)];
     for (const s of picks) {
       assert.ok(sameIds(concatIds(s), concatIds(s)), `${s.id}: pieces() can be read twice`);
       const text = s.context.text();
       assert.ok(sameIds(tokenizer.encode(text), concatIds(s)), `${s.id}: streamed ids equal the encoding of the text`);
-      assert.equal(tokenizer.count(fullPrompt(s, text)), s.metadata.prompt_tokens, `${s.id}: prompt_tokens is the exact prompt count`);
+      assert.equal(
+        tokenizer.count(fullPrompt(s, text)),
+        s.metadata.prompt_tokens,
+        `${s.id}: prompt_tokens is the exact prompt count`,
+      );
     }
   });
 }

@@ -20,13 +20,18 @@ const task = (name: string) => niahTasks.find((t) => t.name === name)!;
 
 // MemAgent taskutils/memory_data/synthetic/constants.py TASKS['niah']['template'], and its niah.py: the RULER
 // replacements when num_needle_q * num_needle_v == 1, then template.format(type_needle_v=..., query=...) (no context).
-const MEMAGENT_TEMPLATE = 'Some special magic {type_needle_v} are hidden within the following text. Make sure to memorize it. What are all the special magic {type_needle_v} for {query} mentioned in the provided text?';
+const MEMAGENT_TEMPLATE =
+  'Some special magic {type_needle_v} are hidden within the following text. Make sure to memorize it. What are all the special magic {type_needle_v} for {query} mentioned in the provided text?';
 
 function memagentInput(typeNeedleV: string, queries: string[], valuesPerKey: number): string {
   let template = MEMAGENT_TEMPLATE;
   let type = typeNeedleV;
   if (queries.length * valuesPerKey === 1) {
-    template = template.replaceAll('Some', 'A').replaceAll('are all', 'is').replaceAll('are', 'is').replaceAll('answers', 'answer');
+    template = template
+      .replaceAll('Some', 'A')
+      .replaceAll('are all', 'is')
+      .replaceAll('are', 'is')
+      .replaceAll('answers', 'answer');
     type = type.slice(0, -1);
   }
   const query = queries.length > 1 ? `${queries.slice(0, -1).join(', ')}, and ${queries.at(-1)}` : queries[0];
@@ -44,12 +49,17 @@ test('the question is MemAgent\'s `input` (D13); RULER\'s prompt with "I will qu
   }
   const one = (await task('niah_single_1').prepare({ tokenizer, seed: 42, options: {} })).build(L8K, 0);
   const key = (one.metadata.queries as string[])[0];
-  assert.equal(one.question, `A special magic number is hidden within the following text. Make sure to memorize it. What is the special magic number for ${key} mentioned in the provided text?`);
+  assert.equal(
+    one.question,
+    `A special magic number is hidden within the following text. Make sure to memorize it. What is the special magic number for ${key} mentioned in the provided text?`,
+  );
 });
 
-test('essays: RULER\'s 49 repository files (rss.txt included), concatenated without a separator as download_paulgraham_essay.py does', () => {
+test("essays: RULER's 49 repository files (rss.txt included), concatenated without a separator as download_paulgraham_essay.py does", () => {
   const dir = datasetPath('essays', 'paul_graham');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
   assert.equal(files.length, 49);
   assert.ok(files.includes('rss.txt'));
   const essay = loadEssayText();
@@ -72,7 +82,10 @@ test('--sizing ruler: one size per length from a probe, then whole 500-word / 25
   assert.equal(rulerStep('noise', 8192), 25);
   assert.equal(rulerStep('needle', 2048), 5);
 
-  for (const [name, unitKey, step] of [['niah_single_2', 'haystack_words', 500], ['niah_multikey_3', 'haystack_lines', 25]] as const) {
+  for (const [name, unitKey, step] of [
+    ['niah_single_2', 'haystack_words', 500],
+    ['niah_multikey_3', 'haystack_lines', 25],
+  ] as const) {
     const exact = await task(name).prepare({ tokenizer, seed: 42, options: {} });
     const ruler = await task(name).prepare({ tokenizer, seed: 42, options: { sizing: 'ruler' } });
     let trimmed = 0;
@@ -100,14 +113,22 @@ test('--sizing ruler: one size per length from a probe, then whole 500-word / 25
   }
 });
 
-test('fitUnits follows RULER\'s loop: start, then step down while over; exact search as a fallback below one step', () => {
+test("fitUnits follows RULER's loop: start, then step down while over; exact search as a fallback below one step", () => {
   const total = (u: number) => u * 10; // 10 tokens per unit
   assert.equal(fitUnits(total, 1000, 50), 100);
   assert.equal(fitUnits(total, 1000, 50, { kind: 'ruler', start: 100, step: 25 }), 100);
   assert.equal(fitUnits(total, 1000, 50, { kind: 'ruler', start: 130, step: 25 }), 80, '130 → 105 → 80');
-  assert.equal(fitUnits(total, 1000, 50, { kind: 'ruler', start: 60, step: 25 }), 60, 'a start under the budget is kept');
+  assert.equal(
+    fitUnits(total, 1000, 50, { kind: 'ruler', start: 60, step: 25 }),
+    60,
+    'a start under the budget is kept',
+  );
   assert.equal(fitUnits(total, 100, 5, { kind: 'ruler', start: 30, step: 25 }), 5, '30 → 5, which fits');
-  assert.equal(fitUnits(total, 40, 5, { kind: 'ruler', start: 30, step: 25 }), 4, 'still over after the last step (RULER loops forever): exact');
+  assert.equal(
+    fitUnits(total, 40, 5, { kind: 'ruler', start: 30, step: 25 }),
+    4,
+    'still over after the last step (RULER loops forever): exact',
+  );
 });
 
 test('--sizing is a task option of bench run and bench generate (part of the run identity through the options)', () => {

@@ -15,14 +15,26 @@ test('depth grid is round(linspace(0, 100, 40))', () => {
 });
 
 test('needle, singular and plural prompts, query join', () => {
-  assert.equal(needleSentence('numbers', 'calm-river', '1234567'), 'One of the special magic numbers for calm-river is: 1234567.');
+  assert.equal(
+    needleSentence('numbers', 'calm-river', '1234567'),
+    'One of the special magic numbers for calm-river is: 1234567.',
+  );
   const one = promptText('numbers', ['calm-river'], 1);
-  assert.equal(one.preamble, 'A special magic number is hidden within the following text. Make sure to memorize it. I will quiz you about the number afterwards.');
+  assert.equal(
+    one.preamble,
+    'A special magic number is hidden within the following text. Make sure to memorize it. I will quiz you about the number afterwards.',
+  );
   assert.equal(one.question, 'What is the special magic number for calm-river mentioned in the provided text?');
   assert.equal(one.answerPrefix, ' The special magic number for calm-river mentioned in the provided text is');
   const many = promptText('numbers', ['a-b', 'c-d', 'e-f', 'g-h'], 1);
-  assert.equal(many.question, 'What are all the special magic numbers for a-b, c-d, e-f, and g-h mentioned in the provided text?');
-  assert.equal(many.answerPrefix, ' The special magic numbers for a-b, c-d, e-f, and g-h mentioned in the provided text are');
+  assert.equal(
+    many.question,
+    'What are all the special magic numbers for a-b, c-d, e-f, and g-h mentioned in the provided text?',
+  );
+  assert.equal(
+    many.answerPrefix,
+    ' The special magic numbers for a-b, c-d, e-f, and g-h mentioned in the provided text are',
+  );
   assert.ok(promptText('uuids', ['k'], 4).preamble.startsWith('Some special magic uuids are hidden'));
   assert.equal(joinQueries(['x', 'y']), 'x, and y');
   // Keys with "are" inside must survive singularisation (it is applied before the key is filled in).
@@ -30,9 +42,16 @@ test('needle, singular and plural prompts, query join', () => {
 });
 
 test('sentence splitter', () => {
-  const words = 'He met Dr. Smith at 5 p.m. today. Then J. R. left! "Why?" she asked. 2010 was odd. e.g. this. End.'.split(' ');
+  const words =
+    'He met Dr. Smith at 5 p.m. today. Then J. R. left! "Why?" she asked. 2010 was odd. e.g. this. End.'.split(' ');
   const sents = splitSentences(words).map((s) => s.join(' '));
-  assert.deepEqual(sents, ['He met Dr. Smith at 5 p.m. today.', 'Then J. R. left!', '"Why?" she asked.', '2010 was odd. e.g. this.', 'End.']);
+  assert.deepEqual(sents, [
+    'He met Dr. Smith at 5 p.m. today.',
+    'Then J. R. left!',
+    '"Why?" she asked.',
+    '2010 was odd. e.g. this.',
+    'End.',
+  ]);
   assert.equal(endsSentence('end.', 'The'), true);
   assert.equal(endsSentence('end.', 'the'), false);
   // The seam between two copies is judged like any other pair.
@@ -44,8 +63,15 @@ test('rng: deterministic streams, ranges, sampling without replacement, uuid4', 
   const a = rngFor('x', 1, 2);
   const b = rngFor('x', 1, 2);
   const seqA = Array.from({ length: 20 }, () => a.nextUint32());
-  assert.deepEqual(Array.from({ length: 20 }, () => b.nextUint32()), seqA);
-  assert.notDeepEqual(Array.from({ length: 20 }, () => rngFor('x', 12).nextUint32()), seqA, '("x",1,2) differs from ("x",12)');
+  assert.deepEqual(
+    Array.from({ length: 20 }, () => b.nextUint32()),
+    seqA,
+  );
+  assert.notDeepEqual(
+    Array.from({ length: 20 }, () => rngFor('x', 12).nextUint32()),
+    seqA,
+    '("x",1,2) differs from ("x",12)',
+  );
   const r = new Rng(1, 2, 3, 4);
   const counts = new Array(7).fill(0);
   for (let i = 0; i < 7000; i++) {
@@ -54,7 +80,11 @@ test('rng: deterministic streams, ranges, sampling without replacement, uuid4', 
     counts[v - 3]++;
   }
   for (const c of counts) assert.ok(c > 800 && c < 1200, `uniform-ish: ${counts}`);
-  for (const [n, k] of [[10, 10], [100, 3], [40, 4]]) {
+  for (const [n, k] of [
+    [10, 10],
+    [100, 3],
+    [40, 4],
+  ]) {
     const s = r.sampleIndices(n, k);
     assert.equal(new Set(s).size, k);
     assert.ok(s.every((x) => x >= 0 && x < n));
@@ -76,7 +106,10 @@ test('depth decks: every 40 needles cover the grid; each sample draws without re
       assert.equal(new Set(d).size, k);
       seen.push(...d);
     }
-    assert.deepEqual(seen.sort((a, b) => a - b), [...DEPTHS]);
+    assert.deepEqual(
+      seen.sort((a, b) => a - b),
+      [...DEPTHS],
+    );
   }
 });
 

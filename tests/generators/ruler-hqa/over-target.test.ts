@@ -17,13 +17,13 @@ const dir = mkdtempSync(join(tmpdir(), 'hqa-over-target-'));
 process.env.BENCH_CACHE_DIR = join(dir, 'cache');
 const data = writeHotpot(dir, 'three.json');
 
-test('a target below the question\'s own paragraphs: only those, marked over_target with built and target tokens', async () => {
+test("a target below the question's own paragraphs: only those, marked over_target with built and target tokens", async () => {
   const t = await rulerHqaTask.prepare({ tokenizer, seed: 42, options: { data } });
   const [k1] = parseLengths('1k');
   for (const index of [0, 1, 2]) {
     const s = t.build(k1, index);
     assert.ok(s.context.tokenCount > 1024);
-    assert.equal(s.metadata.num_docs, 10, 'the question\'s own 10 paragraphs and no distractor');
+    assert.equal(s.metadata.num_docs, 10, "the question's own 10 paragraphs and no distractor");
     assert.equal(s.metadata.distractors, 0);
     assert.equal(s.metadata.over_target, true);
     assert.equal(s.metadata.target_tokens, 1024);
@@ -47,7 +47,10 @@ test('a paragraph over MAX_PARAGRAPH_CHARS is refused when the data is read, bef
   const rows = hotpotRows(2);
   rows[0].context[3][1] = ['y'.repeat(MAX_PARAGRAPH_CHARS)];
   const file = writeHotpot(dir, 'long.json', rows);
-  assert.throws(() => loadHotpot(file), (e: unknown) => e instanceof UserError && /record 0 .* of 100,0\d\d characters/.test(e.message));
+  assert.throws(
+    () => loadHotpot(file),
+    (e: unknown) => e instanceof UserError && /record 0 .* of 100,0\d\d characters/.test(e.message),
+  );
   rows[0].context[3][1] = ['y'.repeat(MAX_PARAGRAPH_CHARS - 100)];
   assert.equal(loadHotpot(writeHotpot(dir, 'long-ok.json', rows)).records.length, 2);
 });
@@ -56,6 +59,9 @@ test('a placement needs two supporting paragraphs in every record', () => {
   const rows = hotpotRows(3);
   rows[1].supporting_facts = [[rows[1].context[0][0], 0]];
   const d = loadHotpot(writeHotpot(dir, 'one-fact.json', rows));
-  assert.throws(() => checkSupportingFacts(d, '--placement 0-20'), /record 1 .* naming 1 of its paragraphs; --placement 0-20 places/);
+  assert.throws(
+    () => checkSupportingFacts(d, '--placement 0-20'),
+    /record 1 .* naming 1 of its paragraphs; --placement 0-20 places/,
+  );
   assert.doesNotThrow(() => checkSupportingFacts(loadHotpot(data), 'ctx-dist'));
 });

@@ -11,7 +11,8 @@ const [L32k] = parseLengths('32k');
 const prepared = new Map<string, Promise<PreparedTask>>();
 function task(seed: number, placement?: string): Promise<PreparedTask> {
   const key = `${seed}|${placement}`;
-  if (!prepared.has(key)) prepared.set(key, rulerHqaTask.prepare({ tokenizer, seed, options: placement ? { placement } : {} }));
+  if (!prepared.has(key))
+    prepared.set(key, rulerHqaTask.prepare({ tokenizer, seed, options: placement ? { placement } : {} }));
   return prepared.get(key)!;
 }
 
@@ -41,7 +42,7 @@ test('a token target is met within one paragraph and never exceeded', async () =
   }
 });
 
-test('docs:N builds exactly N documents with the question\'s own paragraphs and its gold answer', async () => {
+test("docs:N builds exactly N documents with the question's own paragraphs and its gold answer", async () => {
   const t = await task(42);
   const [d50] = parseLengths('docs:50');
   const s = t.build(d50, 0);
@@ -73,9 +74,19 @@ test('3.5m reuses the pool and records the reuse factor, without building the te
 
 test('placements put the two supporting paragraphs at the requested relative positions', async () => {
   const [d100] = parseLengths('docs:100');
-  for (const [p, expected] of [['0-100', [1, 100]], ['20-80', [21, 80]], ['40-60', [41, 60]], ['0-20', [1, 21]], ['80-100', [80, 100]]] as const) {
+  for (const [p, expected] of [
+    ['0-100', [1, 100]],
+    ['20-80', [21, 80]],
+    ['40-60', [41, 60]],
+    ['0-20', [1, 21]],
+    ['80-100', [80, 100]],
+  ] as const) {
     const s = (await task(42, p)).build(d100, 4);
-    assert.deepEqual([...(s.metadata.gold_docs as number[])].sort((x, y) => x - y), expected, p);
+    assert.deepEqual(
+      [...(s.metadata.gold_docs as number[])].sort((x, y) => x - y),
+      expected,
+      p,
+    );
   }
   const probe = await ctxDistTask.prepare({ tokenizer, seed: 42, options: {} });
   const first = probe.build(d100, 0);

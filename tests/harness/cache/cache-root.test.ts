@@ -22,7 +22,16 @@ test('BENCH_CACHE_DIR moves every cache: tokenized pools, generated datasets, mo
   assert.equal(datasetCacheDir(), join(root, 'datasets'));
   assert.equal(responseCacheDir(), join(root, 'responses'));
   const entry = new DatasetCache(datasetCacheDir()).pathFor(
-    { task: 'ruler-hqa', taskVersion: '1', length: { kind: 'tokens', value: 8192, label: '8k' }, seed: 42, tokenizer: 'qwen2.5', generator: '1', format: 'ruler', options: {} },
+    {
+      task: 'ruler-hqa',
+      taskVersion: '1',
+      length: { kind: 'tokens', value: 8192, label: '8k' },
+      seed: 42,
+      tokenizer: 'qwen2.5',
+      generator: '1',
+      format: 'ruler',
+      options: {},
+    },
     4,
   );
   for (const p of [entry, rulerHqaPoolCacheDir(), responseCacheDir()]) assert.ok(under(p, root), p);

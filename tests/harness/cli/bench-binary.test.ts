@@ -13,7 +13,10 @@ function bench(args: string[], cwd = process.cwd()) {
 }
 
 function lines(file: string) {
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 test('bench run on a short length: grid printed, table, run directory, identical scores on a second run', () => {
@@ -25,7 +28,8 @@ test('bench run on a short length: grid printed, table, run directory, identical
   assert.match(first.stdout, /8k/);
   assert.match(first.stdout, /16k/);
   assert.match(first.stdout, /not an LLM/);
-  for (const f of ['manifest.json', 'samples.jsonl', 'summary.csv', 'calls.jsonl']) assert.ok(existsSync(join(dir, 'a', f)), f);
+  for (const f of ['manifest.json', 'samples.jsonl', 'summary.csv', 'calls.jsonl'])
+    assert.ok(existsSync(join(dir, 'a', f)), f);
   const a = lines(join(dir, 'a', 'samples.jsonl'));
   assert.equal(a.length, 12);
   assert.ok(a.every((r) => r.status === 'ok' && typeof r.score === 'number' && r.builtTokens <= r.length));
@@ -67,8 +71,23 @@ test('bad input: one clear line and exit code 2', () => {
 
 test('--dry-run counts calls and tokens without a model or a run directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-dry-'));
-  const r = bench(['run', 'ruler-hqa', '--lengths', '8k,16k', '--samples', '3', '--method', 'memagent,full-context', '--dry-run',
-    '--model', 'http://127.0.0.1:9/v1', '--model-name', 'x', '--out', join(dir, 'never')]);
+  const r = bench([
+    'run',
+    'ruler-hqa',
+    '--lengths',
+    '8k,16k',
+    '--samples',
+    '3',
+    '--method',
+    'memagent,full-context',
+    '--dry-run',
+    '--model',
+    'http://127.0.0.1:9/v1',
+    '--model-name',
+    'x',
+    '--out',
+    join(dir, 'never'),
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /dry run: no model was called/);
   const memagent8k = r.stdout.split('\n').find((l) => /ruler-hqa\s+8k\s+memagent/.test(l))!;

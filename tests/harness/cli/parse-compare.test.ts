@@ -4,14 +4,48 @@ import assert from 'node:assert/strict';
 import { parseCli } from '../../../harness/cli/parse.js';
 
 test('bench compare: two run directories, or one with --methods A,B; options parsed', () => {
-  assert.deepEqual(parseCli(['compare', 'runs/a', 'runs/b']), { command: 'compare', dirs: ['runs/a', 'runs/b'], methods: undefined, alpha: undefined, maxDrop: undefined, z: undefined, out: undefined });
-  assert.deepEqual(parseCli(['compare', 'runs/a', '--methods', 'full-context, memagent', '--alpha', '0.01', '--max-drop', '2', '--z', '3', '--out', 'o']),
-    { command: 'compare', dirs: ['runs/a'], methods: ['full-context', 'memagent'], alpha: 0.01, maxDrop: 2, z: 3, out: 'o' });
+  assert.deepEqual(parseCli(['compare', 'runs/a', 'runs/b']), {
+    command: 'compare',
+    dirs: ['runs/a', 'runs/b'],
+    methods: undefined,
+    alpha: undefined,
+    maxDrop: undefined,
+    z: undefined,
+    out: undefined,
+  });
+  assert.deepEqual(
+    parseCli([
+      'compare',
+      'runs/a',
+      '--methods',
+      'full-context, memagent',
+      '--alpha',
+      '0.01',
+      '--max-drop',
+      '2',
+      '--z',
+      '3',
+      '--out',
+      'o',
+    ]),
+    {
+      command: 'compare',
+      dirs: ['runs/a'],
+      methods: ['full-context', 'memagent'],
+      alpha: 0.01,
+      maxDrop: 2,
+      z: 3,
+      out: 'o',
+    },
+  );
   assert.throws(() => parseCli(['compare', 'runs/a']), /needs --methods A,B/);
   assert.throws(() => parseCli(['compare', 'runs/a', '--methods', 'memagent']), /needs --methods A,B/);
   assert.throws(() => parseCli(['compare', 'a', 'b', 'c']), /two run directories/);
   assert.throws(() => parseCli(['compare', 'a', 'b', '--alpha', '0']), /strictly between 0 and 1/);
-  assert.throws(() => parseCli(['compare', 'a', 'b', '--bogus']), (e: Error) => e.name === 'UserError');
+  assert.throws(
+    () => parseCli(['compare', 'a', 'b', '--bogus']),
+    (e: Error) => e.name === 'UserError',
+  );
 });
 
 test('bench gate: --paired and --alpha', () => {

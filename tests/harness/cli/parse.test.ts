@@ -24,10 +24,39 @@ test('bench run with defaults', () => {
 
 test('bench run with every option', () => {
   const cmd = parseCli([
-    'run', 'ruler-hqa,niah_single_1', '--samples', '4', '--seed', '7', '--out', 'x', '--method', 'memagent,full-context',
-    '--model', 'http://127.0.0.1:8000/v1', '--endpoint', 'http://127.0.0.1:8001/v1', '--model-name', 'qwen', '--api-key-env', 'KEY',
-    '--concurrency', '3', '--chunk-tokens', '1000', '--memory-tokens', '256', '--max-context', '4096', '--final', 'boxed',
-    '--shard', '1/4', '--placement', '20-80', '--no-progress',
+    'run',
+    'ruler-hqa,niah_single_1',
+    '--samples',
+    '4',
+    '--seed',
+    '7',
+    '--out',
+    'x',
+    '--method',
+    'memagent,full-context',
+    '--model',
+    'http://127.0.0.1:8000/v1',
+    '--endpoint',
+    'http://127.0.0.1:8001/v1',
+    '--model-name',
+    'qwen',
+    '--api-key-env',
+    'KEY',
+    '--concurrency',
+    '3',
+    '--chunk-tokens',
+    '1000',
+    '--memory-tokens',
+    '256',
+    '--max-context',
+    '4096',
+    '--final',
+    'boxed',
+    '--shard',
+    '1/4',
+    '--placement',
+    '20-80',
+    '--no-progress',
   ]);
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') return;
@@ -47,12 +76,26 @@ test('bench run with every option', () => {
 
 test('usage errors are UserErrors with exit code 2', () => {
   const bad = [
-    ['run'], ['run', 'ruler-hqa', '--samples', '0'], ['run', 'ruler-hqa', '--lengths', 'zz'], ['run', 'ruler-hqa', '--bogus'],
-    ['run', 'ruler-hqa', '--method', 'magic'], ['run', 'ruler-hqa', '--model', 'ftp://x'], ['run', 'ruler-hqa', '--model', 'http://h/v1'],
-    ['run', 'ruler-hqa', '--shard', '4/4'], ['run', 'ruler-hqa', '--final', 'x'], ['frobnicate'], ['gate', 'dir'],
-    ['run', 'ruler-hqa', '--model', 'http://u:p@h/v1', '--model-name', 'm'], ['run', 'ruler-hqa', '--temperature', '9'],
+    ['run'],
+    ['run', 'ruler-hqa', '--samples', '0'],
+    ['run', 'ruler-hqa', '--lengths', 'zz'],
+    ['run', 'ruler-hqa', '--bogus'],
+    ['run', 'ruler-hqa', '--method', 'magic'],
+    ['run', 'ruler-hqa', '--model', 'ftp://x'],
+    ['run', 'ruler-hqa', '--model', 'http://h/v1'],
+    ['run', 'ruler-hqa', '--shard', '4/4'],
+    ['run', 'ruler-hqa', '--final', 'x'],
+    ['frobnicate'],
+    ['gate', 'dir'],
+    ['run', 'ruler-hqa', '--model', 'http://u:p@h/v1', '--model-name', 'm'],
+    ['run', 'ruler-hqa', '--temperature', '9'],
   ];
-  for (const argv of bad) assert.throws(() => parseCli(argv), (e: unknown) => e instanceof UserError && e.exitCode === 2, argv.join(' '));
+  for (const argv of bad)
+    assert.throws(
+      () => parseCli(argv),
+      (e: unknown) => e instanceof UserError && e.exitCode === 2,
+      argv.join(' '),
+    );
 });
 
 test('help and version', () => {
@@ -63,22 +106,40 @@ test('help and version', () => {
   assert.equal(parseCli(['tasks']).command, 'tasks');
 });
 
-test('negative values reach the flag\'s own check, as --flag -1 or --flag=-1', () => {
-  for (const argv of [['run', 'ruler-hqa', '--samples', '-1'], ['run', 'ruler-hqa', '--samples=-1']]) {
+test("negative values reach the flag's own check, as --flag -1 or --flag=-1", () => {
+  for (const argv of [
+    ['run', 'ruler-hqa', '--samples', '-1'],
+    ['run', 'ruler-hqa', '--samples=-1'],
+  ]) {
     assert.throws(() => parseCli(argv), /^UserError: --samples must be at least 1, got -1$/);
   }
   assert.throws(() => parseCli(['run', 'ruler-hqa', '--lengths', '-5k']), /'-5k' is negative/);
   assert.throws(() => parseCli(['run', 'ruler-hqa', '--temperature', '-0.5']), /--temperature must be a number in/);
   // A boolean flag never takes the next argument.
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--dry-run', '-1']), /^UserError: bench run: unexpected argument '-1': --dry-run takes no value/);
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '--dry-run', '-1']),
+    /^UserError: bench run: unexpected argument '-1': --dry-run takes no value/,
+  );
 });
 
 test('unknown flags and empty names are refused with what to do', () => {
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--sample', '3']), /unknown option '--sample' \(did you mean --samples\?\)/);
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--sample=3']), /unknown option '--sample' \(did you mean --samples\?\)/);
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '-samples', '3']), /unknown option '-samples' \(did you mean --samples\?\)/);
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '--sample', '3']),
+    /unknown option '--sample' \(did you mean --samples\?\)/,
+  );
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '--sample=3']),
+    /unknown option '--sample' \(did you mean --samples\?\)/,
+  );
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '-samples', '3']),
+    /unknown option '-samples' \(did you mean --samples\?\)/,
+  );
   assert.throws(() => parseCli(['gate', 'r', '--baseline', 'b', '--junt', 'x']), /did you mean --junit\?/);
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--xyzzy']), (e: unknown) => e instanceof UserError && !/did you mean/.test(e.message));
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '--xyzzy']),
+    (e: unknown) => e instanceof UserError && !/did you mean/.test(e.message),
+  );
   assert.throws(() => parseCli(['run', '']), /^UserError: task name is empty:/);
   assert.throws(() => parseCli(['run', ' , ']), /^UserError: task name is empty:/);
   assert.throws(() => parseCli(['generate', '', '--out', 'x.jsonl']), /task name is empty/);
@@ -89,19 +150,54 @@ test('unknown flags and empty names are refused with what to do', () => {
 });
 
 test('whole numbers above Number.MAX_SAFE_INTEGER are refused, not rounded', () => {
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--seed', '99999999999999999999']), /--seed must be at most 9007199254740991 \(larger whole numbers lose precision\), got 99999999999999999999/);
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '--seed', '99999999999999999999']),
+    /--seed must be at most 9007199254740991 \(larger whole numbers lose precision\), got 99999999999999999999/,
+  );
   const cmd = parseCli(['run', 'ruler-hqa', '--seed', String(Number.MAX_SAFE_INTEGER)]);
   assert.equal(cmd.command === 'run' && cmd.config.seed, Number.MAX_SAFE_INTEGER);
 });
 
 test('bench export and bench score --metric', () => {
-  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'ruler', '--out', 'ruler-root']), { command: 'export', runDir: 'runs/x', format: 'ruler', out: 'ruler-root' });
-  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'memagent', '--out', 'm', '--tasks', 'ruler-hqa, niah_single_1']), {
-    command: 'export', runDir: 'runs/x', format: 'memagent', out: 'm', tasks: ['ruler-hqa', 'niah_single_1'],
+  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'ruler', '--out', 'ruler-root']), {
+    command: 'export',
+    runDir: 'runs/x',
+    format: 'ruler',
+    out: 'ruler-root',
   });
-  assert.deepEqual(parseCli(['score', 'f.jsonl', '--metric', 'sub_em']), { command: 'score', target: 'f.jsonl', format: 'auto', json: false, metric: 'sub_em' });
-  assert.deepEqual(parseCli(['score', 'f.jsonl']), { command: 'score', target: 'f.jsonl', format: 'auto', json: false });
-  for (const argv of [['export', 'r', '--out', 'o'], ['export', 'r', '--format', 'native', '--out', 'o'], ['export', 'r', '--format', 'ruler'], ['export', '--format', 'ruler', '--out', 'o']]) {
-    assert.throws(() => parseCli(argv), (e: unknown) => e instanceof UserError && e.exitCode === 2, argv.join(' '));
+  assert.deepEqual(
+    parseCli(['export', 'runs/x', '--format', 'memagent', '--out', 'm', '--tasks', 'ruler-hqa, niah_single_1']),
+    {
+      command: 'export',
+      runDir: 'runs/x',
+      format: 'memagent',
+      out: 'm',
+      tasks: ['ruler-hqa', 'niah_single_1'],
+    },
+  );
+  assert.deepEqual(parseCli(['score', 'f.jsonl', '--metric', 'sub_em']), {
+    command: 'score',
+    target: 'f.jsonl',
+    format: 'auto',
+    json: false,
+    metric: 'sub_em',
+  });
+  assert.deepEqual(parseCli(['score', 'f.jsonl']), {
+    command: 'score',
+    target: 'f.jsonl',
+    format: 'auto',
+    json: false,
+  });
+  for (const argv of [
+    ['export', 'r', '--out', 'o'],
+    ['export', 'r', '--format', 'native', '--out', 'o'],
+    ['export', 'r', '--format', 'ruler'],
+    ['export', '--format', 'ruler', '--out', 'o'],
+  ]) {
+    assert.throws(
+      () => parseCli(argv),
+      (e: unknown) => e instanceof UserError && e.exitCode === 2,
+      argv.join(' '),
+    );
   }
 });

@@ -20,8 +20,14 @@ test('bench compare A B: exit 1 when B is significantly worse, 0 when not, 2 on 
   const worse = await runBench(['compare', a, runDir(samples(40, (i) => i < 18))]);
   assert.equal(worse.code, 1, worse.stdout + worse.stderr);
   assert.match(worse.stdout, /significant \(Holm, α=0\.05\)/);
-  assert.match(worse.stdout, /ruler-hqa +7K +memagent +memagent +40 +75\.00 +45\.00 +-30\.00 .* McNemar exact .* yes .* yes +WORSE/);
-  assert.match(worse.stdout, /Holm correction across the 1 paired comparison shown \(family-wise α = 0\.05\): 1 significant/);
+  assert.match(
+    worse.stdout,
+    /ruler-hqa +7K +memagent +memagent +40 +75\.00 +45\.00 +-30\.00 .* McNemar exact .* yes .* yes +WORSE/,
+  );
+  assert.match(
+    worse.stdout,
+    /Holm correction across the 1 paired comparison shown \(family-wise α = 0\.05\): 1 significant/,
+  );
   assert.match(worse.stdout, /^compare: FAIL \(B worse than A at 1 of 1 rows/m);
   // Two lost: p = 0.5 → PASS.
   const same = await runBench(['compare', a, runDir(samples(40, (i) => i < 28)), '--alpha', '0.01']);
@@ -31,8 +37,16 @@ test('bench compare A B: exit 1 when B is significantly worse, 0 when not, 2 on 
   // Usage and input errors: one line, exit 2.
   assertOneLine(await runBench(['compare', a]), 2, /needs --methods A,B/);
   assertOneLine(await runBench(['compare', a, '/no/such/run']), 2, /run directory not found/);
-  assertOneLine(await runBench(['compare', a, a, '--alpha', '2']), 2, /--alpha must be a number strictly between 0 and 1/);
-  assertOneLine(await runBench(['compare', a, runDir(samples(4, () => true, { task: 'other', id: 'x' }))]), 2, /nothing to compare/);
+  assertOneLine(
+    await runBench(['compare', a, a, '--alpha', '2']),
+    2,
+    /--alpha must be a number strictly between 0 and 1/,
+  );
+  assertOneLine(
+    await runBench(['compare', a, runDir(samples(4, () => true, { task: 'other', id: 'x' }))]),
+    2,
+    /nothing to compare/,
+  );
 }, 120_000);
 
 test('bench gate --baseline RUN-DIR works (no EISDIR); --paired fails a significant drop inside the unpaired tolerance', async () => {
@@ -48,13 +62,31 @@ test('bench gate --baseline RUN-DIR works (no EISDIR); --paired fails a signific
 
 test('a small real run: bench report states which differences are significant; bench compare agrees with its exit code', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'bench-compare-run-')), 'run');
-  const run = await runBench(['run', 'ruler-hqa', '--lengths', '8k', '--samples', '16', '--method', 'memagent,full-context', '--out', dir, '--no-progress'], { timeoutMs: 300_000 });
+  const run = await runBench(
+    [
+      'run',
+      'ruler-hqa',
+      '--lengths',
+      '8k',
+      '--samples',
+      '16',
+      '--method',
+      'memagent,full-context',
+      '--out',
+      dir,
+      '--no-progress',
+    ],
+    { timeoutMs: 300_000 },
+  );
   assert.equal(run.code, 0, run.stderr);
   const report = await runBench(['report', dir]);
   assert.equal(report.code, 0, report.stderr);
   assert.match(report.stdout, /paired differences \(B − A over shared sample ids\)/);
   assert.match(report.stdout, /ruler-hqa +8K +full-context +memagent +16 /);
-  assert.match(report.stdout, /Holm correction across the 1 paired comparison shown \(family-wise α = 0\.05\): (no difference is significant|1 significant)/);
+  assert.match(
+    report.stdout,
+    /Holm correction across the 1 paired comparison shown \(family-wise α = 0\.05\): (no difference is significant|1 significant)/,
+  );
   const compare = await runBench(['compare', dir, '--methods', 'full-context,memagent']);
   assert.ok(compare.code === 0 || compare.code === 1, compare.stderr);
   assert.equal(compare.code, /^compare: FAIL/m.test(compare.stdout) ? 1 : 0);

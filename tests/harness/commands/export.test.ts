@@ -3,7 +3,17 @@
 // scores per task × length (errored and truncated samples included, as failed generations).
 import { afterAll as after, beforeAll as before, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseCli } from '../../../harness/cli/parse.js';
@@ -30,7 +40,10 @@ async function run(out: string, args: string[]): Promise<void> {
 }
 
 function lines(file: string): Array<Record<string, unknown>> {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function records(dir: string): SampleRecord[] {
@@ -51,7 +64,15 @@ function withFailures(dir: string, name: string): string {
   cpSync(dir, to, { recursive: true });
   const [a, b] = records(dir).filter((r) => r.status === 'ok' && r.score > 0);
   const failed: SampleRecord[] = [
-    { ...a, status: 'error', error: 'HTTP 500 after 5 attempts', prediction: null, rawOutput: '', score: 0, scores: {} },
+    {
+      ...a,
+      status: 'error',
+      error: 'HTTP 500 after 5 attempts',
+      prediction: null,
+      rawOutput: '',
+      score: 0,
+      scores: {},
+    },
     { ...b, status: 'truncated', error: 'context length exceeded', score: 0, scores: {} },
   ];
   appendFileSync(join(to, 'samples.jsonl'), failed.map((r) => JSON.stringify(r) + '\n').join(''));
@@ -86,7 +107,15 @@ async function runScores(runDir: string, task: (t: string) => string): Promise<M
 before(async () => {
   root = mkdtempSync(join(tmpdir(), 'bench-export-'));
   runs.niah = join(root, 'niah');
-  await run(runs.niah, ['niah_single_1,niah_multivalue', '--lengths', '4k,8k', '--samples', '3', '--method', 'memagent,full-context']);
+  await run(runs.niah, [
+    'niah_single_1,niah_multivalue',
+    '--lengths',
+    '4k,8k',
+    '--samples',
+    '3',
+    '--method',
+    'memagent,full-context',
+  ]);
   runs.hqaDocs = join(root, 'hqa-docs');
   await run(runs.hqaDocs, ['ruler-hqa', '--lengths', 'docs:50', '--samples', '6']);
   runs.hqaTokens = join(root, 'hqa-tokens');
@@ -96,8 +125,13 @@ before(async () => {
   // LongBench-E: the data of <dataset>_e.jsonl, whose rows name the dataset `hotpotqa_e`.
   const edata = join(root, 'edata');
   mkdirSync(edata);
-  const fixture = readFileSync(join('datasets', 'longbench', 'fixtures', 'hotpotqa.jsonl'), 'utf8').split('\n').filter(Boolean);
-  writeFileSync(join(edata, 'hotpotqa_e.jsonl'), fixture.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), dataset: 'hotpotqa_e' }) + '\n').join(''));
+  const fixture = readFileSync(join('datasets', 'longbench', 'fixtures', 'hotpotqa.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+  writeFileSync(
+    join(edata, 'hotpotqa_e.jsonl'),
+    fixture.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), dataset: 'hotpotqa_e' }) + '\n').join(''),
+  );
   runs.longbenchE = join(root, 'longbench-e');
   await run(runs.longbenchE, ['longbench/hotpotqa', '--data', edata, '--samples', '24']);
 });
@@ -105,7 +139,7 @@ before(async () => {
 after(() => rmSync(root, { recursive: true, force: true }));
 
 describe('--format ruler: RULER scripts/eval/evaluate.py --data_dir <out>/<name>/synthetic/<length>/pred', () => {
-  it('writes <task>.jsonl per task under one pred/ folder per length, with call_api.py\'s fields', () => {
+  it("writes <task>.jsonl per task under one pred/ folder per length, with call_api.py's fields", () => {
     const res = exportTo(runs.niah, 'ruler');
     const names = ['local_reference-reader-v1__memagent', 'local_reference-reader-v1__full-context'];
     assert.deepEqual([...res.names].sort(), [...names].sort());
@@ -123,7 +157,10 @@ describe('--format ruler: RULER scripts/eval/evaluate.py --data_dir <out>/<name>
           assert.ok(RULER_TASKS.includes(f.replace(/\.jsonl$/, '')));
           assert.ok(!/.*[^_]+-\d+\.jsonl/.test(f));
           const rows = lines(join(pred, f));
-          assert.deepEqual(rows.map((r) => r.index), [0, 1, 2]);
+          assert.deepEqual(
+            rows.map((r) => r.index),
+            [0, 1, 2],
+          );
           for (const r of rows) {
             assert.deepEqual(Object.keys(r), ['index', 'pred', 'input', 'outputs', 'others', 'truncation', 'length']);
             assert.equal(typeof r.pred, 'string');
@@ -139,7 +176,7 @@ describe('--format ruler: RULER scripts/eval/evaluate.py --data_dir <out>/<name>
     assert.equal(res.rows, 24);
   });
 
-  it('bench score on each pred folder gives the run\'s scores per task × length, failures included', async () => {
+  it("bench score on each pred folder gives the run's scores per task × length, failures included", async () => {
     const failing = withFailures(runs.niah, 'niah-failing');
     const res = exportTo(failing, 'ruler');
     assert.deepEqual([res.errors, res.truncated], [1, 1]);
@@ -161,7 +198,7 @@ describe('--format ruler: RULER scripts/eval/evaluate.py --data_dir <out>/<name>
 });
 
 describe('--format memagent: MemAgent taskutils/memory_eval/visualize.py over results/ruler_hqa*/*.jsonl', () => {
-  it('RULER-HQA by document count: results/ruler_hqa_<N>/<name>.jsonl with ruler_hqa.py\'s fields', () => {
+  it("RULER-HQA by document count: results/ruler_hqa_<N>/<name>.jsonl with ruler_hqa.py's fields", () => {
     const res = exportTo(runs.hqaDocs, 'memagent');
     const name = 'local_reference-reader-v1__memagent';
     assert.deepEqual(readdirSync(res.out), ['results']);
@@ -169,10 +206,25 @@ describe('--format memagent: MemAgent taskutils/memory_eval/visualize.py over re
     // visualize.py: glob(results/ruler_hqa*/*.jsonl); Dataset = the folder, Method = the file name without .jsonl.
     assert.deepEqual(readdirSync(join(res.out, 'results', 'ruler_hqa_50')), [`${name}.jsonl`]);
     const rows = lines(join(res.out, 'results', 'ruler_hqa_50', `${name}.jsonl`));
-    assert.deepEqual(rows.map((r) => r._id), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      rows.map((r) => r._id),
+      [0, 1, 2, 3, 4, 5],
+    );
     const recs = new Map(records(runs.hqaDocs).map((r) => [r.index, r]));
     for (const r of rows) {
-      assert.deepEqual(Object.keys(r), ['input', 'answers', 'num_docs', 'index', '_id', 'response', 'answer', 'pred', 'judge_f1', 'judge_em', 'judge_sub_em']);
+      assert.deepEqual(Object.keys(r), [
+        'input',
+        'answers',
+        'num_docs',
+        'index',
+        '_id',
+        'response',
+        'answer',
+        'pred',
+        'judge_f1',
+        'judge_em',
+        'judge_sub_em',
+      ]);
       const rec = recs.get(r.index as number)!;
       assert.equal(r.num_docs, 50);
       assert.equal(r.answer, rec.answers[0]);
@@ -187,7 +239,15 @@ describe('--format memagent: MemAgent taskutils/memory_eval/visualize.py over re
     for (const [dir, folders] of [
       [runs.hqaDocs, ['ruler_hqa_50']],
       [runs.hqaTokens, ['ruler_hqa_8k']],
-      [runs.niah, ['ruler_niah_multivalue_4096', 'ruler_niah_multivalue_8192', 'ruler_niah_single_1_4096', 'ruler_niah_single_1_8192']],
+      [
+        runs.niah,
+        [
+          'ruler_niah_multivalue_4096',
+          'ruler_niah_multivalue_8192',
+          'ruler_niah_single_1_4096',
+          'ruler_niah_single_1_8192',
+        ],
+      ],
     ] as const) {
       const failing = withFailures(dir, `${basename(dir)}-failing-m`);
       const res = exportTo(failing, 'memagent');
@@ -208,7 +268,7 @@ describe('--format memagent: MemAgent taskutils/memory_eval/visualize.py over re
 });
 
 describe('--format longbench: LongBench eval.py --model <name> [--e], run in <out>', () => {
-  it('pred/<name>/<dataset>.jsonl with pred.py\'s fields and the extracted answer as pred', () => {
+  it("pred/<name>/<dataset>.jsonl with pred.py's fields and the extracted answer as pred", () => {
     const res = exportTo(runs.longbench, 'longbench');
     const name = 'local_reference-reader-v1__memagent';
     assert.deepEqual(readdirSync(res.out), ['pred']);
@@ -243,7 +303,7 @@ describe('--format longbench: LongBench eval.py --model <name> [--e], run in <ou
     assert.equal(res.errors + res.truncated, 2);
   });
 
-  it('LongBench-E rows go to pred_e/<name>/<dataset>.jsonl (without _e); bench score gives the run\'s E buckets', async () => {
+  it("LongBench-E rows go to pred_e/<name>/<dataset>.jsonl (without _e); bench score gives the run's E buckets", async () => {
     const res = exportTo(runs.longbenchE, 'longbench');
     const name = res.names[0];
     assert.deepEqual(readdirSync(res.out), ['pred_e']);
@@ -265,12 +325,24 @@ describe('refusals', () => {
       return true;
     });
 
-  it('a format that does not fit the run\'s tasks is one line naming them and the format that fits', () => {
+  it("a format that does not fit the run's tasks is one line naming them and the format that fits", () => {
     const out = fresh();
-    refuses(() => exportRun({ runDir: runs.longbench, format: 'memagent', out }), /--format memagent takes ruler-hqa and the RULER tasks.*longbench\/hotpotqa.*use --format longbench for longbench\/hotpotqa/);
-    refuses(() => exportRun({ runDir: runs.hqaDocs, format: 'ruler', out }), /--format ruler takes RULER's tasks .*ruler-hqa \(not one of RULER's tasks\).*--format memagent for ruler-hqa/);
-    refuses(() => exportRun({ runDir: runs.niah, format: 'longbench', out }), /--format longbench takes LongBench datasets .*this run has niah_single_1 .*use --format ruler or memagent for niah_single_1/);
-    refuses(() => exportRun({ runDir: runs.niah, format: 'ruler', out, tasks: ['ruler-hqa'] }), /--tasks: ruler-hqa not in this run \(its tasks: /);
+    refuses(
+      () => exportRun({ runDir: runs.longbench, format: 'memagent', out }),
+      /--format memagent takes ruler-hqa and the RULER tasks.*longbench\/hotpotqa.*use --format longbench for longbench\/hotpotqa/,
+    );
+    refuses(
+      () => exportRun({ runDir: runs.hqaDocs, format: 'ruler', out }),
+      /--format ruler takes RULER's tasks .*ruler-hqa \(not one of RULER's tasks\).*--format memagent for ruler-hqa/,
+    );
+    refuses(
+      () => exportRun({ runDir: runs.niah, format: 'longbench', out }),
+      /--format longbench takes LongBench datasets .*this run has niah_single_1 .*use --format ruler or memagent for niah_single_1/,
+    );
+    refuses(
+      () => exportRun({ runDir: runs.niah, format: 'ruler', out, tasks: ['ruler-hqa'] }),
+      /--tasks: ruler-hqa not in this run \(its tasks: /,
+    );
     refuses(() => exportRun({ runDir: join(root, 'nope'), format: 'ruler', out }), /not a run directory/);
     assert.ok(!existsSync(out), 'nothing written');
   });
@@ -288,11 +360,25 @@ describe('bench export (CLI)', () => {
     const r = await runBench(['export', failing, '--format', 'ruler', '--out', out]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /wrote 24 samples in 8 file\(s\) under .* in RULER's layout/);
-    assert.match(r.stdout, /2 of 24 samples ended in error \(1\) or truncated \(1\): written as a failed generation \(empty pred\)/);
-    assert.match(r.stdout, /python scripts\/eval\/evaluate\.py --data_dir .*\/synthetic\/4096\/pred --benchmark synthetic/);
+    assert.match(
+      r.stdout,
+      /2 of 24 samples ended in error \(1\) or truncated \(1\): written as a failed generation \(empty pred\)/,
+    );
+    assert.match(
+      r.stdout,
+      /python scripts\/eval\/evaluate\.py --data_dir .*\/synthetic\/4096\/pred --benchmark synthetic/,
+    );
     const bad = fresh();
-    assertOneLine(await runBench(['export', runs.longbench, '--format', 'memagent', '--out', bad]), 2, /^bench: --format memagent takes /);
+    assertOneLine(
+      await runBench(['export', runs.longbench, '--format', 'memagent', '--out', bad]),
+      2,
+      /^bench: --format memagent takes /,
+    );
     assert.ok(!existsSync(bad));
-    assertOneLine(await runBench(['export', runs.niah, '--out', bad]), 2, /needs --format ruler, longbench or memagent/);
+    assertOneLine(
+      await runBench(['export', runs.niah, '--out', bad]),
+      2,
+      /needs --format ruler, longbench or memagent/,
+    );
   });
 });

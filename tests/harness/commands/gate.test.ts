@@ -28,12 +28,21 @@ test('bench gate --exact exits 1 when only n changes or a baseline key is missin
   const made = bench(['baseline', runDir([...samples(16, 16), ...samples(8, 16, at14k)]), '--out', baseline]);
   assert.equal(made.code, 0, made.stderr);
 
-  const same = bench(['gate', runDir([...samples(16, 16), ...samples(8, 16, at14k)]), '--baseline', baseline, '--exact']);
+  const same = bench([
+    'gate',
+    runDir([...samples(16, 16), ...samples(8, 16, at14k)]),
+    '--baseline',
+    baseline,
+    '--exact',
+  ]);
   assert.equal(same.code, 0, same.stdout + same.stderr);
   assert.match(same.stdout, /gate: PASS \(2 keys compared\)/);
 
   // Same scores (100% and 50%), different sample counts.
-  for (const [full, half] of [[15, 14], [17, 18]]) {
+  for (const [full, half] of [
+    [15, 14],
+    [17, 18],
+  ]) {
     const run = runDir([...samples(full, full), ...samples(half / 2, half, at14k)]);
     const exact = bench(['gate', run, '--baseline', baseline, '--exact']);
     assert.equal(exact.code, 1, exact.stdout + exact.stderr);

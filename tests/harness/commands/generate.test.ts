@@ -23,7 +23,13 @@ function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'gen-test-'));
 }
 
-function run(task: TaskDefinition, dir: string, cacheDir: string, name: string, extra: { samples?: number; seed?: number; format?: GenerateFormat; lengths?: LengthTarget[] } = {}) {
+function run(
+  task: TaskDefinition,
+  dir: string,
+  cacheDir: string,
+  name: string,
+  extra: { samples?: number; seed?: number; format?: GenerateFormat; lengths?: LengthTarget[] } = {},
+) {
   return generateCommand({
     task,
     lengths: extra.lengths ?? [L8k, L16k],
@@ -37,7 +43,10 @@ function run(task: TaskDefinition, dir: string, cacheDir: string, name: string, 
 }
 
 function rows(path: string): Array<Record<string, unknown>> {
-  return readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 test('same seed → byte-identical output; the second run is served from the cache', async () => {
@@ -46,10 +55,19 @@ test('same seed → byte-identical output; the second run is served from the cac
   const first = await run(single2, dir, cache, 'a.jsonl');
   assert.equal(first.cacheHit, false);
   assert.equal(first.rows, 6);
-  assert.deepEqual(first.lengths.map((l) => l.generated), [3, 3]);
+  assert.deepEqual(
+    first.lengths.map((l) => l.generated),
+    [3, 3],
+  );
   const second = await run(single2, dir, cache, 'b.jsonl');
   assert.equal(second.cacheHit, true);
-  assert.deepEqual(second.lengths.map((l) => [l.fromCache, l.generated]), [[3, 0], [3, 0]]);
+  assert.deepEqual(
+    second.lengths.map((l) => [l.fromCache, l.generated]),
+    [
+      [3, 0],
+      [3, 0],
+    ],
+  );
   const a = readFileSync(join(dir, 'a.jsonl'));
   assert.ok(a.equals(readFileSync(join(dir, 'b.jsonl'))));
   // Regenerating from scratch (fresh cache) gives the same bytes, and another seed different ones.
@@ -61,7 +79,10 @@ test('same seed → byte-identical output; the second run is served from the cac
   // Fewer samples than cached: a prefix of the cached rows, still a hit.
   const two = await run(single2, dir, cache, 'e.jsonl', { samples: 2, lengths: [L8k] });
   assert.equal(two.cacheHit, true);
-  assert.equal(readFileSync(join(dir, 'e.jsonl'), 'utf8'), readFileSync(join(dir, 'a.jsonl'), 'utf8').split('\n').slice(0, 2).join('\n') + '\n');
+  assert.equal(
+    readFileSync(join(dir, 'e.jsonl'), 'utf8'),
+    readFileSync(join(dir, 'a.jsonl'), 'utf8').split('\n').slice(0, 2).join('\n') + '\n',
+  );
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -70,7 +91,10 @@ test('more samples than cached: the cached rows are reused and the rest generate
   const cache = join(dir, 'cache');
   await run(multikey2, dir, cache, 'small', { samples: 2, lengths: [L8k], format: 'memagent' });
   const grown = await run(multikey2, dir, cache, 'big', { samples: 4, lengths: [L8k], format: 'memagent' });
-  assert.deepEqual(grown.lengths.map((l) => [l.fromCache, l.generated, l.cacheHit]), [[2, 2, false]]);
+  assert.deepEqual(
+    grown.lengths.map((l) => [l.fromCache, l.generated, l.cacheHit]),
+    [[2, 2, false]],
+  );
   await run(multikey2, dir, join(dir, 'other'), 'ref', { samples: 4, lengths: [L8k], format: 'memagent' });
   const file = 'eval_niah_multikey_2_8192.json';
   assert.ok(readFileSync(join(dir, 'big', file)).equals(readFileSync(join(dir, 'ref', file))));
@@ -91,7 +115,10 @@ test('row layouts: ruler, memagent, native', async () => {
   await run(single2, dir, cache, 'r', { lengths: [L8k], samples: 1, format: 'ruler' });
   const [r] = rows(join(dir, 'r', '8192', 'data', 'niah_single_2', 'validation.jsonl'));
   assert.deepEqual(Object.keys(r), ['index', 'input', 'outputs', 'length', 'answer_prefix']);
-  assert.equal(r.input, sample.prompt!.nativeTemplate!.replace('{context}', () => context));
+  assert.equal(
+    r.input,
+    sample.prompt!.nativeTemplate!.replace('{context}', () => context),
+  );
   assert.deepEqual(r.outputs, sample.answers);
   assert.equal(r.answer_prefix, sample.prompt!.answerPrefix);
   assert.equal(r.length, tokenizer.count((r.input as string) + (r.answer_prefix as string)) + 128);
@@ -143,14 +170,32 @@ test('any task works: a text-context task without its own template uses the full
       };
     },
   };
-  const res = await generateCommand({ task: toy, lengths: [L8k], samples: 5, seed: 1, tokenizer, format: 'ruler', out: join(dir, 'toy'), cacheDir: join(dir, 'c') });
+  const res = await generateCommand({
+    task: toy,
+    lengths: [L8k],
+    samples: 5,
+    seed: 1,
+    tokenizer,
+    format: 'ruler',
+    out: join(dir, 'toy'),
+    cacheDir: join(dir, 'c'),
+  });
   assert.equal(res.rows, 2, 'capped at maxSamples');
   const [r0] = rows(join(dir, 'toy', '8192', 'data', 'toy', 'validation.jsonl'));
   assert.match(r0.input as string, /<text>\nDocument 1:\nPerson 0 is a0.\n<\/text>\n\nWho is 0\?/);
   assert.equal(r0.length, tokenizer.count(r0.input as string) + 1024);
   assert.ok(!('answer_prefix' in r0));
   await assert.rejects(
-    generateCommand({ task: single2, lengths: [{ kind: 'docs', value: 2, label: 'docs:2' }], samples: 1, seed: 1, tokenizer, format: 'native', out: join(dir, 'x.jsonl'), cacheDir: join(dir, 'c') }),
+    generateCommand({
+      task: single2,
+      lengths: [{ kind: 'docs', value: 2, label: 'docs:2' }],
+      samples: 1,
+      seed: 1,
+      tokenizer,
+      format: 'native',
+      out: join(dir, 'x.jsonl'),
+      cacheDir: join(dir, 'c'),
+    }),
     UserError,
   );
   rmSync(dir, { recursive: true, force: true });
@@ -174,7 +219,19 @@ test('an interrupted run leaves the old output and no cache entry or temporary f
       };
     },
   };
-  await assert.rejects(generateCommand({ task: failing, lengths: [L8k], samples: 4, seed: 42, tokenizer, format: 'native', out, cacheDir: cache }), /interrupted/);
+  await assert.rejects(
+    generateCommand({
+      task: failing,
+      lengths: [L8k],
+      samples: 4,
+      seed: 42,
+      tokenizer,
+      format: 'native',
+      out,
+      cacheDir: cache,
+    }),
+    /interrupted/,
+  );
   assert.equal(readFileSync(out, 'utf8'), 'old\n');
   assert.deepEqual(readdirSync(dir).sort(), ['cache', 'out.jsonl']);
   const folder = join(cache, 'datasets', 'niah_single_2');
@@ -182,18 +239,28 @@ test('an interrupted run leaves the old output and no cache entry or temporary f
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('--format ruler: one validation.jsonl per length in RULER\'s layout, index restarting at 0 in each', async () => {
+test("--format ruler: one validation.jsonl per length in RULER's layout, index restarting at 0 in each", async () => {
   const dir = tmp();
   const out = join(dir, 'synthetic');
   const res = await run(single2, dir, join(dir, 'cache'), 'synthetic', { format: 'ruler' });
   // RULER's scripts/run.sh: <root>/<model>/synthetic/<MAX_SEQ_LENGTH>/data/<task>/validation.jsonl, which
   // pred/call_api.py reads as <data_dir>/<task>/validation.jsonl with --data_dir <...>/<MAX_SEQ_LENGTH>/data.
-  const files = [join(out, '8192', 'data', 'niah_single_2', 'validation.jsonl'), join(out, '16384', 'data', 'niah_single_2', 'validation.jsonl')];
-  assert.deepEqual(res.lengths.map((l) => l.path), files);
+  const files = [
+    join(out, '8192', 'data', 'niah_single_2', 'validation.jsonl'),
+    join(out, '16384', 'data', 'niah_single_2', 'validation.jsonl'),
+  ];
+  assert.deepEqual(
+    res.lengths.map((l) => l.path),
+    files,
+  );
   assert.deepEqual(readdirSync(out).sort(), ['16384', '8192']);
   for (const [k, file] of files.entries()) {
     const got = rows(file);
-    assert.deepEqual(got.map((r) => r.index), [0, 1, 2], file);
+    assert.deepEqual(
+      got.map((r) => r.index),
+      [0, 1, 2],
+      file,
+    );
     for (const r of got) assert.ok((r.length as number) <= [8192, 16384][k]);
   }
   // Same rows as the native file holds per length, in the same order.
@@ -202,40 +269,71 @@ test('--format ruler: one validation.jsonl per length in RULER\'s layout, index 
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('--format memagent: one eval_*.json per length, named as MemAgent\'s ruler_hqa.py / ruler_general.py read them', async () => {
+test("--format memagent: one eval_*.json per length, named as MemAgent's ruler_hqa.py / ruler_general.py read them", async () => {
   const dir = tmp();
   const out = join(dir, 'data');
   const res = await run(single2, dir, join(dir, 'cache'), 'data', { format: 'memagent' });
-  assert.deepEqual(res.lengths.map((l) => l.path), [join(out, 'eval_niah_single_2_8192.json'), join(out, 'eval_niah_single_2_16384.json')]);
-  for (const l of res.lengths) assert.deepEqual(rows(l.path).map((r) => r.index), [0, 1, 2]);
+  assert.deepEqual(
+    res.lengths.map((l) => l.path),
+    [join(out, 'eval_niah_single_2_8192.json'), join(out, 'eval_niah_single_2_16384.json')],
+  );
+  for (const l of res.lengths)
+    assert.deepEqual(
+      rows(l.path).map((r) => r.index),
+      [0, 1, 2],
+    );
   // ruler_hqa.py reads {DATAROOT}/eval_{N}.json for N documents.
-  assert.equal(generatedPath('memagent', out, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }), join(out, 'eval_50.json'));
+  assert.equal(
+    generatedPath('memagent', out, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }),
+    join(out, 'eval_50.json'),
+  );
   assert.equal(generatedPath('memagent', out, 'ruler-hqa', L8k), join(out, 'eval_ruler-hqa_8192.json'));
-  assert.equal(generatedPath('ruler', out, 'niah_multivalue', L16k), join(out, '16384', 'data', 'niah_multivalue', 'validation.jsonl'));
+  assert.equal(
+    generatedPath('ruler', out, 'niah_multivalue', L16k),
+    join(out, '16384', 'data', 'niah_multivalue', 'validation.jsonl'),
+  );
   rmSync(dir, { recursive: true, force: true });
 });
 
 test('--format native keeps one file for every length (index repeats per length)', async () => {
   const dir = tmp();
   const res = await run(single2, dir, join(dir, 'cache'), 'n.jsonl');
-  assert.deepEqual(res.lengths.map((l) => l.path), [join(dir, 'n.jsonl'), join(dir, 'n.jsonl')]);
-  assert.deepEqual(rows(join(dir, 'n.jsonl')).map((r) => `${(r.length as { label: string }).label}/${r.index as number}`), ['8k/0', '8k/1', '8k/2', '16k/0', '16k/1', '16k/2']);
+  assert.deepEqual(
+    res.lengths.map((l) => l.path),
+    [join(dir, 'n.jsonl'), join(dir, 'n.jsonl')],
+  );
+  assert.deepEqual(
+    rows(join(dir, 'n.jsonl')).map((r) => `${(r.length as { label: string }).label}/${r.index as number}`),
+    ['8k/0', '8k/1', '8k/2', '16k/0', '16k/1', '16k/2'],
+  );
   rmSync(dir, { recursive: true, force: true });
 });
 
 test('per-length formats refuse a file name, a file, and lengths their layout has no place for', async () => {
   const dir = tmp();
   const cache = join(dir, 'cache');
-  await assert.rejects(run(single2, dir, cache, 'niah.jsonl', { format: 'ruler' }), (e: unknown) => e instanceof UserError && /pass --out DIR, not the file name/.test(e.message));
+  await assert.rejects(
+    run(single2, dir, cache, 'niah.jsonl', { format: 'ruler' }),
+    (e: unknown) => e instanceof UserError && /pass --out DIR, not the file name/.test(e.message),
+  );
   writeFileSync(join(dir, 'plain'), 'x');
-  await assert.rejects(run(single2, dir, cache, 'plain', { format: 'memagent' }), (e: unknown) => e instanceof UserError && /is a file/.test(e.message));
-  assert.throws(() => generatedPath('ruler', dir, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }), /docs:50 is not a token length/);
-  assert.throws(() => generatedPath('memagent', dir, 'longbench/hotpotqa', { kind: 'native', value: 0, label: 'all' }), /use --format native/);
+  await assert.rejects(
+    run(single2, dir, cache, 'plain', { format: 'memagent' }),
+    (e: unknown) => e instanceof UserError && /is a file/.test(e.message),
+  );
+  assert.throws(
+    () => generatedPath('ruler', dir, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }),
+    /docs:50 is not a token length/,
+  );
+  assert.throws(
+    () => generatedPath('memagent', dir, 'longbench/hotpotqa', { kind: 'native', value: 0, label: 'all' }),
+    /use --format native/,
+  );
   assert.deepEqual(readdirSync(dir).sort(), ['plain']);
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('--format ruler interrupted in its second length: the first length\'s file is complete, no temporary file is left', async () => {
+test("--format ruler interrupted in its second length: the first length's file is complete, no temporary file is left", async () => {
   const dir = tmp();
   const failing: TaskDefinition = {
     ...single2,
@@ -251,14 +349,35 @@ test('--format ruler interrupted in its second length: the first length\'s file 
     },
   };
   const out = join(dir, 'synthetic');
-  await assert.rejects(generateCommand({ task: failing, lengths: [L8k, L16k], samples: 2, seed: 42, tokenizer, format: 'ruler', out, cacheDir: join(dir, 'cache') }), /interrupted/);
+  await assert.rejects(
+    generateCommand({
+      task: failing,
+      lengths: [L8k, L16k],
+      samples: 2,
+      seed: 42,
+      tokenizer,
+      format: 'ruler',
+      out,
+      cacheDir: join(dir, 'cache'),
+    }),
+    /interrupted/,
+  );
   assert.equal(rows(join(out, '8192', 'data', 'niah_single_2', 'validation.jsonl')).length, 2);
   assert.deepEqual(readdirSync(join(out, '16384', 'data', 'niah_single_2')), []);
   rmSync(dir, { recursive: true, force: true });
 });
 
 test('the cache key separates every field', () => {
-  const base: DatasetKey = { task: 't', taskVersion: '1', length: L8k, seed: 1, tokenizer: 'qwen2.5', generator: '1', format: 'ruler', options: {} };
+  const base: DatasetKey = {
+    task: 't',
+    taskVersion: '1',
+    length: L8k,
+    seed: 1,
+    tokenizer: 'qwen2.5',
+    generator: '1',
+    format: 'ruler',
+    options: {},
+  };
   const h = datasetKeyHash(base);
   assert.equal(datasetKeyHash({ ...base, options: {} }), h);
   const variants: DatasetKey[] = [
@@ -273,5 +392,8 @@ test('the cache key separates every field', () => {
     { ...base, options: { placement: '0-20' } },
   ];
   for (const v of variants) assert.notEqual(datasetKeyHash(v), h, JSON.stringify(v));
-  assert.equal(datasetKeyHash({ ...base, options: { a: '1', b: '2' } }), datasetKeyHash({ ...base, options: { b: '2', a: '1' } }));
+  assert.equal(
+    datasetKeyHash({ ...base, options: { a: '1', b: '2' } }),
+    datasetKeyHash({ ...base, options: { b: '2', a: '1' } }),
+  );
 });

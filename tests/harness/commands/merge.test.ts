@@ -1,6 +1,16 @@
 import { afterAll as after, beforeAll as before, test } from 'vitest';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCli } from '../../../harness/cli/parse.js';
@@ -16,8 +26,20 @@ let scratch = 0;
 
 async function run(out: string, shard?: string): Promise<void> {
   const cmd = parseCli([
-    'run', 'ruler-hqa', '--lengths', '8k', '--samples', '5', '--method', 'memagent,full-context', '--no-progress', '--workers', '1',
-    '--out', out, ...(shard ? ['--shard', shard] : []),
+    'run',
+    'ruler-hqa',
+    '--lengths',
+    '8k',
+    '--samples',
+    '5',
+    '--method',
+    'memagent,full-context',
+    '--no-progress',
+    '--workers',
+    '1',
+    '--out',
+    out,
+    ...(shard ? ['--shard', shard] : []),
   ]);
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') return;
@@ -59,7 +81,9 @@ function editManifest(dir: string, edit: (m: EditableManifest) => void): void {
 }
 
 function lines(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 function samples(dir: string): SampleRecord[] {
@@ -80,8 +104,16 @@ async function refuses(opts: { shardDirs: string[]; out: string }, message: RegE
     assert.ok(!e.message.includes('\n'), 'more than one line');
     return true;
   });
-  for (const d of lockFree) assert.ok(!existsSync(join(d, 'run.lock')) || readFileSync(join(d, 'run.lock'), 'utf8') !== `${hostname()} ${process.pid}`, `lock left in ${d}`);
-  assert.deepEqual(readdirSync(root).filter((f) => f.endsWith('.tmp')), [], 'staging left behind');
+  for (const d of lockFree)
+    assert.ok(
+      !existsSync(join(d, 'run.lock')) || readFileSync(join(d, 'run.lock'), 'utf8') !== `${hostname()} ${process.pid}`,
+      `lock left in ${d}`,
+    );
+  assert.deepEqual(
+    readdirSync(root).filter((f) => f.endsWith('.tmp')),
+    [],
+    'staging left behind',
+  );
 }
 
 test('merged shards hold exactly the samples of an unsharded run, calls concatenated, manifest marked merged', async () => {
@@ -111,8 +143,17 @@ test('merged shards hold exactly the samples of an unsharded run, calls concaten
   assert.deepEqual(manifest.identity, original.identity);
   assert.deepEqual(manifest.methods, original.methods);
   assert.equal(manifest.units, original.units);
-  assert.deepEqual(manifest.merged_from.map((m: { shard: unknown }) => m.shard), [{ index: 0, count: 2 }, { index: 1, count: 2 }]);
-  assert.deepEqual(manifest.merged_from.map((m: { dir: string }) => m.dir), [runs.s0, runs.s1]);
+  assert.deepEqual(
+    manifest.merged_from.map((m: { shard: unknown }) => m.shard),
+    [
+      { index: 0, count: 2 },
+      { index: 1, count: 2 },
+    ],
+  );
+  assert.deepEqual(
+    manifest.merged_from.map((m: { dir: string }) => m.dir),
+    [runs.s0, runs.s1],
+  );
   assert.equal(existsSync(join(out, 'run.lock')), false);
   assert.equal(existsSync(join(runs.s0, 'run.lock')), false);
 
@@ -136,7 +177,10 @@ test('planned counts (manifest expected): each shard its own share, the merge th
 test('duplicate samples keep the first; torn last lines from a killed run are left out', async () => {
   const s1 = copy(runs.s1);
   const first = samples(runs.s0)[0];
-  appendFileSync(join(s1, 'samples.jsonl'), JSON.stringify({ ...first, prediction: 'DUPLICATE' }) + '\n' + '{"id":"torn');
+  appendFileSync(
+    join(s1, 'samples.jsonl'),
+    JSON.stringify({ ...first, prediction: 'DUPLICATE' }) + '\n' + '{"id":"torn',
+  );
   appendFileSync(join(s1, 'calls.jsonl'), '{"sampleId":"torn');
   const out = fresh();
   const result = await mergeCommand({ shardDirs: [runs.s0, s1], out });
@@ -150,7 +194,10 @@ test('duplicate samples keep the first; torn last lines from a killed run are le
 
 test('refuses shards whose identity or run settings differ, naming the field', async () => {
   const s1 = copy(runs.s1);
-  editManifest(s1, (m) => ((m.identity.methods as Record<string, Record<string, unknown>>)['full-context'].temperature = 0));
+  editManifest(
+    s1,
+    (m) => ((m.identity.methods as Record<string, Record<string, unknown>>)['full-context'].temperature = 0),
+  );
   const out = fresh();
   // No --temperature given: the identity holds null (each task's own decoding).
   await refuses({ shardDirs: [runs.s0, s1], out }, /--temperature of full-context \(was unset, now 0\)/);
@@ -160,7 +207,10 @@ test('refuses shards whose identity or run settings differ, naming the field', a
   await refuses({ shardDirs: [runs.s0, s1b], out }, /shards differ in methods/);
   const s1c = copy(runs.s1);
   editManifest(s1c, (m) => (m.identity.model = 'http://127.0.0.1:8000/v1#qwen'));
-  await refuses({ shardDirs: [runs.s0, s1c], out }, /--model\/--model-name \(was local:reference-reader-v1, now http:\/\/127\.0\.0\.1:8000\/v1#qwen\)/);
+  await refuses(
+    { shardDirs: [runs.s0, s1c], out },
+    /--model\/--model-name \(was local:reference-reader-v1, now http:\/\/127\.0\.0\.1:8000\/v1#qwen\)/,
+  );
   assert.equal(existsSync(out), false);
 });
 
@@ -202,7 +252,10 @@ test('refuses a shard that a live bench run is still writing', async () => {
   // A lock held by a live process on this host (this test's own pid).
   writeFileSync(join(s1, 'run.lock'), `${hostname()} ${process.pid}`);
   const out = fresh();
-  await assert.rejects(mergeCommand({ shardDirs: [runs.s0, s1], out }), (e: unknown) => e instanceof UserError && /in use by another bench run/.test(e.message));
+  await assert.rejects(
+    mergeCommand({ shardDirs: [runs.s0, s1], out }),
+    (e: unknown) => e instanceof UserError && /in use by another bench run/.test(e.message),
+  );
   assert.equal(existsSync(out), false);
   assert.equal(existsSync(join(runs.s0, 'run.lock')), false, 'lock on shard 0 not released');
 });

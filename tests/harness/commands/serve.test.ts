@@ -15,7 +15,16 @@ test('serveOptionsFromFlags: defaults, parsing and one-line errors', () => {
   assert.equal(d.apiKey, undefined);
   assert.equal(d.faults.fail5xx, 0);
   const o = serveOptionsFromFlags(
-    { port: '0', 'model-name': 'qwen', 'api-key-env': 'MY_KEY', 'max-context': '32768', 'fail-5xx': '10%', 'fail-hang': '0.01', seed: '3', 'retry-after': '2' },
+    {
+      port: '0',
+      'model-name': 'qwen',
+      'api-key-env': 'MY_KEY',
+      'max-context': '32768',
+      'fail-5xx': '10%',
+      'fail-hang': '0.01',
+      seed: '3',
+      'retry-after': '2',
+    },
     { MY_KEY: 'abc' },
   );
   assert.equal(o.port, 0);
@@ -27,7 +36,10 @@ test('serveOptionsFromFlags: defaults, parsing and one-line errors', () => {
   assert.equal(o.faults.seed, 3);
   assert.equal(o.faults.retryAfterS, 2);
   const bad = (flags: Record<string, string>, re: RegExp, env = {}) =>
-    assert.throws(() => serveOptionsFromFlags(flags, env), (e: unknown) => e instanceof UserError && re.test(e.message) && !e.message.includes('\n'));
+    assert.throws(
+      () => serveOptionsFromFlags(flags, env),
+      (e: unknown) => e instanceof UserError && re.test(e.message) && !e.message.includes('\n'),
+    );
   bad({ port: '70000' }, /--port expects an integer in 0\.\.65535/);
   bad({ 'max-context': '12k' }, /--max-context expects an integer/);
   bad({ 'api-key-env': 'MY_KEY' }, /environment variable MY_KEY \(from --api-key-env\) is empty/);
@@ -60,12 +72,19 @@ test('serveCommand: a port in use is a UserError', async () => {
   let stop!: () => void;
   let url = '';
   const first = serveCommand(serveOptionsFromFlags({ port: '0' }, {}), {
-    model: echoModel(), print: () => {}, until: new Promise<void>((r) => (stop = r)), onListening: (s) => (url = s.url),
+    model: echoModel(),
+    print: () => {},
+    until: new Promise<void>((r) => (stop = r)),
+    onListening: (s) => (url = s.url),
   });
   while (!url) await new Promise((r) => setTimeout(r, 5));
   const port = new URL(url).port;
   await assert.rejects(
-    serveCommand(serveOptionsFromFlags({ port }, {}), { model: echoModel(), print: () => {}, until: Promise.resolve() }),
+    serveCommand(serveOptionsFromFlags({ port }, {}), {
+      model: echoModel(),
+      print: () => {},
+      until: Promise.resolve(),
+    }),
     (e: unknown) => e instanceof UserError && new RegExp(`port ${port} on 127.0.0.1 is in use`).test(e.message),
   );
   stop();

@@ -5,7 +5,12 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { textContext } from '../../../harness/context.js';
-import { fullContextMethod, middleTruncatedPrompt, oneShotQuestion, truncationHalves } from '../../../harness/methods/full-context.js';
+import {
+  fullContextMethod,
+  middleTruncatedPrompt,
+  oneShotQuestion,
+  truncationHalves,
+} from '../../../harness/methods/full-context.js';
 import { defaultTemplates, fillTemplate, FULL_CONTEXT_PHRASE } from '../../../harness/methods/templates.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { Model, ModelRequest, Sample } from '../../../harness/types.js';
@@ -38,9 +43,13 @@ function longbenchReference(ids: Uint32Array, max: number): string {
 
 const TEMPLATE = 'Read this.\n\n{context}\n\nQuestion: {question}\nAnswer:';
 // Multi-byte text (accents, CJK, emoji) so that cuts can fall inside characters.
-const paragraph = (i: number) => `Paragraph ${i}: the café in 東京 serves crème brûlée 🍮 at ${1000 + i} yen; ñandú ${i}.`;
+const paragraph = (i: number) =>
+  `Paragraph ${i}: the café in 東京 serves crème brûlée 🍮 at ${1000 + i} yen; ñandú ${i}.`;
 
-for (const [label, paragraphs] of [['far path (context much longer than the window)', 400], ['near path (within the encoding margin)', 0]] as const) {
+for (const [label, paragraphs] of [
+  ['far path (context much longer than the window)', 400],
+  ['near path (within the encoding margin)', 0],
+] as const) {
   test(`odd --max-context, ${label}: MemAgent keeps max ids (tail one longer), LongBench keeps max-1`, () => {
     const question = 'Which café serves the crème brûlée?';
     let text = Array.from({ length: paragraphs }, (_, i) => paragraph(i)).join('\n');
@@ -68,7 +77,10 @@ for (const [label, paragraphs] of [['far path (context much longer than the wind
     assert.deepEqual(truncationHalves(max, 'longbench'), { head: (max - 1) / 2, tail: (max - 1) / 2 });
 
     // The default is MemAgent's rule; the two rules differ in the tail's first id.
-    assert.equal(middleTruncatedPrompt(TEMPLATE, question, textContext(text, tokenizer), tokenizer, max).prompt, m.prompt);
+    assert.equal(
+      middleTruncatedPrompt(TEMPLATE, question, textContext(text, tokenizer), tokenizer, max).prompt,
+      m.prompt,
+    );
     assert.notEqual(m.prompt, l.prompt);
   });
 }
@@ -92,7 +104,14 @@ function recorder(): { model: Model; seen: ModelRequest[] } {
     isReferenceReader: false,
     async generate(request) {
       seen.push(request);
-      return { text: 'x', usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 };
+      return {
+        text: 'x',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        latencyMs: 0,
+        finishReason: 'stop',
+        cached: false,
+        retries: 0,
+      };
     },
   };
   return { model, seen };
@@ -100,12 +119,21 @@ function recorder(): { model: Model; seen: ModelRequest[] } {
 
 function sample(question: string, prompt: Sample['prompt']): Sample {
   return {
-    id: 't/1/0', task: 't', taskVersion: '1', length: { kind: 'native', value: 0, label: 'all' }, index: 0,
-    question, answers: ['x'], context: textContext('Some context.', tokenizer), metric: 'qa_f1', metadata: {}, ...(prompt ? { prompt } : {}),
+    id: 't/1/0',
+    task: 't',
+    taskVersion: '1',
+    length: { kind: 'native', value: 0, label: 'all' },
+    index: 0,
+    question,
+    answers: ['x'],
+    context: textContext('Some context.', tokenizer),
+    metric: 'qa_f1',
+    metadata: {},
+    ...(prompt ? { prompt } : {}),
   };
 }
 
-test('the one-shot question: stripped by default (MemAgent\'s baselines), raw when the task says so (LongBench)', async () => {
+test("the one-shot question: stripped by default (MemAgent's baselines), raw when the task says so (LongBench)", async () => {
   const question = '  Who wrote it?\n';
   assert.equal(oneShotQuestion(sample(question, undefined)), 'Who wrote it?');
   assert.equal(oneShotQuestion(sample(question, { questionFill: 'raw' })), question);
@@ -113,7 +141,13 @@ test('the one-shot question: stripped by default (MemAgent\'s baselines), raw wh
   const { model, seen } = recorder();
   const method = fullContextMethod({ maxContext: 120000, maxNewTokens: 16, templates: defaultTemplates('phrase') });
   await method.run(sample(question, undefined), { model, tokenizer });
-  await method.run(sample(question, { fullContext: 'C: {context}\nQ: {question}\nA:', questionFill: 'raw' }), { model, tokenizer });
-  assert.equal(seen[0].messages[0].content, fillTemplate(FULL_CONTEXT_PHRASE, { context: 'Some context.', question: 'Who wrote it?' }));
+  await method.run(sample(question, { fullContext: 'C: {context}\nQ: {question}\nA:', questionFill: 'raw' }), {
+    model,
+    tokenizer,
+  });
+  assert.equal(
+    seen[0].messages[0].content,
+    fillTemplate(FULL_CONTEXT_PHRASE, { context: 'Some context.', question: 'Who wrote it?' }),
+  );
   assert.equal(seen[1].messages[0].content, `C: Some context.\nQ: ${question}\nA:`);
 });

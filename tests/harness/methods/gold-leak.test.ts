@@ -27,7 +27,13 @@ const leakProbe: TaskDefinition = {
       build(length, index) {
         const s = inner.build(length, index);
         assert.ok(!s.context.text().includes(SENTINEL) && !s.question.includes(SENTINEL));
-        return { ...s, task: 'gold-leak-probe', id: s.id.replace('ruler-hqa', 'gold-leak-probe'), answers: [SENTINEL, `${SENTINEL} Jr.`], metadata: { ...s.metadata, gold: SENTINEL } };
+        return {
+          ...s,
+          task: 'gold-leak-probe',
+          id: s.id.replace('ruler-hqa', 'gold-leak-probe'),
+          answers: [SENTINEL, `${SENTINEL} Jr.`],
+          metadata: { ...s.metadata, gold: SENTINEL },
+        };
       },
     };
   },
@@ -38,8 +44,22 @@ test('no registered method sends the gold answers or the sample metadata to the 
   const requests: string[] = [];
   const names = methods.names();
   const cmd = parseCli([
-    'run', 'gold-leak-probe', '--lengths', '8k', '--samples', '3', '--method', names.join(','), '--workers', '1', '--no-progress', '--no-cache',
-    '--chunk-tokens', '2000', '--out', join(mkdtempSync(join(tmpdir(), 'bench-leak-')), 'run'),
+    'run',
+    'gold-leak-probe',
+    '--lengths',
+    '8k',
+    '--samples',
+    '3',
+    '--method',
+    names.join(','),
+    '--workers',
+    '1',
+    '--no-progress',
+    '--no-cache',
+    '--chunk-tokens',
+    '2000',
+    '--out',
+    join(mkdtempSync(join(tmpdir(), 'bench-leak-')), 'run'),
   ]);
   const outcome = await executeRun((cmd as { config: RunConfig }).config, {
     createModel: async (_c, tokenizer) => {

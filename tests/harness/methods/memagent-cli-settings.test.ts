@@ -12,15 +12,21 @@ import { startServer } from '../../../reference/serve/server.js';
 import { modelFromReply } from '../../../reference/serve/reply-model.js';
 import { BIN } from '../../helpers/bench-serve.js';
 
-interface Seen { kind: 'update' | 'final'; maxTokens: number }
+interface Seen {
+  kind: 'update' | 'final';
+  maxTokens: number;
+}
 
 /** A reply model that records each request's max_tokens and whether it was a memory update (has a <section>). */
 function recordingModel(seen: Seen[]) {
-  return modelFromReply((messages: ChatMessage[], maxTokens: number) => {
-    const update = messages[messages.length - 1].content.includes('<section>');
-    seen.push({ kind: update ? 'update' : 'final', maxTokens });
-    return update ? 'The memory keeps what matters.' : 'Therefore, the answer is Paris.';
-  }, { id: 'recording' });
+  return modelFromReply(
+    (messages: ChatMessage[], maxTokens: number) => {
+      const update = messages[messages.length - 1].content.includes('<section>');
+      seen.push({ kind: update ? 'update' : 'final', maxTokens });
+      return update ? 'The memory keeps what matters.' : 'Therefore, the answer is Paris.';
+    },
+    { id: 'recording' },
+  );
 }
 
 /** The bench binary, run asynchronously so this process's server keeps answering. */
@@ -29,15 +35,22 @@ function bench(args: string[]): Promise<{ code: number | null; stdout: string; s
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += String(d); });
-    child.stderr.on('data', (d) => { stderr += String(d); });
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
 function lines(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 async function runAgainstRecorder(extra: string[]) {
@@ -46,10 +59,30 @@ async function runAgainstRecorder(extra: string[]) {
   const server = await startServer({ model: recordingModel(seen), modelName: 'm', defaultMaxTokens: 4096 });
   try {
     const out = join(mkdtempSync(join(tmpdir(), 'bench-memagent-cli-')), 'run');
-    const r = await bench(['run', 'ruler-hqa', '--lengths', '8k', '--samples', '1', ...extra, '--model', server.url, '--model-name', 'm',
-      '--no-cache', '--no-progress', '--out', out]);
+    const r = await bench([
+      'run',
+      'ruler-hqa',
+      '--lengths',
+      '8k',
+      '--samples',
+      '1',
+      ...extra,
+      '--model',
+      server.url,
+      '--model-name',
+      'm',
+      '--no-cache',
+      '--no-progress',
+      '--out',
+      out,
+    ]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const [sample] = lines(join(out, 'samples.jsonl')) as { builtTokens: number; calls: number; status: string; id: string }[];
+    const [sample] = lines(join(out, 'samples.jsonl')) as {
+      builtTokens: number;
+      calls: number;
+      status: string;
+      id: string;
+    }[];
     const calls = lines(join(out, 'calls.jsonl')) as { sampleId: string; kind: string; status: string }[];
     return { seen, sample, calls };
   } finally {
@@ -66,7 +99,10 @@ test('--memory-tokens 200 reaches every MemAgent update call and the final call 
   assert.equal(updates.length, Math.ceil(sample.builtTokens / 5000));
   assert.ok(updates.length >= 2);
   assert.equal(finals.length, 1);
-  assert.deepEqual(seen.map((s) => s.maxTokens), seen.map(() => 200));
+  assert.deepEqual(
+    seen.map((s) => s.maxTokens),
+    seen.map(() => 200),
+  );
 });
 
 test('--chunk-tokens 3000 sets the window: ceil(tokens / 3000) updates + 1 final call in calls.jsonl', async () => {

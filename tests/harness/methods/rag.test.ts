@@ -27,8 +27,17 @@ function recording(inner: Model) {
 
 function sampleOf(context: ContextSource, question: string, answers: string[], prompt?: Sample['prompt']): Sample {
   return {
-    id: 't/1/0', task: 't', taskVersion: '1', length: { kind: 'tokens', value: 1, label: '1' }, index: 0,
-    question, answers, context, metric: 'sub_em', metadata: {}, ...(prompt ? { prompt } : {}),
+    id: 't/1/0',
+    task: 't',
+    taskVersion: '1',
+    length: { kind: 'tokens', value: 1, label: '1' },
+    index: 0,
+    question,
+    answers,
+    context,
+    metric: 'sub_em',
+    metadata: {},
+    ...(prompt ? { prompt } : {}),
   };
 }
 
@@ -67,7 +76,11 @@ test('rag keeps the passage holding the answer from a long context, in a prompt 
     const extra = out.extra as { passages_total: number; passages_kept: number; kept_positions: number[] };
     assert.equal(extra.passages_total, Math.ceil(ids.length / 500));
     assert.ok(extra.kept_positions.includes(needlePassage));
-    assert.deepEqual([...extra.kept_positions].sort((a, b) => a - b), extra.kept_positions, 'not in document order');
+    assert.deepEqual(
+      [...extra.kept_positions].sort((a, b) => a - b),
+      extra.kept_positions,
+      'not in document order',
+    );
     assert.equal(extra.passages_kept, extra.kept_positions.length);
     // The window is used, not just a few passages: another passage would not have fit.
     assert.ok(promptTokens > maxContext - 500 - 10, `maxContext ${maxContext}: only ${promptTokens} tokens used`);
@@ -83,7 +96,10 @@ test('rag keeps the passage holding the answer from a long context, in a prompt 
 test('topK caps the passages kept', async () => {
   const { model, log } = recording(createLocalModel(tokenizer));
   const method = ragMethod({ maxContext: 8_000, topK: 2, maxNewTokens: 256, temperature: 0, topP: 1, templates });
-  const out = await method.run(sampleOf(textContext(haystack, tokenizer), question, ['Dornbach']), { model, tokenizer });
+  const out = await method.run(sampleOf(textContext(haystack, tokenizer), question, ['Dornbach']), {
+    model,
+    tokenizer,
+  });
   assert.equal((out.extra as { passages_kept: number }).passages_kept, 2);
   assert.ok(log[0].messages[0].content.includes(needle));
   assert.throws(() => ragMethod({ maxContext: 8_000, topK: 0, maxNewTokens: 1, temperature: 0, topP: 1, templates }));
@@ -94,10 +110,23 @@ test('a context that fits is kept whole, in order; the sample template and answe
   const context = textContext(text, tokenizer);
   const { model, log } = recording(createLocalModel(tokenizer));
   const template = 'Read this.\n{context}\nQ: {question}\nPut the answer in \\boxed{}.';
-  const method = ragMethod({ maxContext: 100_000, passageTokens: 200, maxNewTokens: 64, temperature: 0, topP: 1, templates });
-  const out = await method.run(sampleOf(context, question, ['Dornbach'], { fullContext: template, answerFormat: 'raw', maxNewTokens: 77 }), { model, tokenizer });
+  const method = ragMethod({
+    maxContext: 100_000,
+    passageTokens: 200,
+    maxNewTokens: 64,
+    temperature: 0,
+    topP: 1,
+    templates,
+  });
+  const out = await method.run(
+    sampleOf(context, question, ['Dornbach'], { fullContext: template, answerFormat: 'raw', maxNewTokens: 77 }),
+    { model, tokenizer },
+  );
   const extra = out.extra as { passages_total: number; kept_positions: number[] };
-  assert.deepEqual(extra.kept_positions, Array.from({ length: extra.passages_total }, (_, i) => i));
+  assert.deepEqual(
+    extra.kept_positions,
+    Array.from({ length: extra.passages_total }, (_, i) => i),
+  );
   const prompt = log[0].messages[0].content;
   assert.ok(prompt.startsWith('Read this.\n') && prompt.endsWith(`\nQ: ${question}\nPut the answer in \\boxed{}.`));
   const body = prompt.slice('Read this.\n'.length, prompt.lastIndexOf('\nQ: '));
@@ -130,7 +159,17 @@ test('the context is streamed: never materialised as one string, pieces of any s
 test('the prompt never exceeds maxContext, down to a window with no room for a passage', () => {
   const context = textContext(haystack, tokenizer);
   const overhead = tokenizer.count(fillTemplate(FULL_CONTEXT_PHRASE, { question, context: '' }));
-  for (const maxContext of [overhead - 5, overhead, overhead + 499, overhead + 500, overhead + 501, overhead + 520, overhead + 1003, overhead + 1004, 5_555]) {
+  for (const maxContext of [
+    overhead - 5,
+    overhead,
+    overhead + 499,
+    overhead + 500,
+    overhead + 501,
+    overhead + 520,
+    overhead + 1003,
+    overhead + 1004,
+    5_555,
+  ]) {
     const sel = selectPassages(FULL_CONTEXT_PHRASE, question, context, tokenizer, maxContext, 500);
     const n = tokenizer.count(sel.prompt);
     assert.equal(n, sel.promptTokens);
@@ -143,15 +182,23 @@ test('the prompt never exceeds maxContext, down to a window with no room for a p
 
 test('a context-length rejection ends the sample as truncated, other failures as error; passage facts are kept', async () => {
   const failing = (kind: 'context-length' | 'permanent'): Model => ({
-    id: 'fail', isReferenceReader: false,
+    id: 'fail',
+    isReferenceReader: false,
     async generate() {
       throw new ModelCallError(`refused (${kind})`, kind, 400);
     },
   });
   const method = ragMethod({ maxContext: 3_000, maxNewTokens: 64, temperature: 0, topP: 1, templates });
   const calls: string[] = [];
-  for (const [kind, status] of [['context-length', 'truncated'], ['permanent', 'error']] as const) {
-    const out = await method.run(sampleOf(textContext(haystack, tokenizer), question, ['Dornbach']), { model: failing(kind), tokenizer, onCall: (c) => calls.push(c.status) });
+  for (const [kind, status] of [
+    ['context-length', 'truncated'],
+    ['permanent', 'error'],
+  ] as const) {
+    const out = await method.run(sampleOf(textContext(haystack, tokenizer), question, ['Dornbach']), {
+      model: failing(kind),
+      tokenizer,
+      onCall: (c) => calls.push(c.status),
+    });
     assert.equal(out.status, status);
     assert.equal(out.prediction, null);
     assert.match(out.error ?? '', /refused/);

@@ -21,7 +21,9 @@ import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
 const firstChunkOnly: MethodDefinition = {
   name: 'first-chunk-only',
   description: 'answers from the first --first-chunk-tokens tokens of the context (an example method)',
-  options: [{ flag: 'first-chunk-tokens', type: 'integer', min: 1, default: 1000, help: 'context tokens shown to the model' }],
+  options: [
+    { flag: 'first-chunk-tokens', type: 'integer', min: 1, default: 1000, help: 'context tokens shown to the model' },
+  ],
   create: (settings) => ({
     name: 'first-chunk-only',
     async run(sample, ctx) {
@@ -30,12 +32,27 @@ const firstChunkOnly: MethodDefinition = {
         first = w;
         break;
       }
-      const prompt = fillTemplate(FULL_CONTEXT_PHRASE, { context: ctx.tokenizer.decode(first), question: sample.question.trim() });
-      return answerOnce(ctx, sample, 'first-chunk-only', { prompt, promptTokens: ctx.tokenizer.count(prompt) }, { maxNewTokens: 64, temperature: 0.7, topP: 0.95, defaultFormat: 'phrase' }, {});
+      const prompt = fillTemplate(FULL_CONTEXT_PHRASE, {
+        context: ctx.tokenizer.decode(first),
+        question: sample.question.trim(),
+      });
+      return answerOnce(
+        ctx,
+        sample,
+        'first-chunk-only',
+        { prompt, promptTokens: ctx.tokenizer.count(prompt) },
+        { maxNewTokens: 64, temperature: 0.7, topP: 0.95, defaultFormat: 'phrase' },
+        {},
+      );
     },
   }),
   plan: (sample, settings) => [
-    { kind: 'answer', contextTokens: Math.min(sample.contextTokens, settings['first-chunk-tokens'] as number), promptTokensMax: (settings['first-chunk-tokens'] as number) + 256, maxNewTokens: 64 },
+    {
+      kind: 'answer',
+      contextTokens: Math.min(sample.contextTokens, settings['first-chunk-tokens'] as number),
+      promptTokensMax: (settings['first-chunk-tokens'] as number) + 256,
+      maxNewTokens: 64,
+    },
   ],
 };
 
@@ -47,12 +64,25 @@ beforeAll(() => {
 afterAll(() => methods.unregister(firstChunkOnly.name));
 
 function config(args: string[]): RunConfig {
-  const cmd = parseCli(['run', 'ruler-hqa', '--lengths', '8k', '--samples', '2', '--workers', '1', '--no-progress', '--no-cache', ...args]);
+  const cmd = parseCli([
+    'run',
+    'ruler-hqa',
+    '--lengths',
+    '8k',
+    '--samples',
+    '2',
+    '--workers',
+    '1',
+    '--no-progress',
+    '--no-cache',
+    ...args,
+  ]);
   assert.equal(cmd.command, 'run');
   return (cmd as { config: RunConfig }).config;
 }
 
-const run = (args: string[]): Promise<RunOutcome> => executeRun(config(args), { createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+const run = (args: string[]): Promise<RunOutcome> =>
+  executeRun(config(args), { createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
 
 async function refused(args: string[], message: RegExp): Promise<void> {
   await assert.rejects(run(args), (e: unknown) => {
@@ -86,16 +116,25 @@ test('a method registered from outside runs end to end, appears in --dry-run and
   assert.ok(dry.rows.find((r) => r.method === 'memagent')!.calls > row.calls);
 
   assert.match(helpText('run'), /first-chunk-only\s+answers from the first/);
-  assert.match(helpText('run'), /--first-chunk-tokens N\s+context tokens shown to the model\s+\[1000\]\s+\(first-chunk-only\)/);
+  assert.match(
+    helpText('run'),
+    /--first-chunk-tokens N\s+context tokens shown to the model\s+\[1000\]\s+\(first-chunk-only\)/,
+  );
 
-  await refused(['--method', 'first-chunk-only', '--first-chunk-tokens', '200', '--out', out], /--first-chunk-tokens of first-chunk-only \(was 300, now 200\)/);
+  await refused(
+    ['--method', 'first-chunk-only', '--first-chunk-tokens', '200', '--out', out],
+    /--first-chunk-tokens of first-chunk-only \(was 300, now 200\)/,
+  );
   // The same settings resume: nothing left to do.
   const again = await run(['--method', 'first-chunk-only', '--first-chunk-tokens', '300', '--out', out]);
   assert.ok(again.kind === 'finished' && again.calls.calls === 0);
 });
 
 test('an option for a method the run does not use is refused', () => {
-  assert.throws(() => config(['--method', 'full-context', '--chunk-tokens', '100']), /--chunk-tokens applies to memagent, which this run does not use/);
+  assert.throws(
+    () => config(['--method', 'full-context', '--chunk-tokens', '100']),
+    /--chunk-tokens applies to memagent, which this run does not use/,
+  );
 });
 
 /** Another valid value for an option, to change it between two invocations. */
@@ -115,7 +154,13 @@ function otherValue(o: MethodOption, templatesFile: string): string {
 
 test('every result-changing setting of every built-in method is part of the run identity', async () => {
   const templatesFile = join(root, 'templates.json');
-  writeFileSync(templatesFile, JSON.stringify({ fullContext: 'Read:\n{context}\nQ: {question}\nTherefore, the answer is', final: 'Q: {question}\nMemory: {memory}\nTherefore, the answer is' }));
+  writeFileSync(
+    templatesFile,
+    JSON.stringify({
+      fullContext: 'Read:\n{context}\nQ: {question}\nTherefore, the answer is',
+      final: 'Q: {question}\nMemory: {memory}\nTherefore, the answer is',
+    }),
+  );
   for (const name of ['memagent', 'full-context', 'rag']) {
     const def = methods.get(name);
     const out = join(root, `identity-${name}`);
@@ -125,7 +170,8 @@ test('every result-changing setting of every built-in method is part of the run 
     for (const o of def.options) {
       const changed = otherValue(o, templatesFile);
       // --templates and --final change the prompt templates, which the identity holds by content.
-      const named = o.type === 'path' || o.flag === 'final' ? '--templates/--final \\(prompt templates\\)' : `--${o.flag}`;
+      const named =
+        o.type === 'path' || o.flag === 'final' ? '--templates/--final \\(prompt templates\\)' : `--${o.flag}`;
       await refused([...base, `--${o.flag}`, changed], new RegExp(`${named} of ${name} \\(was `));
     }
   }

@@ -9,14 +9,20 @@ import { fullContextMethod } from '../../../harness/methods/full-context.js';
 import { methodIdentity, methods } from '../../../harness/methods/index.js';
 import { memAgentMethod } from '../../../harness/methods/memagent.js';
 import { templatesOf } from '../../../harness/methods/options.js';
-import { asksBoxed, defaultTemplates, FULL_CONTEXT_BOXED, MEMAGENT_FINAL_BOXED } from '../../../harness/methods/templates.js';
+import {
+  asksBoxed,
+  defaultTemplates,
+  FULL_CONTEXT_BOXED,
+  MEMAGENT_FINAL_BOXED,
+} from '../../../harness/methods/templates.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { Model, ModelRequest, Sample } from '../../../harness/types.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 
 // utils/boxed.py template_0shot as the Python source spells it: in a non-raw string "\\b" is one backslash and a b.
-const BOXED_PY = 'Please read the following text and answer the question below.\n\n<text>\n$DOC$\n</text>\n\n$Q$\n\nPut the answer in \\boxed{{}}.';
+const BOXED_PY =
+  'Please read the following text and answer the question below.\n\n<text>\n$DOC$\n</text>\n\n$Q$\n\nPut the answer in \\boxed{{}}.';
 
 function recorder(reply: string): { model: Model; seen: ModelRequest[] } {
   const seen: ModelRequest[] = [];
@@ -25,7 +31,14 @@ function recorder(reply: string): { model: Model; seen: ModelRequest[] } {
     isReferenceReader: false,
     async generate(request) {
       seen.push(request);
-      return { text: reply, usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 };
+      return {
+        text: reply,
+        usage: { promptTokens: 1, completionTokens: 1 },
+        latencyMs: 0,
+        finishReason: 'stop',
+        cached: false,
+        retries: 0,
+      };
     },
   };
   return { model, seen };
@@ -33,16 +46,28 @@ function recorder(reply: string): { model: Model; seen: ModelRequest[] } {
 
 function sample(context: string, question: string): Sample {
   return {
-    id: 't/1/0', task: 't', taskVersion: '1', length: { kind: 'tokens', value: 1, label: '1' }, index: 0,
-    question, answers: ['Paris'], context: textContext(context, tokenizer), metric: 'sub_em', metadata: {},
+    id: 't/1/0',
+    task: 't',
+    taskVersion: '1',
+    length: { kind: 'tokens', value: 1, label: '1' },
+    index: 0,
+    question,
+    answers: ['Paris'],
+    context: textContext(context, tokenizer),
+    metric: 'sub_em',
+    metadata: {},
   };
 }
 
-test('--final boxed-upstream sends utils/boxed.py\'s bytes: the doubled braces reach the model', async () => {
+test("--final boxed-upstream sends utils/boxed.py's bytes: the doubled braces reach the model", async () => {
   const context = 'Paris is the capital of France. {braces} stay as they are.';
   const question = '  What is the capital of France? ';
   const { model, seen } = recorder('Thinking... \\boxed{Paris}');
-  const method = fullContextMethod({ maxContext: 120000, maxNewTokens: 64, templates: defaultTemplates('boxed-upstream') });
+  const method = fullContextMethod({
+    maxContext: 120000,
+    maxNewTokens: 64,
+    templates: defaultTemplates('boxed-upstream'),
+  });
   const out = await method.run(sample(context, question), { model, tokenizer });
   // prompt = template_0shot.replace('$DOC$', context.strip()).replace('$Q$', item['input'].strip())
   assert.equal(seen[0].messages[0].content, BOXED_PY.replace('$DOC$', context.trim()).replace('$Q$', question.trim()));
@@ -51,19 +76,25 @@ test('--final boxed-upstream sends utils/boxed.py\'s bytes: the doubled braces r
 
   // --final boxed keeps our single-brace variant.
   const plain = recorder('\\boxed{Paris}');
-  await fullContextMethod({ maxContext: 120000, maxNewTokens: 64, templates: defaultTemplates('boxed') }).run(sample(context, question), { model: plain.model, tokenizer });
+  await fullContextMethod({ maxContext: 120000, maxNewTokens: 64, templates: defaultTemplates('boxed') }).run(
+    sample(context, question),
+    { model: plain.model, tokenizer },
+  );
   assert.ok(plain.seen[0].messages[0].content.endsWith('Put the answer in \\boxed{}.'));
   assert.ok(FULL_CONTEXT_BOXED.endsWith('\\boxed{}.'));
 });
 
-test('boxed-upstream\'s MemAgent final prompt is recurrent_boxed.py\'s after str.format: single braces', async () => {
+test("boxed-upstream's MemAgent final prompt is recurrent_boxed.py's after str.format: single braces", async () => {
   const t = defaultTemplates('boxed-upstream');
   assert.equal(t.final, MEMAGENT_FINAL_BOXED);
   assert.equal(t.update, defaultTemplates('phrase').update);
   // TEMPLATE_FINAL.format(prompt=..., memory=...) turns "\\boxed{{}}" into "\boxed{}".
   assert.ok(t.final.includes('put the answer in \\boxed{}.'));
   const { model, seen } = recorder('\\boxed{Paris}');
-  const out = await memAgentMethod({ chunkTokens: 5000, memoryTokens: 64, templates: t }).run(sample('Paris is the capital.', 'Capital?'), { model, tokenizer });
+  const out = await memAgentMethod({ chunkTokens: 5000, memoryTokens: 64, templates: t }).run(
+    sample('Paris is the capital.', 'Capital?'),
+    { model, tokenizer },
+  );
   assert.equal(out.prediction, 'Paris');
   assert.ok(seen.at(-1)!.messages[0].content.includes('\\boxed{}.'));
   assert.equal(asksBoxed(t.fullContext), true);

@@ -31,10 +31,16 @@ function watched(inner: Model) {
 
 test('pool spreads calls over two real servers and keeps each under its in-flight limit', async () => {
   const faults = parseFaultSpec({ latencyMs: 15 });
-  const servers = await Promise.all([startServer({ model: echoModel(), faults }), startServer({ model: echoModel(), faults })]);
+  const servers = await Promise.all([
+    startServer({ model: echoModel(), faults }),
+    startServer({ model: echoModel(), faults }),
+  ]);
   try {
     const ends = servers.map((s) => watched(createOpenAIModel({ baseURL: s.url, modelName: 'reference-reader' })));
-    const pool = createPool(ends.map((e) => e.model), { maxInFlightPerEndpoint: 3 });
+    const pool = createPool(
+      ends.map((e) => e.model),
+      { maxInFlightPerEndpoint: 3 },
+    );
     let peakQueue = 0;
     const texts = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
@@ -44,11 +50,17 @@ test('pool spreads calls over two real servers and keeps each under its in-fligh
       }),
     );
     texts.forEach((t, i) => assert.equal(t, echoReply([{ role: 'user', content: promptFor(i) }])));
-    assert.deepEqual(ends.map((e) => e.peak()), [3, 3]);
+    assert.deepEqual(
+      ends.map((e) => e.peak()),
+      [3, 3],
+    );
     assert.equal(peakQueue, 24);
     assert.ok(ends.every((e) => e.calls() > 0));
     assert.equal(ends[0].calls() + ends[1].calls(), 30);
-    assert.deepEqual(servers.map((s) => s.stats().completions), ends.map((e) => e.calls()));
+    assert.deepEqual(
+      servers.map((s) => s.stats().completions),
+      ends.map((e) => e.calls()),
+    );
     assert.deepEqual(pool.inFlight(), [0, 0]);
     assert.equal(pool.queued(), 0);
     assert.equal(pool.id, `${servers[0].url}#reference-reader,${servers[1].url}#reference-reader`);
@@ -67,7 +79,15 @@ function gated(id: string) {
       return new Promise<ModelResponse>((resolve) => {
         pending.push({
           req,
-          done: () => resolve({ text: id, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 }),
+          done: () =>
+            resolve({
+              text: id,
+              usage: { promptTokens: 0, completionTokens: 0 },
+              latencyMs: 0,
+              finishReason: 'stop',
+              cached: false,
+              retries: 0,
+            }),
         });
       });
     },
@@ -84,8 +104,14 @@ test('least-in-flight first with ties to the lowest index; FIFO queue; abort lea
   const calls = [0, 1, 2].map((i) => pool.generate(request(`c${i}`)));
   await tick();
   // 0 → a (tie), 1 → b (a busier), 2 → a (tie again)
-  assert.deepEqual(a.pending.map((p) => p.req.messages[0].content), ['c0', 'c2']);
-  assert.deepEqual(b.pending.map((p) => p.req.messages[0].content), ['c1']);
+  assert.deepEqual(
+    a.pending.map((p) => p.req.messages[0].content),
+    ['c0', 'c2'],
+  );
+  assert.deepEqual(
+    b.pending.map((p) => p.req.messages[0].content),
+    ['c1'],
+  );
   const c3 = pool.generate(request('c3')); // b has room
   const ctrl = new AbortController();
   const c4 = pool.generate(request('c4'), ctrl.signal); // full: queued
@@ -102,7 +128,10 @@ test('least-in-flight first with ties to the lowest index; FIFO queue; abort lea
   assert.equal(b.pending[2].req.messages[0].content, 'c5'); // the freed slot went to c5, not the aborted c4
   assert.equal(pool.queued(), 0);
   for (const p of [...a.pending, ...b.pending.slice(1)]) p.done();
-  assert.deepEqual((await Promise.all([calls[0], calls[2], c3, c5])).map((r) => r.text), ['a', 'a', 'b', 'b']);
+  assert.deepEqual(
+    (await Promise.all([calls[0], calls[2], c3, c5])).map((r) => r.text),
+    ['a', 'a', 'b', 'b'],
+  );
   assert.deepEqual(pool.inFlight(), [0, 0]);
   await assert.rejects(pool.generate(request('late'), AbortSignal.abort(new Error('already'))), /already/);
 });

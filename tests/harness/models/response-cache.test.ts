@@ -23,7 +23,14 @@ function counting() {
         state.failNext = false;
         throw new ModelCallError('HTTP 503 from server', 'transient', 503);
       }
-      return { text: `reply ${state.calls}`, usage: { promptTokens: 100 + state.calls, completionTokens: 7 }, latencyMs: 12.5, finishReason: 'stop', cached: false, retries: 2 };
+      return {
+        text: `reply ${state.calls}`,
+        usage: { promptTokens: 100 + state.calls, completionTokens: 7 },
+        latencyMs: 12.5,
+        finishReason: 'stop',
+        cached: false,
+        retries: 2,
+      };
     },
   };
   return { model, state };
@@ -56,7 +63,14 @@ test('a second identical call is a hit: same text and usage, cached, no latency 
   assert.equal(first.retries, 2);
   const second = await cached.generate(request());
   assert.equal(state.calls, 1);
-  assert.deepEqual(second, { text: first.text, usage: first.usage, finishReason: 'stop', latencyMs: 0, cached: true, retries: 0 });
+  assert.deepEqual(second, {
+    text: first.text,
+    usage: first.usage,
+    finishReason: 'stop',
+    latencyMs: 0,
+    cached: true,
+    retries: 0,
+  });
   // A new wrapper on the same directory (a rerun) hits too.
   const again = await withResponseCache(counting().model, { dir, ...base }).generate(request());
   assert.equal(again.text, 'reply 1');
@@ -143,11 +157,26 @@ test('no cache file and no debug line holds the prompt; debug lines show the key
   const lines: string[] = [];
   const long = `${SECRET_PROMPT} ${'filler words '.repeat(5000)}`;
   const cached = withResponseCache(counting().model, { dir, ...base, trial: 3, debug: (l) => lines.push(l) });
-  await cached.generate({ messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: long }], params: { maxTokens: 64, temperature: 0.7, topP: 0.95 } });
-  await cached.generate({ messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: long }], params: { maxTokens: 64, temperature: 0.7, topP: 0.95 } });
+  await cached.generate({
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: long },
+    ],
+    params: { maxTokens: 64, temperature: 0.7, topP: 0.95 },
+  });
+  await cached.generate({
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: long },
+    ],
+    params: { maxTokens: 64, temperature: 0.7, topP: 0.95 },
+  });
   for (const f of allFiles(dir)) {
     const text = readFileSync(f, 'utf8');
-    assert.ok(!text.includes('ZEBRA-7731') && !text.includes('filler words') && !text.includes('You are terse'), `${f} holds prompt text`);
+    assert.ok(
+      !text.includes('ZEBRA-7731') && !text.includes('filler words') && !text.includes('You are terse'),
+      `${f} holds prompt text`,
+    );
     assert.ok(text.length < 1000, `${f} is ${text.length} bytes`);
   }
   assert.equal(lines.length, 2);
@@ -155,7 +184,17 @@ test('no cache file and no debug line holds the prompt; debug lines show the key
   assert.match(lines[1], /^cache hit key=[0-9a-f]{16} /);
   for (const l of lines) {
     assert.ok(!l.includes('ZEBRA-7731') && !l.includes('filler'));
-    for (const part of ['endpoint=http://127.0.0.1:8000/v1', 'model=qwen', 'max_tokens=64', 'temperature=0.7', 'top_p=0.95', 'trial=3', 'stop=none', '(2)']) assert.ok(l.includes(part), `${part} missing in: ${l}`);
+    for (const part of [
+      'endpoint=http://127.0.0.1:8000/v1',
+      'model=qwen',
+      'max_tokens=64',
+      'temperature=0.7',
+      'top_p=0.95',
+      'trial=3',
+      'stop=none',
+      '(2)',
+    ])
+      assert.ok(l.includes(part), `${part} missing in: ${l}`);
     assert.match(l, /messages=sha256:[0-9a-f]{16}/);
   }
 });
@@ -166,7 +205,13 @@ test('the embedded model behind the cache: a hit returns exactly what the model 
   const inner = createLocalModel(tokenizer);
   const cached = withResponseCache(inner, { dir, endpoint: 'local', modelName: 'reference-reader', trial: 0 });
   const req: ModelRequest = {
-    messages: [{ role: 'user', content: 'Please read the following text and answer the question below.\n\n<text>\nMarie Vell was born in Dornbach.\n</text>\n\nWhere was Marie Vell born?\n\nFormat your response as follows: "Therefore, the answer is (insert answer here)".' }],
+    messages: [
+      {
+        role: 'user',
+        content:
+          'Please read the following text and answer the question below.\n\n<text>\nMarie Vell was born in Dornbach.\n</text>\n\nWhere was Marie Vell born?\n\nFormat your response as follows: "Therefore, the answer is (insert answer here)".',
+      },
+    ],
     params: { maxTokens: 128, temperature: 0, topP: 1 },
   };
   const a = await cached.generate(req);

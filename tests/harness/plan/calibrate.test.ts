@@ -12,9 +12,18 @@ import { UserError } from '../../../harness/errors.js';
 import { asCallRecords, simulatedTrace } from './sim-trace.js';
 
 /** A start the fit must walk away from: half the prefill rate, twice the step, a third of the per-sequence cost. */
-const wrong = (p: GpuParams): GpuParams => ({ ...p, prefillTokensPerS: p.prefillTokensPerS / 2, stepBaseMs: p.stepBaseMs * 2, stepPerSeqMs: p.stepPerSeqMs / 3 });
+const wrong = (p: GpuParams): GpuParams => ({
+  ...p,
+  prefillTokensPerS: p.prefillTokensPerS / 2,
+  stepBaseMs: p.stepBaseMs * 2,
+  stepPerSeqMs: p.stepPerSeqMs / 3,
+});
 
-function assertRecovers(truth: GpuParams, fit: { prefillTokensPerS: number; stepBaseMs: number; stepPerSeqMs: number }, tolerance: number): void {
+function assertRecovers(
+  truth: GpuParams,
+  fit: { prefillTokensPerS: number; stepBaseMs: number; stepPerSeqMs: number },
+  tolerance: number,
+): void {
   for (const k of ['prefillTokensPerS', 'stepBaseMs', 'stepPerSeqMs'] as const) {
     const ratio = fit[k] / truth[k];
     assert.ok(Math.abs(ratio - 1) <= tolerance, `${k}: fitted ${fit[k]}, true ${truth[k]} (ratio ${ratio.toFixed(3)})`);
@@ -63,15 +72,44 @@ test('calls.jsonl in wall-clock time at --time-scale X reads back in simulated s
 
 test('a run directory without start times, or without calls.jsonl, is a one-line usage error', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-calib-'));
-  const isUsage = (re: RegExp) => (e: unknown) => e instanceof UserError && re.test(e.message) && !e.message.includes('\n');
+  const isUsage = (re: RegExp) => (e: unknown) =>
+    e instanceof UserError && re.test(e.message) && !e.message.includes('\n');
   assert.throws(() => readTimedCalls(dir), isUsage(/has no calls.jsonl/));
-  writeFileSync(join(dir, 'calls.jsonl'), JSON.stringify({ sampleId: 'a', method: 'memagent', step: 0, kind: 'update', latencyMs: 5, usage: { promptTokens: 1, completionTokens: 1 }, status: 'ok', retries: 0, cached: false }) + '\n');
+  writeFileSync(
+    join(dir, 'calls.jsonl'),
+    JSON.stringify({
+      sampleId: 'a',
+      method: 'memagent',
+      step: 0,
+      kind: 'update',
+      latencyMs: 5,
+      usage: { promptTokens: 1, completionTokens: 1 },
+      status: 'ok',
+      retries: 0,
+      cached: false,
+    }) + '\n',
+  );
   assert.throws(() => readTimedCalls(dir), isUsage(/records no call start times/));
 });
 
 test('nnls drops a column whose unconstrained coefficient is negative', () => {
-  const rows = [[1, 0], [1, 1], [1, 2], [1, 3]];
-  assert.deepEqual(nnls(rows, [3, 2, 1, 0]).map((x) => Math.round(x * 1e9) / 1e9), [1.5, 0]);
-  const exact = nnls([[1, 1], [1, 2], [2, 1]], [5, 8, 7]);
+  const rows = [
+    [1, 0],
+    [1, 1],
+    [1, 2],
+    [1, 3],
+  ];
+  assert.deepEqual(
+    nnls(rows, [3, 2, 1, 0]).map((x) => Math.round(x * 1e9) / 1e9),
+    [1.5, 0],
+  );
+  const exact = nnls(
+    [
+      [1, 1],
+      [1, 2],
+      [2, 1],
+    ],
+    [5, 8, 7],
+  );
   assert.ok(Math.abs(exact[0] - 2) < 1e-9 && Math.abs(exact[1] - 3) < 1e-9, String(exact));
 });

@@ -14,7 +14,14 @@ export function simulatedTrace(params: GpuParams, chains: readonly SimChain[], c
   let next = 0;
   const send = (chain: number, step: number) => {
     const c = chains[chain].calls[step];
-    const call: TimedCall = { startS: engine.now, latencyS: 0, promptTokens: c.prompt, completionTokens: c.output, kind: step === chains[chain].calls.length - 1 ? 'final' : 'update', usable: true };
+    const call: TimedCall = {
+      startS: engine.now,
+      latencyS: 0,
+      promptTokens: c.prompt,
+      completionTokens: c.output,
+      kind: step === chains[chain].calls.length - 1 ? 'final' : 'update',
+      usable: true,
+    };
     sent.set(engine.submit({ promptTokens: c.prompt, outputTokens: c.output }), { chain, step, call });
     calls.push(call);
   };
@@ -34,8 +41,15 @@ export function simulatedTrace(params: GpuParams, chains: readonly SimChain[], c
 /** The trace as calls.jsonl lines of a run against a server `timeScale` times faster than the simulated one. */
 export function asCallRecords(calls: readonly TimedCall[], timeScale: number, epochMs = 1.7e12): CallRecord[] {
   return calls.map((c, i) => ({
-    sampleId: `s/${i}`, method: 'memagent', step: 0, kind: c.kind,
-    latencyMs: (c.latencyS / timeScale) * 1000, startedAt: epochMs + (c.startS / timeScale) * 1000,
-    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens }, status: 'ok', retries: 0, cached: false,
+    sampleId: `s/${i}`,
+    method: 'memagent',
+    step: 0,
+    kind: c.kind,
+    latencyMs: (c.latencyS / timeScale) * 1000,
+    startedAt: epochMs + (c.startS / timeScale) * 1000,
+    usage: { promptTokens: c.promptTokens, completionTokens: c.completionTokens },
+    status: 'ok',
+    retries: 0,
+    cached: false,
   }));
 }

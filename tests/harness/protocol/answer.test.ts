@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { afterLastThink, DEEPSEEK_TOKENS, extractBoxedAnswer, extractPhraseAnswer, takeAnswer } from '../../../harness/protocol/answer.js';
+import {
+  afterLastThink,
+  DEEPSEEK_TOKENS,
+  extractBoxedAnswer,
+  extractPhraseAnswer,
+  takeAnswer,
+} from '../../../harness/protocol/answer.js';
 
 describe('extractPhraseAnswer (MemAgent a.6)', () => {
   it('takes what follows the phrase, stripping whitespace and dots', () => {
@@ -39,7 +45,7 @@ describe('extractPhraseAnswer (MemAgent a.6)', () => {
     assert.equal(afterLastThink('a</think>b</think> c '), 'c');
   });
 
-  it('strips whitespace again after stripping dots (upstream: .strip().strip(\'.\').strip())', () => {
+  it("strips whitespace again after stripping dots (upstream: .strip().strip('.').strip())", () => {
     // Checked against upstream's extract_solution + extract_answer run by python3.
     assert.equal(extractPhraseAnswer('the answer is Paris .'), 'Paris');
     assert.equal(extractPhraseAnswer('the answer is . Paris'), 'Paris');

@@ -28,7 +28,7 @@ test('the task default applies unless --temperature / --top-p are given, each on
   assert.deepEqual(MEMAGENT_DECODING, { temperature: 0.7, topP: 0.95 });
   assert.deepEqual(LONGBENCH_DECODING, { temperature: 0, topP: 1 });
   assert.deepEqual(resolveDecoding({}, LONGBENCH_DECODING), { temperature: 0, topP: 1 });
-  assert.deepEqual(resolveDecoding({}, undefined), MEMAGENT_DECODING, 'a task without its own decoding is MemAgent\'s');
+  assert.deepEqual(resolveDecoding({}, undefined), MEMAGENT_DECODING, "a task without its own decoding is MemAgent's");
   assert.deepEqual(resolveDecoding({ temperature: 0.3 }, LONGBENCH_DECODING), { temperature: 0.3, topP: 1 });
   assert.deepEqual(resolveDecoding({ topP: 0.5 }, MEMAGENT_DECODING), { temperature: 0.7, topP: 0.5 });
   assert.deepEqual(resolveDecoding({ temperature: 0, topP: 1 }, MEMAGENT_DECODING), { temperature: 0, topP: 1 });
@@ -41,7 +41,14 @@ function recorder(reply: string): { model: Model; seen: ModelRequest[] } {
     isReferenceReader: false,
     async generate(request) {
       seen.push(request);
-      return { text: reply, usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 };
+      return {
+        text: reply,
+        usage: { promptTokens: 1, completionTokens: 1 },
+        latencyMs: 0,
+        finishReason: 'stop',
+        cached: false,
+        retries: 0,
+      };
     },
   };
   return { model, seen };
@@ -49,13 +56,21 @@ function recorder(reply: string): { model: Model; seen: ModelRequest[] } {
 
 function sample(decoding: Decoding | undefined): Sample {
   return {
-    id: 't/1/0', task: 't', taskVersion: '1', length: { kind: 'native', value: 0, label: 'all' }, index: 0,
-    question: 'Where?', answers: ['x'], context: textContext('The key is in the box. '.repeat(400), tokenizer), metric: 'sub_em', metadata: {},
+    id: 't/1/0',
+    task: 't',
+    taskVersion: '1',
+    length: { kind: 'native', value: 0, label: 'all' },
+    index: 0,
+    question: 'Where?',
+    answers: ['x'],
+    context: textContext('The key is in the box. '.repeat(400), tokenizer),
+    metric: 'sub_em',
+    metadata: {},
     ...(decoding ? { prompt: { decoding } } : {}),
   };
 }
 
-test('every call of every method uses the sample\'s task decoding, or the override', async () => {
+test("every call of every method uses the sample's task decoding, or the override", async () => {
   const templates = defaultTemplates('phrase');
   const make = (o: { temperature?: number; topP?: number }): Method[] => [
     memAgentMethod({ chunkTokens: 1000, memoryTokens: 64, templates, ...o }),
@@ -76,21 +91,35 @@ test('every call of every method uses the sample\'s task decoding, or the overri
       assert.equal(out.status, 'ok');
       assert.ok(seen.length >= 1);
       for (const r of seen) {
-        assert.deepEqual({ temperature: r.params.temperature, topP: r.params.topP }, expected, `${method.name} ${JSON.stringify(override)} ${JSON.stringify(task)}`);
+        assert.deepEqual(
+          { temperature: r.params.temperature, topP: r.params.topP },
+          expected,
+          `${method.name} ${JSON.stringify(override)} ${JSON.stringify(task)}`,
+        );
       }
     }
   }
 });
 
-test('tasks carry their protocol\'s decoding on the definition and on every sample', async () => {
+test("tasks carry their protocol's decoding on the definition and on every sample", async () => {
   const lb = getTask('longbench/hotpotqa');
   assert.deepEqual(lb.decoding, LONGBENCH_DECODING);
-  const lbSample = (await lb.prepare({ tokenizer, seed: 42, options: {} })).build({ kind: 'native', value: 0, label: 'all' }, 0);
+  const lbSample = (await lb.prepare({ tokenizer, seed: 42, options: {} })).build(
+    { kind: 'native', value: 0, label: 'all' },
+    0,
+  );
   assert.deepEqual(lbSample.prompt?.decoding, lb.decoding);
 
   const niah = getTask('niah_single_1');
-  assert.deepEqual(niah.decoding, MEMAGENT_DECODING, 'MemAgent runs RULER NIAH at its own 0.7 / 0.95 (ruler_general.py)');
-  const niahSample = (await niah.prepare({ tokenizer, seed: 42, options: {} })).build({ kind: 'tokens', value: 8192, label: '8k' }, 0);
+  assert.deepEqual(
+    niah.decoding,
+    MEMAGENT_DECODING,
+    'MemAgent runs RULER NIAH at its own 0.7 / 0.95 (ruler_general.py)',
+  );
+  const niahSample = (await niah.prepare({ tokenizer, seed: 42, options: {} })).build(
+    { kind: 'tokens', value: 8192, label: '8k' },
+    0,
+  );
   assert.deepEqual(niahSample.prompt?.decoding, niah.decoding);
 
   // RULER-HQA keeps the default, MemAgent's.
@@ -98,14 +127,27 @@ test('tasks carry their protocol\'s decoding on the definition and on every samp
 });
 
 function config(task: string, args: string[]): RunConfig {
-  const cmd = parseCli(['run', task, '--samples', '1', '--method', 'full-context', '--workers', '1', '--no-progress', '--no-cache', ...args]);
+  const cmd = parseCli([
+    'run',
+    task,
+    '--samples',
+    '1',
+    '--method',
+    'full-context',
+    '--workers',
+    '1',
+    '--no-progress',
+    '--no-cache',
+    ...args,
+  ]);
   assert.equal(cmd.command, 'run');
   return (cmd as { config: RunConfig }).config;
 }
 
-const run = (task: string, args: string[]) => executeRun(config(task, args), { createModel: async (_c, t) => createLocalModel(t) });
+const run = (task: string, args: string[]) =>
+  executeRun(config(task, args), { createModel: async (_c, t) => createLocalModel(t) });
 
-test('the manifest records each task\'s decoding in the run identity; another decoding is refused on resume', async () => {
+test("the manifest records each task's decoding in the run identity; another decoding is refused on resume", async () => {
   const root = mkdtempSync(join(tmpdir(), 'bench-decoding-'));
   const identity = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).identity;
 
@@ -120,10 +162,16 @@ test('the manifest records each task\'s decoding in the run identity; another de
   await run('niah_single_1', ['--lengths', '8k', '--temperature', '0', '--out', join(root, 'greedy')]);
   assert.deepEqual(identity(join(root, 'greedy')).decoding, { niah_single_1: { temperature: 0, top_p: 0.95 } });
 
-  await assert.rejects(run('niah_single_1', ['--lengths', '8k', '--top-p', '0.5', '--out', join(root, 'niah')]), (e: unknown) => {
-    assert.ok(e instanceof UserError);
-    assert.match(e.message, /decoding of niah_single_1 \(was temperature 0\.7 top_p 0\.95, now temperature 0\.7 top_p 0\.5\)/);
-    assert.match(e.message, /--top-p of full-context \(was unset, now 0\.5\)/);
-    return true;
-  });
+  await assert.rejects(
+    run('niah_single_1', ['--lengths', '8k', '--top-p', '0.5', '--out', join(root, 'niah')]),
+    (e: unknown) => {
+      assert.ok(e instanceof UserError);
+      assert.match(
+        e.message,
+        /decoding of niah_single_1 \(was temperature 0\.7 top_p 0\.95, now temperature 0\.7 top_p 0\.5\)/,
+      );
+      assert.match(e.message, /--top-p of full-context \(was unset, now 0\.5\)/);
+      return true;
+    },
+  );
 });

@@ -20,7 +20,10 @@ describe('LongBench protocol tables', () => {
     assert.equal(longbenchEBucket(8000), '8k+');
     assert.equal(longbenchEBucket(250000), '8k+');
     for (const b of LONGBENCH_E_BUCKETS) assert.equal(longbenchEBucket(b.from), b.label);
-    assert.deepEqual(LONGBENCH_E_BUCKETS.map((b) => b.label), ['0-4k', '4-8k', '8k+']);
+    assert.deepEqual(
+      LONGBENCH_E_BUCKETS.map((b) => b.label),
+      ['0-4k', '4-8k', '8k+'],
+    );
   });
 
   it('every dataset maps to a metric of the registry, with or without _e', () => {

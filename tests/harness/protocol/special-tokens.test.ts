@@ -8,7 +8,9 @@ import { datasetPath } from '../../../harness/paths.js';
 import { scoreAll } from '../../../harness/scorers/index.js';
 
 test('every Qwen2.5 special token except the tool-call tags (ordinary content in Qwen) is in the list', () => {
-  const vocab = JSON.parse(gunzipSync(readFileSync(datasetPath('tokenizers', 'qwen2.5.tiktoken.json.gz'))).toString('utf8')) as { special_tokens: Record<string, number> };
+  const vocab = JSON.parse(
+    gunzipSync(readFileSync(datasetPath('tokenizers', 'qwen2.5.tiktoken.json.gz'))).toString('utf8'),
+  ) as { special_tokens: Record<string, number> };
   const expected = Object.keys(vocab.special_tokens).filter((t) => t !== '<tool_call>' && t !== '</tool_call>');
   assert.equal(expected.length, 20);
   for (const t of expected) assert.ok(SPECIAL_TOKENS.includes(t), t);

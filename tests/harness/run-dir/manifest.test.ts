@@ -4,7 +4,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../../../harness/errors.js';
-import { hasManifest, manifestPath, manifestProblem, readManifest, writeManifest } from '../../../harness/run-dir/manifest.js';
+import {
+  hasManifest,
+  manifestPath,
+  manifestProblem,
+  readManifest,
+  writeManifest,
+} from '../../../harness/run-dir/manifest.js';
 import { manifestFixture } from '../../helpers/manifest.js';
 
 function scratch(): string {
@@ -53,7 +59,10 @@ test('missing, invalid JSON and mis-shaped manifests are one-line UserErrors nam
   writeFileSync(manifestPath(dir), '[1, 2]');
   userError(() => readManifest(dir), /manifest\.json is not a bench run manifest: not a JSON object$/);
   writeFileSync(manifestPath(dir), JSON.stringify({ ...manifestFixture(), shard: { index: '0', count: 2 } }));
-  userError(() => readManifest(dir, { hint: 'pass shard directories' }), /manifest\.json is not a bench run manifest: 'shard' must be null or \{index, count\} whole numbers; pass shard directories$/);
+  userError(
+    () => readManifest(dir, { hint: 'pass shard directories' }),
+    /manifest\.json is not a bench run manifest: 'shard' must be null or \{index, count\} whole numbers; pass shard directories$/,
+  );
 });
 
 test('manifestProblem names the first missing or mistyped field', () => {
@@ -61,8 +70,17 @@ test('manifestProblem names the first missing or mistyped field', () => {
   assert.equal(manifestProblem(ok), null);
   const { identity: _i, ...noIdentity } = ok;
   assert.equal(manifestProblem(noIdentity), "'identity' is missing");
-  assert.equal(manifestProblem({ ...ok, lengths: ['8k'] }), "'lengths' must be an object of task → array of length labels");
-  assert.equal(manifestProblem({ ...ok, model: { ...ok.model, isReferenceReader: 'yes' } }), "'model' must be an object with id, name, isReferenceReader and endpoints");
+  assert.equal(
+    manifestProblem({ ...ok, lengths: ['8k'] }),
+    "'lengths' must be an object of task → array of length labels",
+  );
+  assert.equal(
+    manifestProblem({ ...ok, model: { ...ok.model, isReferenceReader: 'yes' } }),
+    "'model' must be an object with id, name, isReferenceReader and endpoints",
+  );
   assert.equal(manifestProblem({ ...ok, resumed: 1.5 }), "'resumed' must be a whole number");
-  assert.equal(manifestProblem({ ...ok, tasks: ['ruler-hqa'] }), "'tasks' must be an array of {name, version, metric} strings");
+  assert.equal(
+    manifestProblem({ ...ok, tasks: ['ruler-hqa'] }),
+    "'tasks' must be an array of {name, version, metric} strings",
+  );
 });

@@ -5,8 +5,14 @@ import { unitKey } from '../../../harness/runner/units.js';
 
 test('the record key is id#method; the runner names its units with the same key', () => {
   assert.equal(recordKey({ id: 'ruler-hqa/32k/7', method: 'memagent' }), 'ruler-hqa/32k/7#memagent');
-  assert.equal(unitKey('ruler-hqa', { kind: 'tokens', value: 32768, label: '32k' }, 7, 'memagent'), 'ruler-hqa/32k/7#memagent');
-  assert.equal(unitKey('longbench/qasper', { kind: 'native', value: 0, label: 'all' }, 0, 'rag'), recordKey({ id: 'longbench/qasper/all/0', method: 'rag' }));
+  assert.equal(
+    unitKey('ruler-hqa', { kind: 'tokens', value: 32768, label: '32k' }, 7, 'memagent'),
+    'ruler-hqa/32k/7#memagent',
+  );
+  assert.equal(
+    unitKey('longbench/qasper', { kind: 'native', value: 0, label: 'all' }, 0, 'rag'),
+    recordKey({ id: 'longbench/qasper/all/0', method: 'rag' }),
+  );
 });
 
 test('the model-qualified key tells two models apart and nothing else', () => {

@@ -51,9 +51,17 @@ test('open refuses another identity, naming the fields, and a broken manifest wi
   const rd = RunDir.open(dir, { ...m.identity });
   rd.writeManifest(m);
   rd.close();
-  assert.throws(() => RunDir.open(dir, { ...m.identity, seed: 7 }), (e: unknown) => e instanceof UserError && /other settings: --seed \(was 42, now 7\)/.test(e.message));
+  assert.throws(
+    () => RunDir.open(dir, { ...m.identity, seed: 7 }),
+    (e: unknown) => e instanceof UserError && /other settings: --seed \(was 42, now 7\)/.test(e.message),
+  );
   writeFileSync(join(dir, 'manifest.json'), '{"identity":');
-  assert.throws(() => RunDir.open(dir, { ...m.identity }), (e: unknown) =>
-    e instanceof UserError && /manifest\.json is not valid JSON .*; move the directory away or use another --out$/.test(e.message) && !e.message.includes('\n'));
+  assert.throws(
+    () => RunDir.open(dir, { ...m.identity }),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /manifest\.json is not valid JSON .*; move the directory away or use another --out$/.test(e.message) &&
+      !e.message.includes('\n'),
+  );
   assert.equal(existsSync(join(dir, 'run.lock')), false, 'lock released after a refusal');
 });

@@ -6,40 +6,93 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-
-
 function lines(file: string): Array<Record<string, any>> {
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as any).path, e.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? (e as any).path, e.name));
 }
 
 test('a run against a faulty server ends with the same scores as against a clean one', async () => {
   const clean = await startBenchServe([]);
-  const faulty = await startBenchServe(['--fail-5xx', '0.1', '--fail-429', '0.05', '--retry-after', '1', '--fail-reset', '0.02', '--fail-malformed', '0.01', '--fail-hang', '0.01', '--seed', '3']);
+  const faulty = await startBenchServe([
+    '--fail-5xx',
+    '0.1',
+    '--fail-429',
+    '0.05',
+    '--retry-after',
+    '1',
+    '--fail-reset',
+    '0.02',
+    '--fail-malformed',
+    '0.01',
+    '--fail-hang',
+    '0.01',
+    '--seed',
+    '3',
+  ]);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'bench-faults-'));
     const run = (url: string, out: string, extra: string[] = []) =>
-      spawnSync(process.execPath, [BIN, 'run', 'ruler-hqa', '--lengths', '8k,16k', '--samples', '6', '--model', url, '--model-name', 'reference-reader',
-        '--concurrency', '4', '--no-progress', '--no-cache', '--request-timeout', '2', '--retry-base-ms', '50', '--out', join(dir, out), ...extra], { encoding: 'utf8', timeout: 240_000 });
+      spawnSync(
+        process.execPath,
+        [
+          BIN,
+          'run',
+          'ruler-hqa',
+          '--lengths',
+          '8k,16k',
+          '--samples',
+          '6',
+          '--model',
+          url,
+          '--model-name',
+          'reference-reader',
+          '--concurrency',
+          '4',
+          '--no-progress',
+          '--no-cache',
+          '--request-timeout',
+          '2',
+          '--retry-base-ms',
+          '50',
+          '--out',
+          join(dir, out),
+          ...extra,
+        ],
+        { encoding: 'utf8', timeout: 240_000 },
+      );
     const a = run(clean.url, 'clean', ['--store-prompts']);
     assert.equal(a.status, 0, a.stderr);
     const b = run(faulty.url, 'faulty');
     assert.equal(b.status, 0, b.stderr);
-    const score = (rs: Array<Record<string, any>>) => Object.fromEntries(rs.map((r) => [r.id, [r.status, r.score, r.prediction]]));
+    const score = (rs: Array<Record<string, any>>) =>
+      Object.fromEntries(rs.map((r) => [r.id, [r.status, r.score, r.prediction]]));
     const ra = lines(join(dir, 'clean', 'samples.jsonl'));
     const rb = lines(join(dir, 'faulty', 'samples.jsonl'));
     assert.equal(rb.length, 12);
     assert.deepEqual(score(rb), score(ra));
     const retries = lines(join(dir, 'faulty', 'calls.jsonl')).reduce((n, c) => n + c.retries, 0);
-    console.log(`retries against the faulty server: ${retries}; ${b.stdout.split('\n').find((l) => l.includes('retries'))}`);
+    console.log(
+      `retries against the faulty server: ${retries}; ${b.stdout.split('\n').find((l) => l.includes('retries'))}`,
+    );
     assert.ok(retries > 0);
     const cleanCalls = lines(join(dir, 'clean', 'calls.jsonl'));
-    assert.equal(cleanCalls.reduce((n, c) => n + c.retries, 0), 0);
+    assert.equal(
+      cleanCalls.reduce((n, c) => n + c.retries, 0),
+      0,
+    );
     // Prompts are stored once each, by content hash, and every call refers to one.
-    const stored = new Set(filesUnder(join(dir, 'clean', 'prompts')).map((f) => f.split('/').pop()!.replace('.json', '')));
+    const stored = new Set(
+      filesUnder(join(dir, 'clean', 'prompts')).map((f) => f.split('/').pop()!.replace('.json', '')),
+    );
     for (const c of cleanCalls) assert.ok(stored.has(c.promptHash), c.promptHash);
     assert.ok(stored.size <= cleanCalls.length);
   } finally {
@@ -56,19 +109,49 @@ test('endpoint down, wrong model, bad key: one clear line, exit 2, and the key n
     const base = ['run', 'ruler-hqa', '--lengths', '8k', '--samples', '2', '--no-progress', '--no-cache'];
     const cases: Array<{ args: string[]; env: NodeJS.ProcessEnv; expect: RegExp }> = [
       { args: ['--model', 'http://127.0.0.1:9/v1', '--model-name', 'x'], env: process.env, expect: /cannot reach/ },
-      { args: ['--model', server.url, '--model-name', 'no-such-model', '--api-key-env', 'K'], env: { ...process.env, K: secret }, expect: /not found/ },
-      { args: ['--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'K'], env: { ...process.env, K: 'wrong' }, expect: /API key/ },
-      { args: ['--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'UNSET_VAR_X'], env: process.env, expect: /not set/ },
+      {
+        args: ['--model', server.url, '--model-name', 'no-such-model', '--api-key-env', 'K'],
+        env: { ...process.env, K: secret },
+        expect: /not found/,
+      },
+      {
+        args: ['--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'K'],
+        env: { ...process.env, K: 'wrong' },
+        expect: /API key/,
+      },
+      {
+        args: ['--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'UNSET_VAR_X'],
+        env: process.env,
+        expect: /not set/,
+      },
     ];
     for (const [i, c] of cases.entries()) {
-      const r = spawnSync(process.execPath, [BIN, ...base, ...c.args, '--out', join(dir, `bad${i}`)], { encoding: 'utf8', env: c.env, timeout: 60_000 });
+      const r = spawnSync(process.execPath, [BIN, ...base, ...c.args, '--out', join(dir, `bad${i}`)], {
+        encoding: 'utf8',
+        env: c.env,
+        timeout: 60_000,
+      });
       assert.equal(r.status, 2, `${c.args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.match(r.stderr, c.expect);
       assert.doesNotMatch(r.stderr + r.stdout, new RegExp(secret));
     }
-    const ok = spawnSync(process.execPath, [BIN, ...base, '--model', server.url, '--model-name', 'reference-reader', '--api-key-env', 'K', '--out', join(dir, 'good')],
-      { encoding: 'utf8', env: { ...process.env, K: secret }, timeout: 120_000 });
+    const ok = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        ...base,
+        '--model',
+        server.url,
+        '--model-name',
+        'reference-reader',
+        '--api-key-env',
+        'K',
+        '--out',
+        join(dir, 'good'),
+      ],
+      { encoding: 'utf8', env: { ...process.env, K: secret }, timeout: 120_000 },
+    );
     assert.equal(ok.status, 0, ok.stderr);
     for (const f of filesUnder(dir)) assert.ok(!readFileSync(f, 'utf8').includes(secret), `${f} contains the key`);
   } finally {
@@ -81,23 +164,53 @@ test('samples that ended as errors are kept as errors, and --retry-errors reruns
   const clean = await startBenchServe([]);
   try {
     const dir = join(mkdtempSync(join(tmpdir(), 'bench-retry-')), 'run');
-    const base = ['run', 'ruler-hqa', '--lengths', '8k', '--samples', '3', '--model-name', 'reference-reader', '--no-progress', '--no-cache', '--retry-base-ms', '1', '--out', dir];
-    const first = spawnSync(process.execPath, [BIN, ...base, '--model', broken.url], { encoding: 'utf8', timeout: 120_000 });
+    const base = [
+      'run',
+      'ruler-hqa',
+      '--lengths',
+      '8k',
+      '--samples',
+      '3',
+      '--model-name',
+      'reference-reader',
+      '--no-progress',
+      '--no-cache',
+      '--retry-base-ms',
+      '1',
+      '--out',
+      dir,
+    ];
+    const first = spawnSync(process.execPath, [BIN, ...base, '--model', broken.url], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     // Finished with errored samples: exit 3, and the closing line says how to run them again.
     assert.equal(first.status, 3, first.stderr);
     assert.match(first.stderr, /3 of 3 samples ended as errors .*--retry-errors/);
     const errored = lines(join(dir, 'samples.jsonl'));
-    assert.deepEqual(errored.map((r) => r.status), ['error', 'error', 'error']);
+    assert.deepEqual(
+      errored.map((r) => r.status),
+      ['error', 'error', 'error'],
+    );
     assert.ok(errored.every((r) => r.score === 0 && /HTTP 5\d\d/.test(r.error)));
     assert.match(first.stdout, /errors/);
     // Without the flag a rerun keeps them; with it they run again and the new lines supersede the old.
-    const kept = spawnSync(process.execPath, [BIN, ...base, '--model', clean.url], { encoding: 'utf8', timeout: 120_000 });
+    const kept = spawnSync(process.execPath, [BIN, ...base, '--model', clean.url], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     assert.match(kept.stdout, /resuming: 3 of 3/);
-    const again = spawnSync(process.execPath, [BIN, ...base, '--model', clean.url, '--retry-errors'], { encoding: 'utf8', timeout: 120_000 });
+    const again = spawnSync(process.execPath, [BIN, ...base, '--model', clean.url, '--retry-errors'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     assert.equal(again.status, 0, again.stderr);
     const all = lines(join(dir, 'samples.jsonl'));
     assert.equal(all.length, 6);
-    assert.deepEqual(all.slice(3).map((r) => r.status), ['ok', 'ok', 'ok']);
+    assert.deepEqual(
+      all.slice(3).map((r) => r.status),
+      ['ok', 'ok', 'ok'],
+    );
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     assert.equal(summary.rows[0].errors, 0);
     assert.equal(summary.rows[0].n, 3);

@@ -7,18 +7,38 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rngFor } from '../../../generators/common/rng.js';
 
-
-
 function lines(file: string): Array<Record<string, any>> {
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 test('kill -9 at random moments, rerun 10 times: every sample once, same scores, at most one redone call per sample in flight', async () => {
   const { url, child } = await startBenchServe(['--latency-ms', '30']);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'bench-kill-'));
-    const args = ['run', 'ruler-hqa', '--lengths', '16k,32k', '--samples', '6', '--model', url, '--model-name', 'reference-reader', '--concurrency', '2', '--no-progress', '--no-cache'];
-    const clean = spawnSync(process.execPath, [BIN, ...args, '--out', join(dir, 'clean')], { encoding: 'utf8', timeout: 120_000 });
+    const args = [
+      'run',
+      'ruler-hqa',
+      '--lengths',
+      '16k,32k',
+      '--samples',
+      '6',
+      '--model',
+      url,
+      '--model-name',
+      'reference-reader',
+      '--concurrency',
+      '2',
+      '--no-progress',
+      '--no-cache',
+    ];
+    const clean = spawnSync(process.execPath, [BIN, ...args, '--out', join(dir, 'clean')], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     assert.equal(clean.status, 0, clean.stderr);
     const cleanRecords = lines(join(dir, 'clean', 'samples.jsonl'));
     const cleanCalls = lines(join(dir, 'clean', 'calls.jsonl')).length;
@@ -55,11 +75,14 @@ test('kill -9 at random moments, rerun 10 times: every sample once, same scores,
     const ids = records.map((r) => `${r.id}#${r.method}`);
     assert.equal(new Set(ids).size, ids.length, 'a sample was written twice');
     assert.equal(records.length, 12);
-    const score = (rs: Array<Record<string, any>>) => Object.fromEntries(rs.map((r) => [r.id, [r.score, r.prediction]]));
+    const score = (rs: Array<Record<string, any>>) =>
+      Object.fromEntries(rs.map((r) => [r.id, [r.score, r.prediction]]));
     assert.deepEqual(score(records), score(cleanRecords));
     const calls = lines(join(killed, 'calls.jsonl')).filter((c) => c.status === 'ok').length;
     const redone = calls - cleanCalls;
-    console.log(`kills ${kills}, calls ${calls} vs ${cleanCalls} uninterrupted, redone ${redone}, made before the last run ${before}`);
+    console.log(
+      `kills ${kills}, calls ${calls} vs ${cleanCalls} uninterrupted, redone ${redone}, made before the last run ${before}`,
+    );
     assert.ok(before > cleanCalls / 3, `the killed runs made only ${before} calls`);
     assert.ok(kills >= 8, `only ${kills} runs were killed mid-way`);
     assert.ok(redone <= kills * 2, `${redone} calls redone after ${kills} kills with 2 samples in flight`);

@@ -1,7 +1,13 @@
 // Progress on stderr: plain lines when stderr is not a terminal (CI logs), nothing with --no-progress.
 import { afterEach, test, vi } from 'vitest';
 import assert from 'node:assert/strict';
-import { createProgress, DEFAULT_PROGRESS_INTERVAL_S, formatDuration, formatProgressLine, progressIntervalMs } from '../../../harness/runner/progress.js';
+import {
+  createProgress,
+  DEFAULT_PROGRESS_INTERVAL_S,
+  formatDuration,
+  formatProgressLine,
+  progressIntervalMs,
+} from '../../../harness/runner/progress.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -15,24 +21,43 @@ test('formatDuration: seconds, minutes, hours', () => {
 });
 
 test('a progress line: samples, errors, calls, elapsed and an ETA from the share of calls done', () => {
-  const line = formatProgressLine({ samples: 286, totalSamples: 1024, errors: 3, calls: 50_000, totalCalls: 200_000, elapsedMs: 60_000 });
+  const line = formatProgressLine({
+    samples: 286,
+    totalSamples: 1024,
+    errors: 3,
+    calls: 50_000,
+    totalCalls: 200_000,
+    elapsedMs: 60_000,
+  });
   assert.equal(line, 'progress: samples 286/1,024 · errors 3 · calls 50,000/200,000 (25%) · elapsed 1m00s · ETA 3m00s');
-  assert.match(formatProgressLine({ samples: 0, totalSamples: 8, errors: 0, calls: 0, totalCalls: 64, elapsedMs: 500 }), /calls 0\/64 \(0%\) · elapsed 1s · ETA \?$/);
+  assert.match(
+    formatProgressLine({ samples: 0, totalSamples: 8, errors: 0, calls: 0, totalCalls: 64, elapsedMs: 500 }),
+    /calls 0\/64 \(0%\) · elapsed 1s · ETA \?$/,
+  );
   // More calls than estimated: capped at 100%, no negative ETA.
-  assert.match(formatProgressLine({ samples: 7, totalSamples: 8, errors: 1, calls: 70, totalCalls: 64, elapsedMs: 9000 }), /errors 1 · calls 70\/64 \(100%\) · elapsed 9s · ETA 0s$/);
+  assert.match(
+    formatProgressLine({ samples: 7, totalSamples: 8, errors: 1, calls: 70, totalCalls: 64, elapsedMs: 9000 }),
+    /errors 1 · calls 70\/64 \(100%\) · elapsed 9s · ETA 0s$/,
+  );
 });
 
 test('BENCH_PROGRESS_INTERVAL sets the interval in seconds; anything else keeps the default', () => {
   assert.equal(progressIntervalMs({ BENCH_PROGRESS_INTERVAL: '0.2' }), 200);
   assert.equal(progressIntervalMs({ BENCH_PROGRESS_INTERVAL: '5' }), 5000);
-  for (const bad of [undefined, '', '0', '-1', 'soon']) assert.equal(progressIntervalMs({ BENCH_PROGRESS_INTERVAL: bad }), DEFAULT_PROGRESS_INTERVAL_S * 1000, String(bad));
+  for (const bad of [undefined, '', '0', '-1', 'soon'])
+    assert.equal(progressIntervalMs({ BENCH_PROGRESS_INTERVAL: bad }), DEFAULT_PROGRESS_INTERVAL_S * 1000, String(bad));
 });
 
 test('not a terminal: one line per interval from the timer, none before the first interval, none after stop', () => {
   vi.useFakeTimers();
   let t = 0;
   const lines: string[] = [];
-  const p = createProgress(100, 10, true, { isTTY: false, intervalMs: 1000, write: (l) => lines.push(l), now: () => t });
+  const p = createProgress(100, 10, true, {
+    isTTY: false,
+    intervalMs: 1000,
+    write: (l) => lines.push(l),
+    now: () => t,
+  });
   p.addCalls(10);
   t = 500;
   vi.advanceTimersByTime(500);
@@ -57,7 +82,12 @@ test('not a terminal: a busy event loop still gets its lines, from the calls the
   // The embedded model in-process can keep timers from firing: the interval is also checked on every event.
   let t = 0;
   const lines: string[] = [];
-  const p = createProgress(100, 10, true, { isTTY: false, intervalMs: 1000, write: (l) => lines.push(l), now: () => t });
+  const p = createProgress(100, 10, true, {
+    isTTY: false,
+    intervalMs: 1000,
+    write: (l) => lines.push(l),
+    now: () => t,
+  });
   for (let i = 1; i <= 50; i++) {
     t = i * 100;
     p.addCalls(1);
@@ -72,7 +102,12 @@ test('--no-progress: nothing, whatever stderr is', () => {
   vi.useFakeTimers();
   const lines: string[] = [];
   for (const isTTY of [false, true]) {
-    const p = createProgress(100, 10, false, { isTTY, intervalMs: 10, write: (l) => lines.push(l), now: () => Date.now() });
+    const p = createProgress(100, 10, false, {
+      isTTY,
+      intervalMs: 10,
+      write: (l) => lines.push(l),
+      now: () => Date.now(),
+    });
     p.addCalls(50);
     p.sampleDone(true);
     vi.advanceTimersByTime(1000);

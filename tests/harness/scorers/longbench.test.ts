@@ -18,7 +18,11 @@ describe('LongBench parity with eval.py', () => {
     assert.equal(table.format, 'longbench');
     assert.deepEqual(table.rows.map((r) => r.task).sort(), Object.keys(expected).sort());
     for (const row of table.rows) {
-      assert.equal(row.percent, expected[row.task], `${row.task}: ours ${row.percent}, LongBench ${expected[row.task]}`);
+      assert.equal(
+        row.percent,
+        expected[row.task],
+        `${row.task}: ours ${row.percent}, LongBench ${expected[row.task]}`,
+      );
       assert.equal(row.reference, expected[row.task]);
       assert.equal(row.metric, ['gov_report', 'qmsum'].includes(row.task) ? 'rouge_l_f' : 'qa_f1');
       assert.equal(row.n, row.task === 'multifieldqa_en' ? 150 : 200);
@@ -34,11 +38,18 @@ describe('LongBench parity with eval.py', () => {
     try {
       for (const f of ['2wikimqa.jsonl', 'hotpotqa.jsonl', 'qmsum.jsonl']) cpSync(join(PRED_DIR, f), join(dir, f));
       cpSync(fileURLToPath(new URL('./fixtures/longbench-e-result.json', import.meta.url)), join(dir, 'result.json'));
-      const expected = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as Record<string, Record<string, number>>;
+      const expected = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as Record<
+        string,
+        Record<string, number>
+      >;
       const table = await scoreTarget(dir);
       assert.equal(table.rows.length, 9);
-      for (const row of table.rows) assert.equal(row.percent, expected[row.task][row.lengthLabel], `${row.task} ${row.lengthLabel}`);
-      assert.equal(table.rows.filter((r) => r.task === 'hotpotqa').reduce((n, r) => n + r.n, 0), 200);
+      for (const row of table.rows)
+        assert.equal(row.percent, expected[row.task][row.lengthLabel], `${row.task} ${row.lengthLabel}`);
+      assert.equal(
+        table.rows.filter((r) => r.task === 'hotpotqa').reduce((n, r) => n + r.n, 0),
+        200,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -87,7 +98,13 @@ describe('LongBench metrics', () => {
     // [A, B, AB]: removing A makes the loop skip B, so B stays and the score is 1/2
     assert.equal(classification('A B AB', 'AB', ['A', 'B', 'AB']), 0.5);
     assert.equal(classification('Location', 'Description', ['Location', 'Description']), 0);
-    assert.equal(getMetric('classification').score('\nLocation\nDescription', ['Location'], { dataset: 'trec', allClasses: ['Location', 'Description'] }), 1);
+    assert.equal(
+      getMetric('classification').score('\nLocation\nDescription', ['Location'], {
+        dataset: 'trec',
+        allClasses: ['Location', 'Description'],
+      }),
+      1,
+    );
   });
 
   it('retrieval and count score the share of matching numbers', () => {

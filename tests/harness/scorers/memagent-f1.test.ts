@@ -20,7 +20,7 @@ const CASES: Array<[string, string, number]> = [
   ['one two three four five six', 'one', 2 / 7],
 ];
 
-test('the sub_em metric\'s f1 is each sample\'s F1 rounded to 2 decimals; the f1 metric stays unrounded', () => {
+test("the sub_em metric's f1 is each sample's F1 rounded to 2 decimals; the f1 metric stays unrounded", () => {
   const rounded = [0.67, 0.4, 0.29];
   CASES.forEach(([pred, gold, f1], i) => {
     assert.ok(Math.abs(hotpotF1(pred, [gold]) - f1) < 1e-12);
@@ -34,8 +34,16 @@ test('bench score --format memagent averages the rounded per-sample F1: 45.33, n
   const folder = join(root, 'results', 'ruler_hqa_50');
   mkdirSync(folder, { recursive: true });
   const lines = CASES.map(([pred, gold], i) => ({
-    _id: i, index: i, input: `q${i}`, answers: [gold], response: `Therefore, the answer is ${pred}`, answer: gold, pred,
-    judge_f1: [0.67, 0.4, 0.29][i], judge_em: 0, judge_sub_em: 1,
+    _id: i,
+    index: i,
+    input: `q${i}`,
+    answers: [gold],
+    response: `Therefore, the answer is ${pred}`,
+    answer: gold,
+    pred,
+    judge_f1: [0.67, 0.4, 0.29][i],
+    judge_em: 0,
+    judge_sub_em: 1,
   }));
   writeFileSync(join(folder, 'MemoryAgent-14B.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const table = await scoreTarget(join(root, 'results'), { format: 'memagent' });

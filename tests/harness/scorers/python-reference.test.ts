@@ -22,7 +22,9 @@ type Case =
   | { kind: 'round'; x: number; d: number; expected: number }
   | { kind: 'strip'; a: string; expected: { strip: string; split: string[] } };
 
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/python-reference.json', import.meta.url), 'utf8')) as { cases: Case[] };
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/python-reference.json', import.meta.url), 'utf8')) as {
+  cases: Case[];
+};
 
 function cases<K extends Case['kind']>(kind: K): Extract<Case, { kind: K }>[] {
   return fixture.cases.filter((c): c is Extract<Case, { kind: K }> => c.kind === kind);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { exactMatch, hotpotF1, normalizeAnswer, normalizesToEmpty, subEm, subEmStrict } from '../../../harness/scorers/qa.js';
+import {
+  exactMatch,
+  hotpotF1,
+  normalizeAnswer,
+  normalizesToEmpty,
+  subEm,
+  subEmStrict,
+} from '../../../harness/scorers/qa.js';
 
 describe('normalizeAnswer (SQuAD)', () => {
   it('lowercases, drops ASCII punctuation and whole-word articles, collapses whitespace', () => {

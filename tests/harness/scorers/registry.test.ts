@@ -6,12 +6,30 @@ import { getMetric, longbenchMetricFor, metricNames, scoreAll } from '../../../h
 
 describe('metric registry', () => {
   it('knows the documented metrics and rejects unknown names with a UserError', () => {
-    for (const name of ['sub_em', 'sub_em_strict', 'em', 'f1', 'string_match_all', 'string_match_part', 'memagent_niah', 'qa_f1', 'rouge_l_f', 'rouge_recall', 'classification', 'retrieval', 'count', 'code_sim']) {
+    for (const name of [
+      'sub_em',
+      'sub_em_strict',
+      'em',
+      'f1',
+      'string_match_all',
+      'string_match_part',
+      'memagent_niah',
+      'qa_f1',
+      'rouge_l_f',
+      'rouge_recall',
+      'classification',
+      'retrieval',
+      'count',
+      'code_sim',
+    ]) {
       assert.equal(getMetric(name).name, name);
       assert.ok(getMetric(name).description.length > 10);
     }
     assert.ok(metricNames().includes('rouge_l_textbook'));
-    assert.throws(() => getMetric('bleu'), (err: unknown) => err instanceof UserError && /unknown metric 'bleu'/.test(err.message));
+    assert.throws(
+      () => getMetric('bleu'),
+      (err: unknown) => err instanceof UserError && /unknown metric 'bleu'/.test(err.message),
+    );
   });
 
   it('maps LongBench datasets (with or without _e) to metrics', () => {
@@ -23,7 +41,10 @@ describe('metric registry', () => {
     assert.equal(longbenchMetricFor('passage_count'), 'count');
     assert.equal(longbenchMetricFor('passage_retrieval_en_e'), 'retrieval');
     assert.equal(longbenchMetricFor('repobench-p_e'), 'code_sim');
-    assert.throws(() => longbenchMetricFor('dureader'), (err: unknown) => err instanceof UserError && /jieba/.test(err.message));
+    assert.throws(
+      () => longbenchMetricFor('dureader'),
+      (err: unknown) => err instanceof UserError && /jieba/.test(err.message),
+    );
     assert.throws(() => longbenchMetricFor('nope'), UserError);
   });
 

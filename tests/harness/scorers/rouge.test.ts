@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { pltrdyRouge, pltrdySentences, rougeLFLongBench, type PltrdyScores } from '../../../harness/scorers/rouge-pltrdy.js';
+import {
+  pltrdyRouge,
+  pltrdySentences,
+  rougeLFLongBench,
+  type PltrdyScores,
+} from '../../../harness/scorers/rouge-pltrdy.js';
 import { rougeLTextbook, rougeRecallTextbook } from '../../../harness/scorers/rouge-textbook.js';
 
 const F = (p: number, r: number): number => 2.0 * ((p * r) / (p + r + 1e-8));
@@ -87,8 +92,15 @@ describe('textbook ROUGE (js-rouge)', () => {
   it('agrees with pltrdy only on dot-free, punctuation-free texts whose words are all distinct', () => {
     const same = ok('alpha beta gamma delta', 'beta delta epsilon');
     assert.ok(Math.abs(same.rougeL.f - rougeLTextbook('alpha beta gamma delta', 'beta delta epsilon')) < 1e-8);
-    assert.ok(Math.abs(ok('the cat sat on the mat', 'the cat is on the mat').rougeL.f - rougeLTextbook('the cat sat on the mat', 'the cat is on the mat')) > 0.03);
-    assert.ok(Math.abs(ok('The cat, sat.', 'The cat sat').rougeL.f - rougeLTextbook('The cat, sat.', 'The cat sat')) > 0.05);
+    assert.ok(
+      Math.abs(
+        ok('the cat sat on the mat', 'the cat is on the mat').rougeL.f -
+          rougeLTextbook('the cat sat on the mat', 'the cat is on the mat'),
+      ) > 0.03,
+    );
+    assert.ok(
+      Math.abs(ok('The cat, sat.', 'The cat sat').rougeL.f - rougeLTextbook('The cat, sat.', 'The cat sat')) > 0.05,
+    );
   });
 
   it('gives recall with beta = Infinity and 0 for empty input', () => {

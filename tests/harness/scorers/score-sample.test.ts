@@ -3,13 +3,26 @@ import { describe, it } from 'vitest';
 import { scoreSample, scoringOptionsOf, type FinishedSample } from '../../../harness/scorers/score-sample.js';
 
 const finished = (over: Partial<FinishedSample>): FinishedSample => ({
-  metric: 'sub_em', status: 'ok', prediction: 'Paris', rawOutput: 'so the answer is Paris', answers: ['Paris'], ...over,
+  metric: 'sub_em',
+  status: 'ok',
+  prediction: 'Paris',
+  rawOutput: 'so the answer is Paris',
+  answers: ['Paris'],
+  ...over,
 });
 
 describe('scoreSample (runner and rescoring)', () => {
   it('scores the prediction, or the raw output for raw-input metrics', () => {
-    assert.deepEqual(scoreSample(finished({})), { score: 1, scores: { sub_em: 1, em: 1, f1: 1, sub_em_strict: 1, empty_norm: 0 } });
-    const niah = finished({ metric: 'memagent_niah', answers: ['1234', '5678'], prediction: 'ignored', rawOutput: 'so the answer is 1234' });
+    assert.deepEqual(scoreSample(finished({})), {
+      score: 1,
+      scores: { sub_em: 1, em: 1, f1: 1, sub_em_strict: 1, empty_norm: 0 },
+    });
+    const niah = finished({
+      metric: 'memagent_niah',
+      answers: ['1234', '5678'],
+      prediction: 'ignored',
+      rawOutput: 'so the answer is 1234',
+    });
     assert.deepEqual(scoreSample(niah), { score: 0.5, scores: { memagent_niah: 0.5 } });
   });
 
@@ -17,7 +30,10 @@ describe('scoreSample (runner and rescoring)', () => {
     assert.deepEqual(scoreSample(finished({ status: 'error' })), { score: 0, scores: {} });
     assert.deepEqual(scoreSample(finished({ status: 'truncated' })), { score: 0, scores: {} });
     // A gold of '' matches any string: the status rule, not the metric, makes it 0.
-    assert.deepEqual(scoreSample(finished({ status: 'error', metric: 'string_match_all', answers: [''], prediction: null })), { score: 0, scores: {} });
+    assert.deepEqual(
+      scoreSample(finished({ status: 'error', metric: 'string_match_all', answers: [''], prediction: null })),
+      { score: 0, scores: {} },
+    );
   });
 
   it('passes the scoring options to the metric', () => {
@@ -30,12 +46,18 @@ describe('scoreSample (runner and rescoring)', () => {
 });
 
 describe('scoringOptionsOf', () => {
-  it('takes the record\'s scoring field over its metadata', () => {
-    assert.deepEqual(scoringOptionsOf({ scoring: { dataset: 'trec', allClasses: null }, metadata: { dataset: 'lsht' } }), { dataset: 'trec', allClasses: null });
+  it("takes the record's scoring field over its metadata", () => {
+    assert.deepEqual(
+      scoringOptionsOf({ scoring: { dataset: 'trec', allClasses: null }, metadata: { dataset: 'lsht' } }),
+      { dataset: 'trec', allClasses: null },
+    );
   });
 
   it('reads dataset and all_classes (or allClasses) from the metadata of older records', () => {
-    assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 'trec', all_classes: ['a', 'b'] } }), { dataset: 'trec', allClasses: ['a', 'b'] });
+    assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 'trec', all_classes: ['a', 'b'] } }), {
+      dataset: 'trec',
+      allClasses: ['a', 'b'],
+    });
     assert.deepEqual(scoringOptionsOf({ metadata: { allClasses: ['a'] } }), { allClasses: ['a'] });
     assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 3, all_classes: null } }), {});
     assert.deepEqual(scoringOptionsOf({}), {});

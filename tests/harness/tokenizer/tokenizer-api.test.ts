@@ -33,7 +33,9 @@ test('an unknown name throws UserError with the names to use', () => {
 test('tokenizerInfo gives the id, source and the sha256 recorded in datasets/tokenizers/README.md', () => {
   const info = tokenizerInfo('qwen2.5');
   const dir = join(packageRoot(), 'datasets', 'tokenizers');
-  const actual = createHash('sha256').update(readFileSync(join(dir, 'qwen2.5.tiktoken.json.gz'))).digest('hex');
+  const actual = createHash('sha256')
+    .update(readFileSync(join(dir, 'qwen2.5.tiktoken.json.gz')))
+    .digest('hex');
   assert.equal(info.id, 'qwen2.5');
   assert.equal(info.sha256, actual);
   assert.ok(readFileSync(join(dir, 'README.md'), 'utf8').includes(actual), 'README states the current sha256');

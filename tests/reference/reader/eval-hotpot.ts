@@ -57,11 +57,18 @@ for (let i = from; i < from + n; i++) {
     const raw = referenceReply([{ role: 'user', content: prompt }], 1024);
     fullSub += subEm(extractPhrase(raw), s.record.answer);
   }
-  if (verbose) console.log(`${score ? 'OK ' : '-- '}${i} [${s.record.type}/${questionInfo(s.record.question).answerType}] ${s.record.question} | gold=${s.record.answer} | pred=${r.prediction} | held=${held}/${s.gold.length}`);
+  if (verbose)
+    console.log(
+      `${score ? 'OK ' : '-- '}${i} [${s.record.type}/${questionInfo(s.record.question).answerType}] ${s.record.question} | gold=${s.record.answer} | pred=${r.prediction} | held=${held}/${s.gold.length}`,
+    );
 }
 const f = (x: number) => (x / n).toFixed(3);
-console.log(`n=${n} from=${from} chars=${chars} seed=${seed}${full && windowChars > 0 ? ` full-context window=${windowChars} chars` : ''}`);
-console.log(`memagent sub-EM ${f(sub)}  always-yes ${f(yes)}  always-no ${f(no)}${full ? `  full-context ${f(fullSub)}` : ''}`);
+console.log(
+  `n=${n} from=${from} chars=${chars} seed=${seed}${full && windowChars > 0 ? ` full-context window=${windowChars} chars` : ''}`,
+);
+console.log(
+  `memagent sub-EM ${f(sub)}  always-yes ${f(yes)}  always-no ${f(no)}${full ? `  full-context ${f(fullSub)}` : ''}`,
+);
 console.log(`memory: any gold ${f(anyGold)}  all gold ${f(allGold)}  answer string in memory ${f(inMem)}`);
 for (const [t, [a, b]] of byType) console.log(`  ${t}: ${(a / b).toFixed(3)} (n=${b})`);
 console.log(`time: ${(updateMs / updates).toFixed(3)} ms per call (incl. prompt building), ${updates} updates`);

@@ -23,7 +23,9 @@ export interface HotpotRecord {
 let cached: HotpotRecord[] | undefined;
 
 export function loadHotpot(): HotpotRecord[] {
-  cached ??= JSON.parse(gunzipSync(readFileSync(datasetPath('hotpotqa', 'hotpot_dev_distractor_subset.json.gz'))).toString('utf8')) as HotpotRecord[];
+  cached ??= JSON.parse(
+    gunzipSync(readFileSync(datasetPath('hotpotqa', 'hotpot_dev_distractor_subset.json.gz'))).toString('utf8'),
+  ) as HotpotRecord[];
   return cached;
 }
 
@@ -69,9 +71,7 @@ export function buildSample(records: HotpotRecord[], index: number, targetChars:
   }
   const context = chosen.map((p, i) => `Document ${i + 1}:\n${p}`).join('\n\n');
   const byTitle = new Map(record.context);
-  const gold = record.supporting_facts
-    .map(([t, k]) => byTitle.get(t)?.[k]?.trim() ?? '')
-    .filter((s) => s.length > 0);
+  const gold = record.supporting_facts.map(([t, k]) => byTitle.get(t)?.[k]?.trim() ?? '').filter((s) => s.length > 0);
   return { record, context, gold };
 }
 
@@ -96,7 +96,10 @@ export function memAgentLoop(question: string, context: string, windowChars = 20
     memories.push(memory);
     calls++;
   }
-  const raw = referenceReply([{ role: 'user', content: fillTemplate(MEMAGENT_FINAL_PHRASE, { question, memory }) }], maxTokens);
+  const raw = referenceReply(
+    [{ role: 'user', content: fillTemplate(MEMAGENT_FINAL_PHRASE, { question, memory }) }],
+    maxTokens,
+  );
   return { memory, memories, raw, prediction: extractPhrase(raw), calls: calls + 1 };
 }
 

@@ -33,7 +33,9 @@ test('sub-EM is clearly above the always-yes / always-no baselines', () => {
   }
   const baseline = Math.max(yes, no) / N;
   const score = sub / N;
-  console.log(`reader sub-EM ${score.toFixed(3)} on ${N} questions; always-yes ${(yes / N).toFixed(3)}, always-no ${(no / N).toFixed(3)}`);
+  console.log(
+    `reader sub-EM ${score.toFixed(3)} on ${N} questions; always-yes ${(yes / N).toFixed(3)}, always-no ${(no / N).toFixed(3)}`,
+  );
   assert.ok(score >= baseline + 0.12, `sub-EM ${score} not clearly above the trivial baseline ${baseline}`);
   assert.ok(score >= 0.2, `sub-EM ${score} below 0.2`);
 });
@@ -64,7 +66,10 @@ test('every memory stays within the character budget and carries provenance', ()
 test('answers are short spans in the phrase format, never whole sentences', () => {
   for (const { sample, result } of runs) {
     assert.ok(result.raw.includes('the answer is'), `no "the answer is" in ${JSON.stringify(result.raw)}`);
-    assert.ok(result.prediction !== null && normalize(result.prediction).length > 0, `empty prediction for ${sample.record.question}`);
+    assert.ok(
+      result.prediction !== null && normalize(result.prediction).length > 0,
+      `empty prediction for ${sample.record.question}`,
+    );
     const words = (result.prediction ?? '').split(/\s+/).length;
     assert.ok(words <= 8, `answer of ${words} words: ${result.prediction}`);
   }

@@ -41,7 +41,9 @@ test('reference reader over HTTP (with faults) gives the same replies as a direc
       memory = viaHttp.text;
     }
     assert.notEqual(memory, 'No previous memory');
-    console.log(`  retries: ${JSON.stringify(client.stats().retriesByReason)}; server faults: ${JSON.stringify(server.stats().faults)}`);
+    console.log(
+      `  retries: ${JSON.stringify(client.stats().retriesByReason)}; server faults: ${JSON.stringify(server.stats().faults)}`,
+    );
   } finally {
     await server.close();
   }

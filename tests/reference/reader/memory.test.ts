@@ -8,7 +8,12 @@ import { keyOf } from '../../../reference/reader/text.js';
 test('memory lines round-trip with titles, sentence numbers and a carried tail', () => {
   const carry = { title: 'Ed Wood (film)', next: 3, fragment: 'He said "hi"\n\nDocument 12:\nSco' };
   const text = formatGroups(formatCarry(carry), [
-    { title: 'Scott Derrickson', lines: [{ title: 'Scott Derrickson', idx: 0, text: 'Scott Derrickson (born July 16, 1966) is an American director.' }] },
+    {
+      title: 'Scott Derrickson',
+      lines: [
+        { title: 'Scott Derrickson', idx: 0, text: 'Scott Derrickson (born July 16, 1966) is an American director.' },
+      ],
+    },
     { title: null, lines: [{ title: null, idx: -1, text: 'One of the special magic numbers for a-b is: 1234567.' }] },
     { title: 'A [bracketed] title', lines: [{ title: 'A [bracketed] title', idx: 2, text: '#not a number line' }] },
   ]);

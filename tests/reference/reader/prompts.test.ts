@@ -25,13 +25,20 @@ const user = (content: string) => [{ role: 'user' as const, content }];
 function essayHaystack(chars: number, needles: { sentence: string; depth: number }[]): string {
   const dir = datasetPath('essays', 'paul_graham');
   let text = '';
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.txt')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.txt'))
+    .sort()) {
     text += ` ${readFileSync(join(dir, f), 'utf8')}`;
     if (text.length > chars * 1.2) break;
   }
-  const sentences = text.replace(/\s+/g, ' ').trim().slice(0, chars).split(/(?<=[.!?]) (?=[A-Z])/);
+  const sentences = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, chars)
+    .split(/(?<=[.!?]) (?=[A-Z])/);
   const out = [...sentences];
-  for (const n of [...needles].sort((a, b) => b.depth - a.depth)) out.splice(Math.floor(sentences.length * n.depth), 0, n.sentence);
+  for (const n of [...needles].sort((a, b) => b.depth - a.depth))
+    out.splice(Math.floor(sentences.length * n.depth), 0, n.sentence);
   return out.join(' ');
 }
 
@@ -48,12 +55,37 @@ test('MemAgent and full-context templates are parsed into their exact parts', ()
   const question = 'Who is X?';
   const memory = '[T]\n#0 A line.';
   const chunk = '\nment 3:\nTitle\nText with </memory> inside.\n';
-  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_UPDATE, { question, memory, chunk })), { kind: 'update', question, memory, section: chunk });
-  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_FINAL_PHRASE, { question, memory })), { kind: 'final', question, memory, boxed: false });
-  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_FINAL_BOXED, { question, memory })), { kind: 'final', question, memory, boxed: true });
+  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_UPDATE, { question, memory, chunk })), {
+    kind: 'update',
+    question,
+    memory,
+    section: chunk,
+  });
+  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_FINAL_PHRASE, { question, memory })), {
+    kind: 'final',
+    question,
+    memory,
+    boxed: false,
+  });
+  assert.deepEqual(parsePrompt(fillTemplate(MEMAGENT_FINAL_BOXED, { question, memory })), {
+    kind: 'final',
+    question,
+    memory,
+    boxed: true,
+  });
   const context = 'Document 1:\nA\nB.';
-  assert.deepEqual(parsePrompt(fillTemplate(FULL_CONTEXT_PHRASE, { context, question })), { kind: 'fullContext', question, context, boxed: false });
-  assert.deepEqual(parsePrompt(fillTemplate(FULL_CONTEXT_BOXED, { context, question })), { kind: 'fullContext', question, context, boxed: true });
+  assert.deepEqual(parsePrompt(fillTemplate(FULL_CONTEXT_PHRASE, { context, question })), {
+    kind: 'fullContext',
+    question,
+    context,
+    boxed: false,
+  });
+  assert.deepEqual(parsePrompt(fillTemplate(FULL_CONTEXT_BOXED, { context, question })), {
+    kind: 'fullContext',
+    question,
+    context,
+    boxed: true,
+  });
 });
 
 test('RULER NIAH inline: the queried value, not the distractors', () => {
@@ -74,12 +106,18 @@ test('RULER NIAH singular, multi-value and multi-query forms', () => {
   assert.ok(referenceReply(user(prompt), 128).includes('7000001'));
 
   const values = [1234567, 2345678, 3456789, 4567890];
-  const multi = essayHaystack(40_000, values.map((v, i) => ({ sentence: needle('odd-meadow', v), depth: 0.1 + i * 0.2 })));
+  const multi = essayHaystack(
+    40_000,
+    values.map((v, i) => ({ sentence: needle('odd-meadow', v), depth: 0.1 + i * 0.2 })),
+  );
   const outMulti = referenceReply(user(rulerPrompt(multi, 'odd-meadow')), 128);
   for (const v of values) assert.ok(outMulti.includes(String(v)), `${v} missing from ${outMulti}`);
 
   const keys = ['red-fox', 'blue-owl', 'green-elk', 'gray-yak'];
-  const mq = essayHaystack(40_000, keys.map((k, i) => ({ sentence: needle(k, 5000000 + i), depth: 0.9 - i * 0.2 })));
+  const mq = essayHaystack(
+    40_000,
+    keys.map((k, i) => ({ sentence: needle(k, 5000000 + i), depth: 0.9 - i * 0.2 })),
+  );
   const outMq = referenceReply(user(rulerPrompt(mq, 'red-fox, blue-owl, green-elk, and gray-yak')), 128);
   assert.equal(outMq, '5000000, 5000001, 5000002, 5000003');
 });
@@ -89,7 +127,8 @@ test('RULER NIAH through MemAgent: needle kept in memory across chunks and answe
     { sentence: needle('silent-river', 8675309), depth: 0.15 },
     { sentence: needle('loud-river', 1111111), depth: 0.5 },
   ]);
-  const problem = 'Some special magic numbers are hidden within the following text. Make sure to memorize it. I will quiz you about the numbers afterwards.\nWhat are all the special magic numbers for silent-river mentioned in the provided text?';
+  const problem =
+    'Some special magic numbers are hidden within the following text. Make sure to memorize it. I will quiz you about the numbers afterwards.\nWhat are all the special magic numbers for silent-river mentioned in the provided text?';
   const r = memAgentLoop(problem, ctx);
   assert.ok(r.calls >= 8);
   assert.ok(r.memory.includes('8675309'), 'needle evicted from memory');
@@ -122,7 +161,10 @@ test('a document header or title cut by a chunk edge keeps its provenance', () =
   for (const cut of [docStart + 4, headerAt + 1, headerAt + 2 + Math.floor(title.length / 2)]) {
     let memory = NO_MEMORY;
     for (const chunk of [sample.context.slice(0, cut), sample.context.slice(cut)]) {
-      memory = referenceReply(user(fillTemplate(MEMAGENT_UPDATE, { question: sample.record.question, memory, chunk })), 1024);
+      memory = referenceReply(
+        user(fillTemplate(MEMAGENT_UPDATE, { question: sample.record.question, memory, chunk })),
+        1024,
+      );
     }
     const lines = memory.split('\n');
     const titleLine = lines.indexOf(`[${title}]`);
@@ -130,7 +172,10 @@ test('a document header or title cut by a chunk edge keeps its provenance', () =
     const own = lines.slice(titleLine + 1);
     const end = own.findIndex((l) => l.startsWith('['));
     const block = end < 0 ? own : own.slice(0, end);
-    assert.ok(block.some((l) => l.startsWith('#') && l.includes(goldSentence.slice(0, 40))), `gold sentence not under its title:\n${memory}`);
+    assert.ok(
+      block.some((l) => l.startsWith('#') && l.includes(goldSentence.slice(0, 40))),
+      `gold sentence not under its title:\n${memory}`,
+    );
   }
 });
 
@@ -138,22 +183,34 @@ test('boxed final variant and full-context prompts', () => {
   const records = loadHotpot();
   const s = buildSample(records, 7, 30_000, 2);
   const r = memAgentLoop(s.record.question, s.context);
-  const boxed = referenceReply(user(fillTemplate(MEMAGENT_FINAL_BOXED, { question: s.record.question, memory: r.memory })), 1024);
+  const boxed = referenceReply(
+    user(fillTemplate(MEMAGENT_FINAL_BOXED, { question: s.record.question, memory: r.memory })),
+    1024,
+  );
   const m = /\\boxed\{([^}]*)\}/.exec(boxed);
   assert.ok(m !== null, boxed);
   assert.equal(m[1], r.prediction);
 
-  const full = referenceReply(user(fillTemplate(FULL_CONTEXT_PHRASE, { context: s.context, question: s.record.question })), 1024);
+  const full = referenceReply(
+    user(fillTemplate(FULL_CONTEXT_PHRASE, { context: s.context, question: s.record.question })),
+    1024,
+  );
   assert.match(full, /^Therefore, the answer is .+\.$/);
   assert.equal(subEm(extractPhrase(full), s.record.answer), 1, `${full} vs ${s.record.answer}`);
-  const fullBoxed = referenceReply(user(fillTemplate(FULL_CONTEXT_BOXED, { context: s.context, question: s.record.question })), 1024);
+  const fullBoxed = referenceReply(
+    user(fillTemplate(FULL_CONTEXT_BOXED, { context: s.context, question: s.record.question })),
+    1024,
+  );
   assert.match(fullBoxed, /\\boxed\{.+\}/);
 });
 
 test('full-context reading is linear enough for a 1M-token-sized text', () => {
   const records = loadHotpot();
   const s = buildSample(records, 12, 4_000_000, 5);
-  const out = referenceReply(user(fillTemplate(FULL_CONTEXT_PHRASE, { context: s.context, question: s.record.question })), 1024);
+  const out = referenceReply(
+    user(fillTemplate(FULL_CONTEXT_PHRASE, { context: s.context, question: s.record.question })),
+    1024,
+  );
   assert.match(out, /the answer is/);
 });
 
@@ -161,7 +218,8 @@ test('LongBench QA gives a short raw span; summaries are extractive and within b
   const records = loadHotpot();
   const r = records[11];
   const passages = r.context.map(([t, ss], i) => `Passage ${i + 1}:\n${t}\n${ss.join('')}`).join('\n');
-  const instr = 'Answer the question based on the given passages. Only give me the answer and do not output any other words.';
+  const instr =
+    'Answer the question based on the given passages. Only give me the answer and do not output any other words.';
   const qa = `${instr}\n\nThe following are given passages.\n${passages}\n\n${instr}\n\nQuestion: ${r.question}\nAnswer:`;
   const ans = referenceReply(user(qa), 32);
   assert.ok(!ans.includes('the answer is'), ans);
@@ -181,7 +239,13 @@ test('LongBench QA gives a short raw span; summaries are extractive and within b
 test('variable tracking follows a chain across chunks', () => {
   const noise = 'The grass is green. The sky is blue. The sun is yellow. Here we go. There and back again.';
   const lines: string[] = [];
-  const chain = ['VAR QWERT = 12345', 'VAR ASDFG = VAR QWERT ', 'VAR ZXCVB = VAR ASDFG ', 'VAR POIUY = VAR ZXCVB ', 'VAR LKJHG = VAR POIUY '];
+  const chain = [
+    'VAR QWERT = 12345',
+    'VAR ASDFG = VAR QWERT ',
+    'VAR ZXCVB = VAR ASDFG ',
+    'VAR POIUY = VAR ZXCVB ',
+    'VAR LKJHG = VAR POIUY ',
+  ];
   for (let i = 0; i < 2000; i++) {
     if (i % 400 === 7) lines.push(chain[Math.floor(i / 400)]);
     if (i === 900) lines.push('VAR MNBVC = 99999');
@@ -190,7 +254,8 @@ test('variable tracking follows a chain across chunks', () => {
   const question = 'Question: Find all variables that are assigned the value 12345 in the text above.';
   const r = memAgentLoop(question, lines.join('\n'));
   const pred = extractPhrase(r.raw) ?? '';
-  for (const v of ['QWERT', 'ASDFG', 'ZXCVB', 'POIUY', 'LKJHG']) assert.ok(pred.includes(v), `${v} missing from ${pred}`);
+  for (const v of ['QWERT', 'ASDFG', 'ZXCVB', 'POIUY', 'LKJHG'])
+    assert.ok(pred.includes(v), `${v} missing from ${pred}`);
   assert.ok(!pred.includes('MNBVC'));
 });
 
@@ -205,7 +270,10 @@ test('unknown or malformed prompts never throw and stay short', () => {
     { messages: user('What is the capital of France?'), max: 16 },
     { messages: user(junk), max: 64 },
     { messages: user('<problem> unclosed <memory> and <section> tags'), max: 64 },
-    { messages: user(fillTemplate(MEMAGENT_UPDATE, { question: '', memory: '>> {broken json', chunk: '' })), max: 1024 },
+    {
+      messages: user(fillTemplate(MEMAGENT_UPDATE, { question: '', memory: '>> {broken json', chunk: '' })),
+      max: 1024,
+    },
     { messages: user(fillTemplate(MEMAGENT_FINAL_PHRASE, { question: '???', memory: '' })), max: 1 },
     { messages: user('Summary:'), max: 8 },
     { messages: user('Question: \nAnswer:'), max: 8 },
@@ -216,7 +284,10 @@ test('unknown or malformed prompts never throw and stay short', () => {
     assert.equal(typeof out, 'string');
     assert.ok(out.length <= Math.max(1, c.max) * 3.5 + 1, `reply of ${out.length} chars for max ${c.max}`);
   }
-  const final = referenceReply(user(fillTemplate(MEMAGENT_FINAL_PHRASE, { question: 'Who wrote it?', memory: NO_MEMORY })), 1024);
+  const final = referenceReply(
+    user(fillTemplate(MEMAGENT_FINAL_PHRASE, { question: 'Who wrote it?', memory: NO_MEMORY })),
+    1024,
+  );
   assert.match(final, /the answer is/);
 });
 

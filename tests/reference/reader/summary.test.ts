@@ -68,7 +68,8 @@ function notExtractive(summary: string, text: string): string | null {
   return null;
 }
 
-const sentencesOf = (summary: string): string[] => summary.split(/(?<=[.!?"”)]) (?=["“(]?[A-Z0-9])/).filter((s) => s.length > 0);
+const sentencesOf = (summary: string): string[] =>
+  summary.split(/(?<=[.!?"”)]) (?=["“(]?[A-Z0-9])/).filter((s) => s.length > 0);
 
 test('summarisation problems are recognised; QA, NIAH and variable-tracking questions are not', () => {
   for (const d of LONGBENCH_SUM_DATASETS) {
@@ -76,10 +77,18 @@ test('summarisation problems are recognised; QA, NIAH and variable-tracking ques
     assert.ok(isSummaryProblem(instructionOf(d)), d);
     assert.deepEqual(summaryQueryKeys(instructionOf(d)), [], `instruction words are not query terms: ${d}`);
   }
-  for (const q of ['Summarize the whole meeting.', 'What did the group discuss about the remote control design?', 'Why did Grad F think the meeting should move on?']) {
+  for (const q of [
+    'Summarize the whole meeting.',
+    'What did the group discuss about the remote control design?',
+    'Why did Grad F think the meeting should move on?',
+  ]) {
     assert.ok(isSummaryProblem(q), q);
   }
-  assert.deepEqual(summaryQueryKeys('What did the group discuss about the remote control design?'), ['remote', 'contro', 'design']);
+  assert.deepEqual(summaryQueryKeys('What did the group discuss about the remote control design?'), [
+    'remote',
+    'contro',
+    'design',
+  ]);
   for (const q of [
     'What are all the special magic numbers for fearless-ocean mentioned in the provided text?',
     'Question: Find all variables that are assigned the value 12345 in the text above.',
@@ -92,7 +101,8 @@ test('summarisation problems are recognised; QA, NIAH and variable-tracking ques
 });
 
 test('summary sentence splitting: NEWLINE_CHAR breaks, passage labels, chunk tails carried', () => {
-  const text = 'Passage 1:\nThe mayor spoke on Monday. NEWLINE_CHAR NEWLINE_CHAR Dr. Smith and J. Jones agreed with the U.S. Army plan.\nPassage 2:\nIt rained all day in the city. The river ro';
+  const text =
+    'Passage 1:\nThe mayor spoke on Monday. NEWLINE_CHAR NEWLINE_CHAR Dr. Smith and J. Jones agreed with the U.S. Army plan.\nPassage 2:\nIt rained all day in the city. The river ro';
   const s = splitSummary(text, { title: null, next: 0 }, false);
   assert.deepEqual(
     s.sents.map((x) => [x.title, x.idx, x.text]),
@@ -103,7 +113,11 @@ test('summary sentence splitting: NEWLINE_CHAR breaks, passage labels, chunk tai
     ],
   );
   assert.deepEqual(s.carry, { title: 'Passage 2', next: 1, fragment: 'The river ro' });
-  const next = splitSummary(`${s.carry?.fragment ?? ''}se after the storm.\nHard-wrapped prose keeps\ngoing on the next line. Glued.Sentences here.`, s.carry ?? { title: null, next: 0 }, true);
+  const next = splitSummary(
+    `${s.carry?.fragment ?? ''}se after the storm.\nHard-wrapped prose keeps\ngoing on the next line. Glued.Sentences here.`,
+    s.carry ?? { title: null, next: 0 },
+    true,
+  );
   assert.deepEqual(
     next.sents.map((x) => [x.title, x.idx, x.text]),
     [
@@ -133,7 +147,10 @@ test('multi_news through a MemAgent loop: a summary after "the answer is", ROUGE
       assert.ok(summary.length > 300 && summary.length <= 1024 * 3.5, `row ${i}: summary of ${summary.length} chars`);
       assert.ok(!summary.includes('NEWLINE_CHAR') && !/Passage \d+:/.test(summary), summary);
       const recall = rougeLRecall(summary, gold);
-      assert.ok(recall >= 0.5 * fullRecall, `row ${i}, ${windowChars}-char windows: memagent recall ${recall} vs full context ${fullRecall}`);
+      assert.ok(
+        recall >= 0.5 * fullRecall,
+        `row ${i}, ${windowChars}-char windows: memagent recall ${recall} vs full context ${fullRecall}`,
+      );
       lines.push(`row ${i} w${windowChars}: ${recall.toFixed(3)} vs ${fullRecall.toFixed(3)}`);
       const odd = notExtractive(summary, row.context);
       assert.equal(odd, null, `row ${i}: not a sentence of the text in document order: ${odd}`);
@@ -156,7 +173,10 @@ test('summary memory: document order and passage labels survive updates; output 
   assert.equal(a.raw, b.raw);
   assert.deepEqual(a.memories, b.memories);
   const lines = parseMemory(a.memory).lines;
-  assert.ok(lines.some((l) => l.title === 'Passage 2'), a.memory);
+  assert.ok(
+    lines.some((l) => l.title === 'Passage 2'),
+    a.memory,
+  );
   const order = lines.map((l) => [Number((l.title ?? 'Passage 0').split(' ')[1]), l.idx]);
   for (let k = 1; k < order.length; k++) {
     const [p0, i0] = order[k - 1];
@@ -168,7 +188,10 @@ test('summary memory: document order and passage labels survive updates; output 
 test('boxed final variant carries the summary inside \\boxed{}', () => {
   const row = multiNewsRows()[2];
   let memory = NO_MEMORY;
-  memory = referenceReply(user(fillTemplate(MEMAGENT_UPDATE, { question: MULTI_NEWS, memory, chunk: row.context })), 1024);
+  memory = referenceReply(
+    user(fillTemplate(MEMAGENT_UPDATE, { question: MULTI_NEWS, memory, chunk: row.context })),
+    1024,
+  );
   const out = referenceReply(user(fillTemplate(MEMAGENT_FINAL_BOXED, { question: MULTI_NEWS, memory })), 1024);
   const boxed = extractBoxedAnswer(out) ?? '';
   assert.ok(boxed.length > 300, out);
@@ -177,7 +200,9 @@ test('boxed final variant carries the summary inside \\boxed{}', () => {
 
 test('a long text (~640 KB of essays, 33 updates): bounded memory with a topic line; a qmsum-style query steers it', () => {
   const dir = datasetPath('essays', 'paul_graham');
-  const essays = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
+  const essays = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
   const text = essays.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n\n');
   const whole = instructionOf('gov_report');
   const r = memAgentLoop(whole, text, 20_000, 1024);
@@ -192,7 +217,8 @@ test('a long text (~640 KB of essays, 33 updates): bounded memory with a topic l
   const sents = doc.split(/(?<=[.!?]) (?=[A-Z])/);
   const speakers = ['Grad F', 'PhD A', 'Professor B', 'Marketing', 'Project Manager'];
   const turns: string[] = [];
-  for (let i = 0; i < sents.length; i += 3) turns.push(`${speakers[(i / 3) % speakers.length]}: ${sents.slice(i, i + 3).join(' ')}`);
+  for (let i = 0; i < sents.length; i += 3)
+    turns.push(`${speakers[(i / 3) % speakers.length]}: ${sents.slice(i, i + 3).join(' ')}`);
   const transcript = turns.join('\n');
   const share = (problem: string, word: RegExp): number => {
     const out = sentencesOf(memAgentLoop(problem, transcript, 20_000, 1024).prediction ?? '');
@@ -206,6 +232,9 @@ test('a long text (~640 KB of essays, 33 updates): bounded memory with a topic l
 test('QA problems keep the QA memory format (no topic line)', () => {
   const r = loadHotpot()[0];
   const chunk = r.context.map(([t, ss], i) => `Document ${i + 1}:\n${t}\n${ss.join('')}`).join('\n\n');
-  const memory = referenceReply(user(fillTemplate(MEMAGENT_UPDATE, { question: r.question, memory: NO_MEMORY, chunk })), 1024);
+  const memory = referenceReply(
+    user(fillTemplate(MEMAGENT_UPDATE, { question: r.question, memory: NO_MEMORY, chunk })),
+    1024,
+  );
   assert.equal(parseMemory(memory).carry?.topic, undefined);
 });

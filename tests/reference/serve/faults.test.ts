@@ -4,7 +4,14 @@ import { FaultPlanner, chooseFault, faultDraw, hashBody, parseFaultSpec } from '
 import { UserError } from '../../../harness/errors.js';
 
 test('parseFaultSpec accepts rates as fractions or percentages and validates them', () => {
-  const c = parseFaultSpec({ fail5xx: '10%', fail429: '0.05', failReset: 0.02, retryAfterS: '2', seed: '7', latencyMs: '3' });
+  const c = parseFaultSpec({
+    fail5xx: '10%',
+    fail429: '0.05',
+    failReset: 0.02,
+    retryAfterS: '2',
+    seed: '7',
+    latencyMs: '3',
+  });
   assert.equal(c.fail5xx, 0.1);
   assert.equal(c.fail429, 0.05);
   assert.equal(c.failReset, 0.02);
@@ -12,8 +19,14 @@ test('parseFaultSpec accepts rates as fractions or percentages and validates the
   assert.equal(c.seed, 7);
   assert.equal(c.latencyMs, 3);
   assert.equal(c.failHang, 0);
-  assert.throws(() => parseFaultSpec({ fail5xx: '1.5' }), (e: unknown) => e instanceof UserError && /--fail-5xx/.test(e.message));
-  assert.throws(() => parseFaultSpec({ failHang: 'often' }), (e: unknown) => e instanceof UserError && /--fail-hang expects a number/.test(e.message));
+  assert.throws(
+    () => parseFaultSpec({ fail5xx: '1.5' }),
+    (e: unknown) => e instanceof UserError && /--fail-5xx/.test(e.message),
+  );
+  assert.throws(
+    () => parseFaultSpec({ failHang: 'often' }),
+    (e: unknown) => e instanceof UserError && /--fail-hang expects a number/.test(e.message),
+  );
   assert.throws(() => parseFaultSpec({ fail5xx: '0.6', fail429: '0.6' }), /add up to 1\.200/);
   assert.throws(() => parseFaultSpec({ seed: '1.5' }), /--seed must be an integer/);
   assert.throws(() => parseFaultSpec({ latencyMs: '-1' }), /--latency-ms must not be negative/);

@@ -25,7 +25,10 @@ test('serves completions with usage, and lists the model', async () => {
   try {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const models = await (await fetch(`${server.url}/models`)).json();
-    assert.deepEqual(models.data.map((m: { id: string }) => m.id), ['reference-reader']);
+    assert.deepEqual(
+      models.data.map((m: { id: string }) => m.id),
+      ['reference-reader'],
+    );
     const r = await post(server.url, chat('one two three'));
     assert.equal(r.status, 200);
     const body = JSON.parse(r.text);

@@ -1,10 +1,26 @@
 // The simulated GPU's timing model, on simulated time only (no clock is read).
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { GpuCluster, GpuEngine, createGpuSimulator, gpuParams, stepSeconds, decodeTokensPerS, type GpuParams } from '../../../reference/simulator/index.js';
+import {
+  GpuCluster,
+  GpuEngine,
+  createGpuSimulator,
+  gpuParams,
+  stepSeconds,
+  decodeTokensPerS,
+  type GpuParams,
+} from '../../../reference/simulator/index.js';
 
-const P: GpuParams = { name: 't', prefillTokensPerS: 10_000, stepBaseMs: 10, stepPerSeqMs: 1, maxBatch: 4, prefillChunkTokens: 4096 };
-const close = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b)), `${msg ?? ''} ${a} != ${b}`);
+const P: GpuParams = {
+  name: 't',
+  prefillTokensPerS: 10_000,
+  stepBaseMs: 10,
+  stepPerSeqMs: 1,
+  maxBatch: 4,
+  prefillChunkTokens: 4096,
+};
+const close = (a: number, b: number, msg?: string) =>
+  assert.ok(Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b)), `${msg ?? ''} ${a} != ${b}`);
 
 function runAll(e: GpuEngine | GpuCluster) {
   return e.advance(Infinity);
@@ -49,7 +65,10 @@ test('requests beyond the max batch queue until a sequence finishes', () => {
   const e = new GpuEngine(P); // maxBatch 4
   const ids = Array.from({ length: 8 }, () => e.submit({ promptTokens: 100, outputTokens: 20 }));
   const done = runAll(e);
-  assert.deepEqual(done.map((c) => c.id).sort((a, b) => a - b), ids);
+  assert.deepEqual(
+    done.map((c) => c.id).sort((a, b) => a - b),
+    ids,
+  );
   const first = done.filter((c) => c.admittedAt === 0);
   const second = done.filter((c) => c.admittedAt > 0);
   assert.equal(first.length, 4);
@@ -116,7 +135,10 @@ test('cancel frees the slot for the next queued request', () => {
   assert.equal(e.cancel(a), true);
   assert.equal(e.cancel(a), false);
   const done = runAll(e);
-  assert.deepEqual(done.map((c) => c.id), [b]);
+  assert.deepEqual(
+    done.map((c) => c.id),
+    [b],
+  );
   assert.ok(done[0].doneAt < 0.5);
 });
 

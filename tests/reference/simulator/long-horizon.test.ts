@@ -11,7 +11,10 @@ test('one call after another on 8 replicas, days into simulated time', () => {
   const server = createGpuServer(gpuParams('qwen2.5-14b-8xh100'));
   let at = 262_000;
   for (let i = 0; i < 500; i++) {
-    server.submit({ promptTokens: 1000 + Math.floor(rng.float() * 9000), outputTokens: 1 + Math.floor(rng.float() * 1000) }, at);
+    server.submit(
+      { promptTokens: 1000 + Math.floor(rng.float() * 9000), outputTokens: 1 + Math.floor(rng.float() * 1000) },
+      at,
+    );
     const done = server.advance(Infinity, true);
     assert.equal(done.length, 1, `call ${i}`);
     assert.ok(done[0].doneAt > at);

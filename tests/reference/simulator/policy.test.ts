@@ -7,7 +7,15 @@ import type { Model } from '../../../harness/types.js';
 
 test('PriorityQueue: highest first, ties in insertion order, remove', () => {
   const q = new PriorityQueue<string>();
-  for (const [item, p] of [['a', 1], ['b', 5], ['c', 5], ['d', 3], ['e', 9], ['f', 1]] as const) q.push(item, p);
+  for (const [item, p] of [
+    ['a', 1],
+    ['b', 5],
+    ['c', 5],
+    ['d', 3],
+    ['e', 9],
+    ['f', 1],
+  ] as const)
+    q.push(item, p);
   assert.equal(q.remove('d'), true);
   assert.equal(q.remove('zz'), false);
   const out: string[] = [];
@@ -22,10 +30,12 @@ test('CallGate: at most `slots` out, the waiting call with the longest chain goe
   const r2 = await gate.acquire(1);
   assert.equal(gate.active, 2);
   const order: number[] = [];
-  const waits = [3, 700, 40, 700].map((p, i) => gate.acquire(p).then((release) => {
-    order.push(i);
-    return release;
-  }));
+  const waits = [3, 700, 40, 700].map((p, i) =>
+    gate.acquire(p).then((release) => {
+      order.push(i);
+      return release;
+    }),
+  );
   assert.equal(gate.waiting, 4);
   r1();
   r1(); // releasing twice frees one slot only
@@ -69,7 +79,10 @@ test('gatedModel: same answers, never more calls out than the gate allows', asyn
   const gate = new CallGate(3);
   let remaining = 10;
   const m = gatedModel(slow, gate, () => remaining--);
-  const req = (i: number) => ({ messages: [{ role: 'user' as const, content: `q${i}` }], params: { maxTokens: 20, temperature: 0, topP: 1 } });
+  const req = (i: number) => ({
+    messages: [{ role: 'user' as const, content: `q${i}` }],
+    params: { maxTokens: 20, temperature: 0, topP: 1 },
+  });
   const got = await Promise.all(Array.from({ length: 10 }, (_, i) => m.generate(req(i))));
   got.forEach((r, i) => assert.equal(r.text, `Therefore, the answer is q${i}`));
   assert.equal(peak, 3);

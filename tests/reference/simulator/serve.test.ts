@@ -3,7 +3,12 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { startServer } from '../../../reference/serve/server.js';
-import { createLiveSimulator, gpuParams, parseSimulateSpec, simulateFromFlags } from '../../../reference/simulator/index.js';
+import {
+  createLiveSimulator,
+  gpuParams,
+  parseSimulateSpec,
+  simulateFromFlags,
+} from '../../../reference/simulator/index.js';
 import { createLocalModel } from '../../../harness/models/local-model.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { UserError } from '../../../harness/errors.js';
@@ -23,7 +28,10 @@ async function ask(url: string, content: string) {
     body: JSON.stringify({ model: 'reference-reader', messages: [{ role: 'user', content }], max_tokens: 256 }),
   });
   assert.equal(res.status, 200);
-  return (await res.json()) as { choices: { message: { content: string } }[]; usage: { prompt_tokens: number; completion_tokens: number } };
+  return (await res.json()) as {
+    choices: { message: { content: string } }[];
+    usage: { prompt_tokens: number; completion_tokens: number };
+  };
 }
 
 test('the simulated server answers with the same text and usage as the plain server', async () => {
@@ -40,8 +48,14 @@ test('the simulated server answers with the same text and usage as the plain ser
     // every answer went through the simulated GPU, with the response's own token counts
     const st = sim.engine.stats;
     assert.equal(st.completed, prompts.length);
-    assert.equal(st.prefillTokens, b.reduce((n, r) => n + r.usage.prompt_tokens, 0));
-    assert.equal(st.decodeTokens, b.reduce((n, r) => n + r.usage.completion_tokens, 0));
+    assert.equal(
+      st.prefillTokens,
+      b.reduce((n, r) => n + r.usage.prompt_tokens, 0),
+    );
+    assert.equal(
+      st.decodeTokens,
+      b.reduce((n, r) => n + r.usage.completion_tokens, 0),
+    );
     assert.ok(sim.engine.now > 0);
   } finally {
     sim.close();
@@ -88,7 +102,10 @@ test('--simulate and --time-scale flags', () => {
   sim.close();
   assert.equal(parseSimulateSpec('qwen2.5-7b-h100').prefillTokensPerS, gpuParams('qwen2.5-7b-h100').prefillTokensPerS);
   const bad = (flags: Parameters<typeof simulateFromFlags>[0], re: RegExp) =>
-    assert.throws(() => simulateFromFlags(flags), (e: unknown) => e instanceof UserError && re.test(e.message) && !e.message.includes('\n'));
+    assert.throws(
+      () => simulateFromFlags(flags),
+      (e: unknown) => e instanceof UserError && re.test(e.message) && !e.message.includes('\n'),
+    );
   bad({ simulate: 'h100' }, /unknown --simulate preset 'h100'/);
   bad({ simulate: 'qwen2.5-7b-h100,speed=2' }, /not KEY=VALUE/);
   bad({ simulate: 'qwen2.5-7b-h100,max-batch=x' }, /max-batch expects a number/);

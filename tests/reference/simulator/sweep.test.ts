@@ -1,7 +1,13 @@
 // The synthetic MemAgent sweep, the client-side simulation of schedules, and the lower bound.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { DEFAULT_WORKLOAD, RULER_HQA_LENGTHS, memagentChain, memagentSweep, type SimChain } from '../../../reference/simulator/workload.js';
+import {
+  DEFAULT_WORKLOAD,
+  RULER_HQA_LENGTHS,
+  memagentChain,
+  memagentSweep,
+  type SimChain,
+} from '../../../reference/simulator/workload.js';
 import { simulateSweep, sweepLowerBound } from '../../../reference/simulator/sweep.js';
 import { gpuParams, type GpuParams } from '../../../reference/simulator/gpu-params.js';
 import { longestChainFirst } from '../../../harness/runner/schedule-policy.js';
@@ -28,7 +34,10 @@ test('a MemAgent chain: ceil(tokens / 5000) updates carrying the previous memory
     assert.equal(chunks, ch.contextTokens);
   }
   assert.deepEqual(memagentChain(w, RULER_HQA_LENGTHS[2], 7), memagentChain(w, RULER_HQA_LENGTHS[2], 7));
-  assert.notDeepEqual(memagentChain(w, RULER_HQA_LENGTHS[2], 7).calls, memagentChain({ ...w, seed: 1 }, RULER_HQA_LENGTHS[2], 7).calls);
+  assert.notDeepEqual(
+    memagentChain(w, RULER_HQA_LENGTHS[2], 7).calls,
+    memagentChain({ ...w, seed: 1 }, RULER_HQA_LENGTHS[2], 7).calls,
+  );
   const longest = memagentChain(w, RULER_HQA_LENGTHS[9], 0); // ~3.6M tokens
   assert.ok(longest.calls.length >= 713 && longest.calls.length <= 735, `${longest.calls.length} calls`);
 });
@@ -62,7 +71,13 @@ test('every schedule runs every call, within its limits, and never beats the str
 });
 
 test('longest chain first starts the long sample early instead of last', () => {
-  const chain = (key: string, n: number): SimChain => ({ key, group: key, index: 0, contextTokens: 0, calls: Array.from({ length: n }, () => ({ prompt: 6000, output: 300 })) });
+  const chain = (key: string, n: number): SimChain => ({
+    key,
+    group: key,
+    index: 0,
+    contextTokens: 0,
+    calls: Array.from({ length: n }, () => ({ prompt: 6000, output: 300 })),
+  });
   const canonical = [chain('a', 1), chain('b', 1), chain('c', 1), chain('d', 1), chain('long', 30)];
   const lcf = longestChainFirst(canonical, (c) => c.calls.length);
   assert.equal(lcf[0].key, 'long');
@@ -72,14 +87,23 @@ test('longest chain first starts the long sample early instead of last', () => {
   assert.ok(fast.makespanS >= sweepLowerBound(P, canonical).strictS);
 });
 
-test('longestChainFirst orders like the runner\'s scheduleUnits', () => {
+test("longestChainFirst orders like the runner's scheduleUnits", () => {
   const task = { name: 't' } as TaskDefinition;
   const prepared = {} as PreparedTask;
   const chains = [3, 724, 47, 724, 3, 13, 182, 47];
   const units: WorkUnit[] = chains.map((chain, index) => ({
-    task, prepared, length: { kind: 'docs', value: index, label: `docs:${index}` }, index, method: 'memagent', key: `k${index}`, chain,
+    task,
+    prepared,
+    length: { kind: 'docs', value: index, label: `docs:${index}` },
+    index,
+    method: 'memagent',
+    key: `k${index}`,
+    chain,
   }));
-  assert.deepEqual(longestChainFirst(units, (u) => u.chain).map((u) => u.key), scheduleUnits(units).map((u) => u.key));
+  assert.deepEqual(
+    longestChainFirst(units, (u) => u.chain).map((u) => u.key),
+    scheduleUnits(units).map((u) => u.key),
+  );
 });
 
 test('the work bound scales with replicas; the chain bound does not', () => {

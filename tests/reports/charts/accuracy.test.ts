@@ -8,19 +8,33 @@ import { summarize } from '../../../reports/summary.js';
 import { record } from '../fixtures.js';
 import { pngSize } from '../png.js';
 
-const LENGTHS = [['7k', 7168], ['14k', 14336], ['28k', 28672]] as const;
+const LENGTHS = [
+  ['7k', 7168],
+  ['14k', 14336],
+  ['28k', 28672],
+] as const;
 
 /** memagent and rag at three lengths, 8 planned each; memagent's 28k has 3 of 8 finished, rag's 14k 5 of 8. */
 function rows(planned = true) {
-  const recs = LENGTHS.flatMap(([lengthLabel, length]) => ['memagent', 'rag'].flatMap((method) => {
-    const n = method === 'memagent' && lengthLabel === '28k' ? 3 : method === 'rag' && lengthLabel === '14k' ? 5 : 8;
-    return Array.from({ length: n }, (_, index) => record({ method, lengthLabel, length, index, score: index % 2 }));
-  }));
+  const recs = LENGTHS.flatMap(([lengthLabel, length]) =>
+    ['memagent', 'rag'].flatMap((method) => {
+      const n = method === 'memagent' && lengthLabel === '28k' ? 3 : method === 'rag' && lengthLabel === '14k' ? 5 : 8;
+      return Array.from({ length: n }, (_, index) => record({ method, lengthLabel, length, index, score: index % 2 }));
+    }),
+  );
   const expected = Object.fromEntries(LENGTHS.map(([label]) => [`ruler-hqa/${label}`, 8]));
-  return markCompleteness(summarize(recs), planned ? [{ expected, methods: ['memagent', 'rag'], model: 'local:reference-reader', shard: 'all' }] : [null]);
+  return markCompleteness(
+    summarize(recs),
+    planned ? [{ expected, methods: ['memagent', 'rag'], model: 'local:reference-reader', shard: 'all' }] : [null],
+  );
 }
 
-type PointStyle = { label?: string; data: Array<{ x: number; y: number }>; pointBackgroundColor?: unknown; borderColor?: unknown };
+type PointStyle = {
+  label?: string;
+  data: Array<{ x: number; y: number }>;
+  pointBackgroundColor?: unknown;
+  borderColor?: unknown;
+};
 
 test('incomplete cells are hollow points (white fill in the series colour); a legend entry says so', () => {
   const { config } = accuracyChartConfig({ task: 'ruler-hqa', rows: rows(), size: CHART_SIZES.paper });
@@ -29,7 +43,10 @@ test('incomplete cells are hollow points (white fill in the series colour); a le
   const memagent = byLabel.get('memagent')!;
   const rag = byLabel.get('rag')!;
   // Points are in length order: 7k, 14k, 28k.
-  assert.deepEqual(memagent.data.map((p) => p.x), [7168, 14336, 28672]);
+  assert.deepEqual(
+    memagent.data.map((p) => p.x),
+    [7168, 14336, 28672],
+  );
   assert.deepEqual(memagent.pointBackgroundColor, [memagent.borderColor, memagent.borderColor, '#ffffff']);
   assert.deepEqual(rag.pointBackgroundColor, [rag.borderColor, '#ffffff', rag.borderColor]);
   assert.equal(datasets[datasets.length - 1].label, HOLLOW_LEGEND);
@@ -40,10 +57,14 @@ test('incomplete cells are hollow points (white fill in the series colour); a le
 
 test('complete or unknown cells are filled, and there is no hollow legend entry', () => {
   for (const planned of [false, true]) {
-    const all = rows(planned).filter((r) => planned ? r.complete : true);
+    const all = rows(planned).filter((r) => (planned ? r.complete : true));
     const { config } = accuracyChartConfig({ task: 'ruler-hqa', rows: all, size: CHART_SIZES.paper });
     const datasets = config.data.datasets as unknown as PointStyle[];
     assert.ok(!datasets.some((d) => d.label === HOLLOW_LEGEND));
-    for (const d of datasets) assert.ok((d.pointBackgroundColor as unknown[]).every((c) => c === d.borderColor), String(d.label));
+    for (const d of datasets)
+      assert.ok(
+        (d.pointBackgroundColor as unknown[]).every((c) => c === d.borderColor),
+        String(d.label),
+      );
   }
 });

@@ -13,7 +13,7 @@ test('quantiles interpolate between order statistics (Hyndman–Fan type 7)', ()
 });
 
 test('the bootstrap is seeded: same values and seed, same interval; constant values give a point', () => {
-  const values = Array.from({ length: 50 }, (_, i) => (i * 37) % 11 / 10);
+  const values = Array.from({ length: 50 }, (_, i) => ((i * 37) % 11) / 10);
   const a = bootstrapMeanInterval(values, { seed: ['s', 1] });
   assert.deepEqual(bootstrapMeanInterval(values, { seed: ['s', 1] }), a);
   assert.notDeepEqual(bootstrapMeanInterval(values, { seed: ['s', 2] }), a);
@@ -38,7 +38,10 @@ test('bootstrap percentile interval covers the mean of a skewed continuous score
 
 test('paired bootstrap: hand-computed cases', () => {
   // 1) Every id differs by the same amount: every resample's mean difference is that amount → [0.25, 0.25].
-  assert.deepEqual(pairedBootstrapInterval([0.5, 0.25, 0], [0.75, 0.5, 0.25], { seed: ['p'] }), { low: 0.25, high: 0.25 });
+  assert.deepEqual(pairedBootstrapInterval([0.5, 0.25, 0], [0.75, 0.5, 0.25], { seed: ['p'] }), {
+    low: 0.25,
+    high: 0.25,
+  });
   // 2) Two ids with differences 0 and 1: a resample of 2 ids has mean 0 (prob 1/4), 0.5 (1/2) or 1 (1/4). Of 2,000
   //    sorted means about 500 are 0 and 500 are 1, so the 2.5% point (position 0.025·1999 ≈ 50) is 0 and the 97.5%
   //    point (≈ 1949) is 1: the interval is [0, 1].
@@ -71,7 +74,7 @@ test('pairing narrows the interval when the two sides agree on most ids', () => 
   const paired = pairedBootstrapInterval(a, b, { seed: ['w'] });
   const wa = scoreInterval(a, ['a']);
   const wb = scoreInterval(b, ['b']);
-  assert.ok(paired.high - paired.low < (wa.high - wa.low), 'paired interval narrower than one score\'s interval');
+  assert.ok(paired.high - paired.low < wa.high - wa.low, "paired interval narrower than one score's interval");
   assert.ok(paired.low > 0, 'and it excludes 0');
   assert.ok(wb.low < wa.high, 'while the two unpaired Wilson intervals overlap');
 });

@@ -27,8 +27,12 @@ test('parseRetryAfter reads retry-after-ms, seconds and HTTP dates', () => {
 test('retryable statuses and context-length texts', () => {
   for (const s of [408, 409, 429, 500, 502, 503, 504]) assert.ok(isRetryableStatus(s), String(s));
   for (const s of [400, 401, 403, 404, 413, 422]) assert.ok(!isRetryableStatus(s), String(s));
-  assert.ok(isContextLengthMessage("This model's maximum context length is 32768 tokens. However, you requested 40000 tokens"));
-  assert.ok(isContextLengthMessage('The input (40000 tokens) is longer than the model\'s context length (32768 tokens).'));
+  assert.ok(
+    isContextLengthMessage("This model's maximum context length is 32768 tokens. However, you requested 40000 tokens"),
+  );
+  assert.ok(
+    isContextLengthMessage("The input (40000 tokens) is longer than the model's context length (32768 tokens)."),
+  );
   assert.ok(isContextLengthMessage('Input validation error: `inputs` tokens + `max_new_tokens` must be <= 32768'));
   assert.ok(!isContextLengthMessage("'temperature' must be a number between 0 and 2"));
 });
@@ -47,14 +51,24 @@ test('full-jitter backoff stays under the doubling ceiling and never undercuts R
     const d = backoffDelayMs({ baseMs: 100, maxMs: 5000 }, i, rnd);
     assert.ok(d >= 0 && d < Math.min(5000, 100 * 2 ** i), `${i}: ${d}`);
   }
-  assert.equal(retryDelayMs({ baseMs: 100, maxMs: 5000 }, 0, () => 0.5, 4000), 4000);
-  assert.equal(retryDelayMs({ baseMs: 100, maxMs: 5000 }, 10, () => 0.9, 10), 4500);
-  const a = seededRandom(1), b = seededRandom(1);
+  assert.equal(
+    retryDelayMs({ baseMs: 100, maxMs: 5000 }, 0, () => 0.5, 4000),
+    4000,
+  );
+  assert.equal(
+    retryDelayMs({ baseMs: 100, maxMs: 5000 }, 10, () => 0.9, 10),
+    4500,
+  );
+  const a = seededRandom(1),
+    b = seededRandom(1);
   assert.deepEqual([a(), a()], [b(), b()]);
 });
 
 /** A server speaking older vLLM's flat error shape: {"object":"error","message":...}. */
-async function flatErrorServer(status: number, message: string): Promise<{ url: string; server: Server; hits: () => number }> {
+async function flatErrorServer(
+  status: number,
+  message: string,
+): Promise<{ url: string; server: Server; hits: () => number }> {
   let hits = 0;
   const server = createServer((req, res) => {
     hits++;
@@ -67,10 +81,16 @@ async function flatErrorServer(status: number, message: string): Promise<{ url: 
 }
 
 test('flat (older vLLM) error bodies keep their text: context length is recognised, other 400s are not retried', async () => {
-  const ctx = await flatErrorServer(400, "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.");
+  const ctx = await flatErrorServer(
+    400,
+    "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.",
+  );
   try {
     const model = createOpenAIModel({ baseURL: ctx.url, modelName: 'm', sleep: async () => {} });
-    await assert.rejects(model.generate(request('x')), (e: unknown) => e instanceof ModelCallError && e.kind === 'context-length' && /8192/.test(e.message));
+    await assert.rejects(
+      model.generate(request('x')),
+      (e: unknown) => e instanceof ModelCallError && e.kind === 'context-length' && /8192/.test(e.message),
+    );
     assert.equal(ctx.hits(), 1);
   } finally {
     ctx.server.close();
@@ -78,7 +98,10 @@ test('flat (older vLLM) error bodies keep their text: context length is recognis
   const other = await flatErrorServer(400, 'top_p must be in (0, 1]');
   try {
     const model = createOpenAIModel({ baseURL: other.url, modelName: 'm', sleep: async () => {} });
-    await assert.rejects(model.generate(request('x')), (e: unknown) => e instanceof ModelCallError && e.kind === 'permanent' && /top_p must be/.test(e.message));
+    await assert.rejects(
+      model.generate(request('x')),
+      (e: unknown) => e instanceof ModelCallError && e.kind === 'permanent' && /top_p must be/.test(e.message),
+    );
     assert.equal(other.hits(), 1);
   } finally {
     other.server.close();

@@ -47,14 +47,29 @@ test('wrong model name, bad key, context length and other 400s fail at once with
     const wrongModel = createOpenAIModel({ baseURL: server.url, modelName: 'nope', apiKey: 'k1', sleep: instant });
     await assert.rejects(
       wrongModel.generate(request('hi')),
-      isKind('fatal', new RegExp(`^endpoint ${server.url} does not serve model 'nope' \\(HTTP 404: The model \`nope\` does not exist\\.\\): check --model-name \\(GET /models lists: served-a\\)$`)),
+      isKind(
+        'fatal',
+        new RegExp(
+          `^endpoint ${server.url} does not serve model 'nope' \\(HTTP 404: The model \`nope\` does not exist\\.\\): check --model-name \\(GET /models lists: served-a\\)$`,
+        ),
+      ),
     );
     assert.equal(wrongModel.stats().attempts, 1);
 
     const badKey = createOpenAIModel({ baseURL: server.url, modelName: 'served-a', apiKey: 'k2', sleep: instant });
-    await assert.rejects(badKey.generate(request('hi')), isKind('fatal', /rejected the API key \(HTTP 401: Incorrect API key provided\.\).*--api-key-env/));
+    await assert.rejects(
+      badKey.generate(request('hi')),
+      isKind('fatal', /rejected the API key \(HTTP 401: Incorrect API key provided\.\).*--api-key-env/),
+    );
     // After a fatal error the endpoint sends nothing more: later calls fail at once with the same words, unsent.
-    await assert.rejects(badKey.generate(request('again')), (e: unknown) => e instanceof EndpointCallError && e.kind === 'fatal' && e.attempts === 0 && /rejected the API key/.test(e.message));
+    await assert.rejects(
+      badKey.generate(request('again')),
+      (e: unknown) =>
+        e instanceof EndpointCallError &&
+        e.kind === 'fatal' &&
+        e.attempts === 0 &&
+        /rejected the API key/.test(e.message),
+    );
     assert.equal(badKey.stats().attempts, 1);
     assert.equal(badKey.stats().attempts, 1);
     const noKey = createOpenAIModel({ baseURL: server.url, modelName: 'served-a', sleep: instant });
@@ -64,7 +79,10 @@ test('wrong model name, bad key, context length and other 400s fail at once with
     const long = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
     await assert.rejects(good.generate(request(long, 5)), isKind('context-length', /maximum context length/));
     const bad = { ...request('hi'), params: { maxTokens: 5, temperature: 7, topP: 1 } };
-    await assert.rejects(good.generate(bad), (e: unknown) => e instanceof ModelCallError && e.kind === 'permanent' && e.status === 400);
+    await assert.rejects(
+      good.generate(bad),
+      (e: unknown) => e instanceof ModelCallError && e.kind === 'permanent' && e.status === 400,
+    );
     assert.equal(good.stats().attempts, 2);
     assert.equal(good.stats().retries, 0);
   } finally {
@@ -73,7 +91,10 @@ test('wrong model name, bad key, context length and other 400s fail at once with
 });
 
 test('Retry-After is honoured: every wait after a 429 is at least the header value', async () => {
-  const server = await startServer({ model: echoModel(), faults: parseFaultSpec({ fail429: 0.6, retryAfterS: 2, seed: 3 }) });
+  const server = await startServer({
+    model: echoModel(),
+    faults: parseFaultSpec({ fail429: 0.6, retryAfterS: 2, seed: 3 }),
+  });
   const events: RetryEvent[] = [];
   const slept: number[] = [];
   try {
@@ -91,7 +112,10 @@ test('Retry-After is honoured: every wait after a 429 is at least the header val
     }
     assert.ok(events.length > 0, 'expected some 429s at a 60% rate');
     assert.equal(events.length, server.stats().faults['429']);
-    assert.deepEqual(slept, events.map((e) => e.delayMs));
+    assert.deepEqual(
+      slept,
+      events.map((e) => e.delayMs),
+    );
     for (const e of events) {
       assert.equal(e.reason, 'http-429');
       assert.equal(e.retryAfterMs, 2000);
@@ -105,10 +129,20 @@ test('Retry-After is honoured: every wait after a 429 is at least the header val
 test('429 retries can be switched off, and the retry time budget caps waiting', async () => {
   const server = await startServer({ model: echoModel(), faults: parseFaultSpec({ fail429: 1, retryAfterS: 5 }) });
   try {
-    const noRetry = createOpenAIModel({ baseURL: server.url, modelName: 'reference-reader', retryRateLimited: false, sleep: instant });
+    const noRetry = createOpenAIModel({
+      baseURL: server.url,
+      modelName: 'reference-reader',
+      retryRateLimited: false,
+      sleep: instant,
+    });
     await assert.rejects(noRetry.generate(request('x')), isKind('rate-limited', /429 retries are off/));
     assert.equal(noRetry.stats().attempts, 1);
-    const budget = createOpenAIModel({ baseURL: server.url, modelName: 'reference-reader', totalRetryBudgetMs: 1000, sleep: instant });
+    const budget = createOpenAIModel({
+      baseURL: server.url,
+      modelName: 'reference-reader',
+      totalRetryBudgetMs: 1000,
+      sleep: instant,
+    });
     await assert.rejects(budget.generate(request('x')), isKind('rate-limited', /retry time budget of 1 s spent/));
     assert.equal(budget.stats().attempts, 1);
   } finally {
@@ -121,23 +155,47 @@ test('attempt cap, backoff growth, timeouts on hangs, and abort', async () => {
   try {
     const events: RetryEvent[] = [];
     const model = createOpenAIModel({
-      baseURL: failing.url, modelName: 'reference-reader', maxRetries: 4,
-      backoff: { baseMs: 100, maxMs: 10_000 }, random: () => 0.999, sleep: instant, onRetry: (e) => events.push(e),
+      baseURL: failing.url,
+      modelName: 'reference-reader',
+      maxRetries: 4,
+      backoff: { baseMs: 100, maxMs: 10_000 },
+      random: () => 0.999,
+      sleep: instant,
+      onRetry: (e) => events.push(e),
     });
-    await assert.rejects(model.generate(request('x')), (e: unknown) => isKind('transient', /gave up after 5 attempts/)(e) && e instanceof EndpointCallError && e.attempts === 5);
-    assert.deepEqual(events.map((e) => e.delayMs), [99, 199, 399, 799]);
-    assert.deepEqual(events.map((e) => e.status), [500, 502, 503, 500]);
+    await assert.rejects(
+      model.generate(request('x')),
+      (e: unknown) =>
+        isKind('transient', /gave up after 5 attempts/)(e) && e instanceof EndpointCallError && e.attempts === 5,
+    );
+    assert.deepEqual(
+      events.map((e) => e.delayMs),
+      [99, 199, 399, 799],
+    );
+    assert.deepEqual(
+      events.map((e) => e.status),
+      [500, 502, 503, 500],
+    );
   } finally {
     await failing.close();
   }
   const hanging = await startServer({ model: echoModel(), faults: parseFaultSpec({ failHang: 1 }) });
   try {
     const model = createOpenAIModel({
-      baseURL: hanging.url, modelName: 'reference-reader', maxRetries: 1, sleep: instant,
+      baseURL: hanging.url,
+      modelName: 'reference-reader',
+      maxRetries: 1,
+      sleep: instant,
       timeoutPolicy: { baseMs: 150, perPromptCharMs: 0, perMaxTokenMs: 0 },
     });
     // No attempt of the first call was ever answered: the endpoint is dead for the run (fatal), not one slow call.
-    await assert.rejects(model.generate(request('x')), isKind('fatal', /within 0.2 s.*gave up after 2 attempts\); the endpoint has answered no call yet: .*raise --request-timeout$/));
+    await assert.rejects(
+      model.generate(request('x')),
+      isKind(
+        'fatal',
+        /within 0.2 s.*gave up after 2 attempts\); the endpoint has answered no call yet: .*raise --request-timeout$/,
+      ),
+    );
     assert.deepEqual(model.stats().retriesByReason, { timeout: 1 });
 
     const patient = createOpenAIModel({ baseURL: hanging.url, modelName: 'reference-reader' });
@@ -153,6 +211,14 @@ test('attempt cap, backoff growth, timeouts on hangs, and abort', async () => {
 test('an endpoint that never answered and cannot be reached fails fatally, naming the URL', async () => {
   const url = `http://127.0.0.1:${await closedPort()}/v1`;
   const model = createOpenAIModel({ baseURL: url, modelName: 'm', maxRetries: 2, sleep: instant });
-  await assert.rejects(model.generate(request('x')), isKind('fatal', new RegExp(`^cannot reach ${url} \\(connection refused\\) \\(gave up after 3 attempts\\); the endpoint has answered no call yet: check that the server is up$`)));
+  await assert.rejects(
+    model.generate(request('x')),
+    isKind(
+      'fatal',
+      new RegExp(
+        `^cannot reach ${url} \\(connection refused\\) \\(gave up after 3 attempts\\); the endpoint has answered no call yet: check that the server is up$`,
+      ),
+    ),
+  );
   assert.deepEqual(model.stats().retriesByReason, { connection: 2 });
 });

@@ -3,7 +3,13 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { createOpenAIModel, EndpointCallError, probeEndpoint, attemptTimeoutMs, DEFAULT_TIMEOUT_POLICY } from '../../../../harness/models/openai/index.js';
+import {
+  createOpenAIModel,
+  EndpointCallError,
+  probeEndpoint,
+  attemptTimeoutMs,
+  DEFAULT_TIMEOUT_POLICY,
+} from '../../../../harness/models/openai/index.js';
 import { explainMissing, isModelMissingMessage, serverWords } from '../../../../harness/models/openai/classify.js';
 import { parseCompletion } from '../../../../harness/models/openai/model.js';
 import { timeoutSettings } from '../../../../harness/models/factory.js';
@@ -52,23 +58,36 @@ test('parseCompletion names what came back instead of a chat completion; a body 
 });
 
 test('404s: the server saying the model does not exist is a model error, anything else a missing route', () => {
-  for (const t of ['The model `m` does not exist.', 'The model `gpt-x` does not exist or you do not have access to it.', 'model "llama3" not found, try pulling it first', 'Invalid model name passed in model=x']) {
+  for (const t of [
+    'The model `m` does not exist.',
+    'The model `gpt-x` does not exist or you do not have access to it.',
+    'model "llama3" not found, try pulling it first',
+    'Invalid model name passed in model=x',
+  ]) {
     assert.ok(isModelMissingMessage(t), t);
   }
   for (const t of ['Not Found', 'no route POST /chat/completions', '']) assert.ok(!isModelMissingMessage(t), t);
-  assert.equal(explainMissing('http://h/v1', 'm', 404, 'The model `m` does not exist.', ['m', 'n']),
-    "endpoint http://h/v1 does not serve model 'm' (HTTP 404: The model `m` does not exist.): check --model-name (GET /models lists: m, n)");
-  assert.equal(explainMissing('http://h/v1', 'x', 404, 'Not Found', ['m']),
-    "endpoint http://h/v1 does not serve model 'x' (HTTP 404: Not Found): check --model-name (GET /models lists: m)");
-  assert.equal(explainMissing('http://h', 'm', 404, serverWords('<html><title>404 Not Found</title></html>'), ['m']),
-    'endpoint http://h has no POST /chat/completions route (HTTP 404: an HTML page titled "404 Not Found"): check the base URL given to --model (it usually ends in /v1)');
-  assert.equal(explainMissing('http://h', 'm', 405, '', undefined),
-    'endpoint http://h has no POST /chat/completions route (HTTP 405): check the base URL given to --model (it usually ends in /v1)');
+  assert.equal(
+    explainMissing('http://h/v1', 'm', 404, 'The model `m` does not exist.', ['m', 'n']),
+    "endpoint http://h/v1 does not serve model 'm' (HTTP 404: The model `m` does not exist.): check --model-name (GET /models lists: m, n)",
+  );
+  assert.equal(
+    explainMissing('http://h/v1', 'x', 404, 'Not Found', ['m']),
+    "endpoint http://h/v1 does not serve model 'x' (HTTP 404: Not Found): check --model-name (GET /models lists: m)",
+  );
+  assert.equal(
+    explainMissing('http://h', 'm', 404, serverWords('<html><title>404 Not Found</title></html>'), ['m']),
+    'endpoint http://h has no POST /chat/completions route (HTTP 404: an HTML page titled "404 Not Found"): check the base URL given to --model (it usually ends in /v1)',
+  );
+  assert.equal(
+    explainMissing('http://h', 'm', 405, '', undefined),
+    'endpoint http://h has no POST /chat/completions route (HTTP 405): check the base URL given to --model (it usually ends in /v1)',
+  );
   assert.equal(serverWords('a\n  b\tc'), 'a b c');
   assert.equal(serverWords('x'.repeat(300)).length, 201);
 });
 
-test('a chat route answering 401 costs one call however many are in flight, and every call fails with the server\'s words', async () => {
+test("a chat route answering 401 costs one call however many are in flight, and every call fails with the server's words", async () => {
   const server = await fakeServer((_b, _n, res) => json(res, 401, { error: { message: 'Invalid API key' } }));
   try {
     const model = createOpenAIModel({ baseURL: server.url, modelName: 'm', apiKey: 'k', sleep: instant });
@@ -83,13 +102,23 @@ test('a chat route answering 401 costs one call however many are in flight, and 
 });
 
 test('403 and a 404 "model does not exist" are fatal at once, with the server\'s words', async () => {
-  const forbidden = await fakeServer((_b, _n, res) => json(res, 403, { error: { message: 'You do not have access to model m' } }));
-  const missing = await fakeServer((_b, _n, res) => json(res, 404, { object: 'error', message: 'The model `m` does not exist.' }));
+  const forbidden = await fakeServer((_b, _n, res) =>
+    json(res, 403, { error: { message: 'You do not have access to model m' } }),
+  );
+  const missing = await fakeServer((_b, _n, res) =>
+    json(res, 404, { object: 'error', message: 'The model `m` does not exist.' }),
+  );
   try {
     const a = fatalOf(await burst(createOpenAIModel({ baseURL: forbidden.url, modelName: 'm', sleep: instant }), 4));
-    assert.match(a[0].message, /refused access \(HTTP 403: You do not have access to model m\): if it needs an API key, pass --api-key-env/);
+    assert.match(
+      a[0].message,
+      /refused access \(HTTP 403: You do not have access to model m\): if it needs an API key, pass --api-key-env/,
+    );
     const b = fatalOf(await burst(createOpenAIModel({ baseURL: missing.url, modelName: 'm', sleep: instant }), 4));
-    assert.match(b[0].message, /does not serve model 'm' \(HTTP 404: The model `m` does not exist\.\): check --model-name \(GET \/models lists: m\)$/);
+    assert.match(
+      b[0].message,
+      /does not serve model 'm' \(HTTP 404: The model `m` does not exist\.\): check --model-name \(GET \/models lists: m\)$/,
+    );
     assert.deepEqual([forbidden.chats(), missing.chats()], [1, 1]);
   } finally {
     await Promise.all([forbidden.close(), missing.close()]);
@@ -102,7 +131,10 @@ test('a body that is not a chat completion gets one retry before any call has su
     const model = createOpenAIModel({ baseURL: server.url, modelName: 'm', sleep: instant });
     const errors = fatalOf(await burst(model, 6));
     assert.equal(server.chats(), 2);
-    assert.match(errors[0].message, /answered POST \/chat\/completions with an HTML page titled "Welcome to nginx!" \(HTTP 200\), not a chat completion \(2 attempts\): check that --model is the base URL/);
+    assert.match(
+      errors[0].message,
+      /answered POST \/chat\/completions with an HTML page titled "Welcome to nginx!" \(HTTP 200\), not a chat completion \(2 attempts\): check that --model is the base URL/,
+    );
   } finally {
     await server.close();
   }
@@ -110,7 +142,9 @@ test('a body that is not a chat completion gets one retry before any call has su
 
 test('once the endpoint has answered properly, an odd body is retried like any malformed answer', async () => {
   // Call 2 gets an HTML page once, then a completion.
-  const server = await fakeServer((_b, n, res) => (n === 2 ? send(res, 200, 'text/html', NGINX) : json(res, 200, completion(`reply ${n}`))));
+  const server = await fakeServer((_b, n, res) =>
+    n === 2 ? send(res, 200, 'text/html', NGINX) : json(res, 200, completion(`reply ${n}`)),
+  );
   try {
     const model = createOpenAIModel({ baseURL: server.url, modelName: 'm', sleep: instant });
     assert.equal((await model.generate(request('a'))).text, 'reply 1');
@@ -124,14 +158,19 @@ test('once the endpoint has answered properly, an odd body is retried like any m
 });
 
 test('a first call that fails for its own reason (5xx for its prompt) lets the other calls go', async () => {
-  const server = await fakeServer((body, _n, res) => (body.includes('q 0') ? json(res, 500, { error: { message: 'boom' } }) : json(res, 200, completion())));
+  const server = await fakeServer((body, _n, res) =>
+    body.includes('q 0') ? json(res, 500, { error: { message: 'boom' } }) : json(res, 200, completion()),
+  );
   try {
     const model = createOpenAIModel({ baseURL: server.url, modelName: 'm', maxRetries: 2, sleep: instant });
     const results = await burst(model, 4);
     assert.equal(results[0].status, 'rejected');
     const e = (results[0] as PromiseRejectedResult).reason;
     assert.ok(e instanceof ModelCallError && e.kind === 'transient', String(e));
-    assert.deepEqual(results.slice(1).map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled']);
+    assert.deepEqual(
+      results.slice(1).map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'fulfilled'],
+    );
   } finally {
     await server.close();
   }
@@ -150,7 +189,10 @@ test('a server that never answers chat: the first call ends within its retry bud
   try {
     const model = createOpenAIModel({ baseURL: server.url, modelName: 'm', sleep: instant, ...timeoutSettings(150) });
     const [e] = fatalOf(await burst(model, 3));
-    assert.match(e.message, /gave no complete answer within 0\.2 s \(gave up after \d attempts: retry time budget of 1\.2 s spent\); the endpoint has answered no call yet: .*raise --request-timeout$/);
+    assert.match(
+      e.message,
+      /gave no complete answer within 0\.2 s \(gave up after \d attempts: retry time budget of 1\.2 s spent\); the endpoint has answered no call yet: .*raise --request-timeout$/,
+    );
     assert.ok(!e.message.includes('\n'));
     assert.ok(server.chats() <= 8);
   } finally {
@@ -160,9 +202,18 @@ test('a server that never answers chat: the first call ends within its retry bud
 
 test('GET /models answering HTML, plain text or other JSON: the probe says it is not an OpenAI-compatible API', async () => {
   const cases: [(res: ServerResponse) => void, RegExp][] = [
-    [(res) => send(res, 200, 'text/html', NGINX), /answered GET \/models with an HTML page titled "Welcome to nginx!", not an OpenAI-compatible API: point --model at the API's base URL/],
-    [(res) => send(res, 200, 'text/plain', 'hello'), /answered GET \/models with a body that is not JSON \("hello"\), not a model list/],
-    [(res) => json(res, 200, { models: ['m'] }), /did not return a model list from GET \/models \(JSON without a "data" list/],
+    [
+      (res) => send(res, 200, 'text/html', NGINX),
+      /answered GET \/models with an HTML page titled "Welcome to nginx!", not an OpenAI-compatible API: point --model at the API's base URL/,
+    ],
+    [
+      (res) => send(res, 200, 'text/plain', 'hello'),
+      /answered GET \/models with a body that is not JSON \("hello"\), not a model list/,
+    ],
+    [
+      (res) => json(res, 200, { models: ['m'] }),
+      /did not return a model list from GET \/models \(JSON without a "data" list/,
+    ],
   ];
   for (const [models, re] of cases) {
     const server = await fakeServer(() => {}, models);
@@ -184,10 +235,18 @@ test('waiting notice: a line while calls are out and none finishes, none once th
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const slow: Model = {
-    id: 'slow', isReferenceReader: false,
+    id: 'slow',
+    isReferenceReader: false,
     async generate() {
       await gate;
-      return { text: 'x', usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0, finishReason: 'stop', cached: false, retries: 0 };
+      return {
+        text: 'x',
+        usage: { promptTokens: 0, completionTokens: 0 },
+        latencyMs: 0,
+        finishReason: 'stop',
+        cached: false,
+        retries: 0,
+      };
     },
   };
   const lines: string[] = [];
@@ -195,7 +254,10 @@ test('waiting notice: a line while calls are out and none finishes, none once th
   const calls = [model.generate(request('a')), model.generate(request('b'))];
   for (let i = 0; i < 400 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
   assert.ok(lines.length >= 2, 'expected repeated waiting lines');
-  assert.match(lines[0], /^waiting on 2 calls to http:\/\/h\/v1: longest \d+(\.\d)? s, none finished in the last \d+(\.\d)? s$/);
+  assert.match(
+    lines[0],
+    /^waiting on 2 calls to http:\/\/h\/v1: longest \d+(\.\d)? s, none finished in the last \d+(\.\d)? s$/,
+  );
   release();
   await Promise.all(calls);
   const after = lines.length;

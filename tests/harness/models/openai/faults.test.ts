@@ -25,7 +25,15 @@ async function runBatch(model: OpenAIModel): Promise<string[]> {
 
 test('~100 calls through 10% 5xx, 5% 429, 2% resets, 1% malformed, 1% hangs: same texts as a clean server', async () => {
   const clean = await startServer({ model: echoModel() });
-  const faults = parseFaultSpec({ fail5xx: 0.1, fail429: 0.05, failReset: 0.02, failMalformed: 0.01, failHang: 0.01, retryAfterS: 1, seed: 5 });
+  const faults = parseFaultSpec({
+    fail5xx: 0.1,
+    fail429: 0.05,
+    failReset: 0.02,
+    failMalformed: 0.01,
+    failHang: 0.01,
+    retryAfterS: 1,
+    seed: 5,
+  });
   // Seed 5 draws every fault kind at least once for these prompts (asserted below).
   const faulty = await startServer({ model: echoModel(), faults });
   const scheduled: number[] = [];
@@ -48,16 +56,23 @@ test('~100 calls through 10% 5xx, 5% 429, 2% resets, 1% malformed, 1% hangs: sam
     assert.deepEqual(got, expected);
     // A clean server causes no retries, except a timeout if this box is so loaded that an answer takes > 2 s.
     const cleanRetries = cleanModel.stats().retriesByReason;
-    assert.deepEqual(Object.keys(cleanRetries).filter((r) => r !== 'timeout'), []);
+    assert.deepEqual(
+      Object.keys(cleanRetries).filter((r) => r !== 'timeout'),
+      [],
+    );
 
     const client = faultyModel.stats();
     const server = faulty.stats().faults;
-    console.log(`  client: ${client.calls} calls, ${client.attempts} attempts, ${client.retries} retries ${JSON.stringify(client.retriesByReason)}`);
+    console.log(
+      `  client: ${client.calls} calls, ${client.attempts} attempts, ${client.retries} retries ${JSON.stringify(client.retriesByReason)}`,
+    );
     console.log(`  server faults injected: ${JSON.stringify(server)}`);
     assert.equal(client.succeeded, N);
     assert.equal(client.failed, 0);
     // Every injected fault cost exactly one retry, classified by its cause.
-    const http5xx = Object.entries(client.retriesByReason).filter(([r]) => /^http-5\d\d$/.test(r)).reduce((s, [, n]) => s + n, 0);
+    const http5xx = Object.entries(client.retriesByReason)
+      .filter(([r]) => /^http-5\d\d$/.test(r))
+      .reduce((s, [, n]) => s + n, 0);
     assert.equal(http5xx, server['5xx']);
     assert.equal(client.retriesByReason['http-429'] ?? 0, server['429']);
     assert.equal(client.retriesByReason.connection ?? 0, server.reset);
@@ -65,7 +80,8 @@ test('~100 calls through 10% 5xx, 5% 429, 2% resets, 1% malformed, 1% hangs: sam
     const slow = (client.retriesByReason.timeout ?? 0) - server.hang; // > 0 only on a badly overloaded box
     assert.ok(slow >= 0);
     assert.equal(client.retries, server['5xx'] + server['429'] + server.reset + server.malformed + server.hang + slow);
-    for (const kind of ['5xx', '429', 'reset', 'malformed', 'hang'] as const) assert.ok(server[kind] > 0, `no ${kind} drawn`);
+    for (const kind of ['5xx', '429', 'reset', 'malformed', 'hang'] as const)
+      assert.ok(server[kind] > 0, `no ${kind} drawn`);
     assert.ok(client.retries >= 10, `expected ~20% of ~120 attempts to fail, got ${client.retries}`);
     assert.equal(scheduled.length, client.retries);
   } finally {
