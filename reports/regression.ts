@@ -57,20 +57,18 @@ export function baselineFromRows(rows: SummaryRow[], source?: Record<string, unk
     version: 1,
     note: 'Regression baseline for "bench gate": scores are fractions 0..1 per (task, method, length). Regenerate with "bench baseline <run-dir> --out FILE" when a change is intended.',
     ...(source ? { source } : {}),
-    entries: rows
-      .filter(isGateRow)
-      .map((r) => ({
-        task: r.task,
-        method: r.method,
-        model: r.model,
-        lengthLabel: r.lengthLabel,
-        lengthKind: r.lengthKind,
-        length: r.length,
-        metric: r.metric,
-        score: r.score,
-        n: r.n,
-        errors: r.errors,
-      })),
+    entries: rows.filter(isGateRow).map((r) => ({
+      task: r.task,
+      method: r.method,
+      model: r.model,
+      lengthLabel: r.lengthLabel,
+      lengthKind: r.lengthKind,
+      length: r.length,
+      metric: r.metric,
+      score: r.score,
+      n: r.n,
+      errors: r.errors,
+    })),
   };
 }
 
