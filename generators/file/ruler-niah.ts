@@ -8,8 +8,8 @@
 // will quiz you about the {type} afterwards.", singular "A ... is ..." form included) and the LAST question
 // sentence ("What are all the special magic {type} for {query} mentioned in the provided text?" / "What is the
 // special magic ..."); the haystack is what lies between them, less the one separator character on each side ("\n",
-// or " " in files made with --remove_newline_tab). The sample's question is the preamble, a newline and the question
-// (as our own NIAH tasks, docs/PROTOCOLS.md D13); model-template text before the preamble and after the question is
+// or " " in files made with --remove_newline_tab). The sample's question is MemAgent's one-line input built from the
+// preamble and the question (as our own NIAH tasks, docs/PROTOCOLS.md D13); model-template text before the preamble and after the question is
 // dropped and its length recorded. A row without the markers (vt, cwe, fwe, qa rows) is refused at load time.
 // Lengths: a row's `length` is RULER's count of prompt + generation tokens in RULER's tokenizer, never above the
 // target, so rows are grouped under the power of two at or above it (RULER's and MemAgent's targets are powers of
@@ -43,6 +43,12 @@ export interface RulerSplit {
   suffixChars: number;
   /** The needle value type as RULER wrote it (numbers, number, uuids, ...). */
   valueType: string;
+}
+
+/** MemAgent's one-line NIAH input from RULER's parts: the preamble without its "I will quiz you" sentence, a space,
+ *  the question (as our own NIAH tasks ask it, docs/PROTOCOLS.md D13). */
+export function memagentQuestion(split: Pick<RulerSplit, 'preamble' | 'question'>): string {
+  return `${split.preamble.replace(/ I will quiz you about the \S+ afterwards\.$/, '')} ${split.question}`;
 }
 
 /** Splits a RULER NIAH `input` into preamble, haystack and question, or returns what is wrong. */
@@ -156,7 +162,7 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string): P
         length: { kind: 'tokens', value: target, label: tokenLabel(target) },
         item: {
           ref,
-          question: `${split.preamble}\n${split.question}`,
+          question: memagentQuestion(split),
           answers: r.outputs as string[],
           rulerIndex: r.index ?? null,
           rulerLength: r.length as number,

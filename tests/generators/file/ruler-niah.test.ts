@@ -51,7 +51,7 @@ test('a RULER output tree: one token point per length folder, haystack and quest
     const sep = r.lengthLabel === '8k' ? ' ' : '\n';
     assert.equal(
       r.question,
-      `A special magic number is hidden within the following text. Make sure to memorize it. I will quiz you about the number afterwards.\nWhat is the special magic number for ${row.outputs[0] === '4021773' ? 'hollow-sandal' : row.outputs[0] === '9912001' ? 'brisk-otter' : 'pale-window'} mentioned in the provided text?`,
+      `A special magic number is hidden within the following text. Make sure to memorize it. What is the special magic number for ${row.outputs[0] === '4021773' ? 'hollow-sandal' : row.outputs[0] === '9912001' ? 'brisk-otter' : 'pale-window'} mentioned in the provided text?`,
     );
     assert.equal(r.metadata.separator, sep);
     assert.equal(
