@@ -15,6 +15,9 @@ import {
 } from '../../../harness/run-dir/manifest.js';
 import { RunDir } from '../../../harness/run-dir/run-dir.js';
 import { manifestFixture } from '../../helpers/manifest.js';
+import { expectedFor, expectedSources, missingCells } from '../../../reports/completeness.js';
+import type { ManifestView } from '../../../reports/manifest.js';
+import type { SummaryRow } from '../../../reports/summary.js';
 
 const held = { tasks: ['ruler-hqa'], lengths: { 'ruler-hqa': ['8k', '16k'] }, methods: ['memagent'] };
 
@@ -90,4 +93,39 @@ test('RunDir.open refuses a grid that adds cells unless extend, and exposes the 
   const again = RunDir.open(dir, { ...m.identity }, { grid: wider, extend: true });
   assert.deepEqual(again.previous, m);
   again.close();
+});
+
+test('expectedSources: a method added at one length is not expected at the others', () => {
+  const m = manifestFixture({
+    methods: ['memagent', 'rag'],
+    lengths: { 'ruler-hqa': ['8k', '16k'] },
+    expected: { 'ruler-hqa/8k': 2, 'ruler-hqa/16k': 2 },
+    history: [
+      entry({ grid: { ...held, methods: ['memagent'] }, expected: { 'ruler-hqa/8k': 2, 'ruler-hqa/16k': 2 } }),
+      entry({
+        grid: { tasks: ['ruler-hqa'], lengths: { 'ruler-hqa': ['8k'] }, methods: ['rag'] },
+        extended: true,
+        expected: { 'ruler-hqa/8k': 2 },
+      }),
+    ],
+  });
+  const view = { manifest: m, methods: m.methods, model: { id: 'local:reference-reader', isReferenceReader: true } };
+  const sources = expectedSources(view as unknown as ManifestView);
+  assert.equal(sources.length, 2);
+  const row = (method: string, lengthLabel: string) => ({
+    task: 'ruler-hqa',
+    method,
+    model: 'local:reference-reader',
+    lengthLabel,
+  });
+  assert.equal(expectedFor(row('rag', '8k'), sources), 2);
+  assert.equal(expectedFor(row('rag', '16k'), sources), null);
+  assert.equal(expectedFor(row('memagent', '16k'), sources), 2);
+  const rows = [row('memagent', '8k'), row('memagent', '16k'), row('rag', '8k')] as unknown as SummaryRow[];
+  assert.deepEqual(missingCells(rows, sources), []);
+  // Without history (an older run) the top-level counts are the one source.
+  assert.equal(
+    expectedSources({ ...view, manifest: { ...m, history: undefined } } as unknown as ManifestView).length,
+    1,
+  );
 });
