@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { guardIO } from './io-errors.js';
 import { UserError } from '../errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import { CheckpointStore } from './checkpoints.js';
@@ -16,6 +17,26 @@ import {
 } from './manifest.js';
 import { recordKey } from './record-key.js';
 import { identityDifferences, type RunIdentity } from './identity.js';
+
+/**
+ * Creates `dir` and its missing ancestors one level at a time (never a recursive mkdir, which spins forever under
+ * /proc), each failure a one-line RunDirIOError naming the directory it could not create.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
+    missing.unshift(p);
+    if (dirname(p) === p) break;
+  }
+  for (const p of missing)
+    guardIO('creating', p, () => {
+      try {
+        mkdirSync(p);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    });
+}
 
 /** A run directory: manifest.json, samples.jsonl (one line per finished sample), calls.jsonl, checkpoints/. */
 export class RunDir {
@@ -50,7 +71,7 @@ export class RunDir {
     identity: RunIdentity,
     opts: { grid?: RunGrid; extend?: boolean; onNote?: (message: string) => void } = {},
   ): RunDir {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     const unlock = lockRunDir(dir, opts.onNote);
     try {
       let previous: RunManifest | null = null;
@@ -84,7 +105,7 @@ export class RunDir {
   }
 
   writeManifest(manifest: RunManifest): void {
-    writeManifest(this.dir, manifest);
+    guardIO('writing', join(this.dir, 'manifest.json'), () => writeManifest(this.dir, manifest));
   }
 
   appendSample(key: string, record: SampleRecord): void {

@@ -14,6 +14,7 @@ import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.
 import { environmentInfo } from '../run-dir/environment.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
 import { RunDir } from '../run-dir/run-dir.js';
+import { guardIO, RunDirIOError } from '../run-dir/io-errors.js';
 import { gridAdditions, manifestGrid, unionManifest, type RunManifest } from '../run-dir/manifest.js';
 import { expectedCounts, markCompleteness, missingCells, type MissingCell } from '../../reports/completeness.js';
 import { dryRunRows, type DryRunRow } from './dry-run.js';
@@ -245,9 +246,22 @@ async function runUnits(
     config.progress,
   );
   const stats: CallStats = { calls: 0, retries: 0, cached: 0, failed: 0 };
+  let failed: unknown;
+  // A write that fails in the run directory (a full disk) stops the run at once: nothing more is written, and what
+  // was written stays for a rerun to resume.
+  const fail = (err: unknown) => {
+    failed ??= err;
+    if (err instanceof RunDirIOError && !stop.signal.aborted) stop.abort(err);
+  };
   const onCalls = (calls: CallRecord[]) => {
     for (const c of calls) {
-      runDir.appendCall(c);
+      if (failed instanceof RunDirIOError) return;
+      try {
+        runDir.appendCall(c);
+      } catch (err) {
+        fail(err); // not rethrown: this runs in a worker's message handler; the abort stops the sample
+        return;
+      }
       stats.calls++;
       stats.retries += c.retries;
       if (c.cached) stats.cached++;
@@ -257,7 +271,6 @@ async function runUnits(
   };
   // Units start in schedule order (p-limit queues FIFO); after an abort or a failure the rest are skipped.
   const limit = pLimit(Math.max(1, workers > 1 ? workers : config.concurrency));
-  let failed: unknown;
   const runOne = async (unit: WorkUnit) => {
     if (stop.signal.aborted || failed !== undefined) return;
     try {
@@ -270,7 +283,7 @@ async function runUnits(
         progress.sampleDone(record.status === 'ok' || record.status === 'over-target');
       }
     } catch (err) {
-      failed ??= err;
+      fail(err);
     }
   };
   try {
@@ -323,7 +336,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
       ];
       const summary = markCompleteness(summarize(records), planned);
       const missing = missingCells(summary, planned);
-      writeSummary(open.outDir, summary, missing);
+      guardIO('writing', join(open.outDir, 'summary.csv'), () => writeSummary(open.outDir, summary, missing));
       return {
         kind: 'finished',
         outDir: open.outDir,

@@ -3,11 +3,13 @@
 // nothing finished lost, and SIGTERM stops a run resumably.
 import { beforeAll, test } from 'vitest';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertOneLine, dirFingerprint, runBench, type BenchResult } from '../../../helpers/cli.js';
+import { BIN } from '../../../helpers/bench-serve.js';
+import { completion, fakeEndpoint, json } from '../../../helpers/fake-endpoint.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bench-rundir-cli-'));
 const env = { ...process.env, BENCH_CACHE_DIR: join(root, 'cache') };
@@ -31,8 +33,8 @@ const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.js
 /** Sample ids (with method) of samples.jsonl, sorted; a resumed run must hold each exactly once. */
 const sampleKeys = (dir: string) =>
   readFileSync(join(dir, 'samples.jsonl'), 'utf8')
-    .trim()
     .split('\n')
+    .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l))
     .map((r) => `${r.id}#${r.method}`)
     .sort();
@@ -156,4 +158,126 @@ test('L3 a lock held by a live process is refused with one line, the directory u
   const r = await bench(runArgs(dir));
   assertOneLine(r, 2, /is in use by another bench run .*; wait for it or use another --out$/);
   assert.equal(dirFingerprint(dir), before);
+});
+
+// ---- 3. file-system failures: one line naming the path and the fix, nothing finished lost ----------------------
+
+test('F1 --out on /proc or /sys is refused with one line within seconds (no endless mkdir)', async () => {
+  for (const out of ['/proc/x', '/sys/x/y']) {
+    // The guard bounds the wall time: a run still going after 30 s is killed and fails the exit-code assertion.
+    const r = await bench(runArgs(out), {}, 30_000);
+    assert.equal(r.signal, null, `${out}: killed by the 30 s guard`);
+    assertOneLine(
+      r,
+      2,
+      /^bench: --out \/(proc|sys)\/\S+: \/(proc|sys) is on the kernel's (proc|sysfs) file system, not a disk/,
+    );
+  }
+});
+
+/** Checks a run stopped by a full disk, then frees the space (`free`) and checks a rerun finishes every sample once. */
+async function fullDiskThenResume(dir: string, r: BenchResult, free: () => void, args: string[]) {
+  assertOneLine(
+    r,
+    2,
+    /^bench: no space left on device writing \S+(samples|calls)\.jsonl: free space or use another --out; finished samples are saved$/,
+  );
+  const saved = existsSync(join(dir, 'samples.jsonl')) ? sampleKeys(dir) : [];
+  free();
+  const again = await bench(args);
+  assert.equal(again.code, 0, again.stderr);
+  if (saved.length > 0) assert.match(again.stdout, new RegExp(`resuming: ${saved.length} of 8 samples`));
+  const keys = sampleKeys(dir);
+  assert.equal(keys.length, 8);
+  assert.equal(new Set(keys).size, 8, 'a sample written twice');
+  for (const k of saved) assert.ok(keys.includes(k), `${k} lost`);
+}
+
+const bigArgs = (out: string) => runArgs(out).map((a) => (a === '1k' ? '1k,2k' : a === '2' ? '4' : a));
+
+test('F2 a full disk (injected ENOSPC after 5 appends) stops the run with one line; a rerun resumes', async () => {
+  const dir = join(root, 'enospc');
+  const r = await bench(bigArgs(dir), { BENCH_TEST_FAIL_WRITES: 'ENOSPC:5' });
+  assert.ok(sampleKeys(dir).length < 8);
+  await fullDiskThenResume(dir, r, () => {}, bigArgs(dir));
+});
+
+/** A 1 MB tmpfs, where mounting is permitted (root in a sandbox); null elsewhere. */
+function smallTmpfs(): string | null {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return null;
+  const at = join(root, 'tmpfs');
+  mkdirSync(at, { recursive: true });
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', at]).status === 0 ? at : null;
+}
+
+test('F3 a real 1 MB tmpfs filled up: one line naming the file, then after freeing space a rerun resumes', async (ctx) => {
+  const tmpfs = smallTmpfs();
+  if (!tmpfs) return ctx.skip(); // F2 covers the same path with an injected error where no file system can be mounted
+  const dir = join(tmpfs, 'run');
+  const filler = join(tmpfs, 'filler');
+  try {
+    // Leave about 12 KB: the manifest and a few samples fit, the 8 samples with their calls (about 40 KB) do not.
+    writeFileSync(filler, Buffer.alloc(1024 * 1024 - 12 * 1024));
+    const r = await bench(bigArgs(dir));
+    await fullDiskThenResume(dir, r, () => rmSync(filler), bigArgs(dir));
+  } finally {
+    spawnSync('umount', [tmpfs]);
+  }
+});
+
+// ---- 4. SIGTERM is Ctrl-C -----------------------------------------------------------------------------------------
+
+test('S1 SIGTERM mid-run: exit 130 with the interrupt line, and a rerun resumes', async () => {
+  let child: ReturnType<typeof spawn> | undefined;
+  const server = await fakeEndpoint((_body, n, res) => {
+    if (n === 6) child?.kill('SIGTERM');
+    setTimeout(() => json(res, 200, completion('the answer is 42')), 20);
+  });
+  const dir = join(root, 'sigterm');
+  const args = [
+    'run',
+    'niah_single_1',
+    '--lengths',
+    '1k',
+    '--samples',
+    '10',
+    '--model',
+    server.url,
+    '--model-name',
+    'm',
+    '--concurrency',
+    '1',
+    '--no-progress',
+    '--no-cache',
+    '--out',
+    dir,
+  ];
+  try {
+    const first = await new Promise<BenchResult>((resolve, reject) => {
+      const c = spawn(process.execPath, [BIN, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = c;
+      let stdout = '';
+      let stderr = '';
+      c.stdout!.on('data', (d) => (stdout += String(d)));
+      c.stderr!.on('data', (d) => (stderr += String(d)));
+      const guard = setTimeout(() => c.kill('SIGKILL'), 60_000);
+      c.on('error', reject);
+      c.on('close', (code, signal) => {
+        clearTimeout(guard);
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
+    assert.equal(first.code, 130, first.stderr);
+    assert.match(first.stderr, /interrupt: no new samples start/);
+    assert.match(first.stdout, /interrupted: \d+ of 10 samples finished; run the same command again to resume/);
+    const saved = sampleKeys(dir);
+    assert.ok(saved.length >= 2 && saved.length < 10, `${saved.length} samples saved`);
+    const again = await bench(args);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`resuming: ${saved.length} of 10 samples`));
+    assert.equal(new Set(sampleKeys(dir)).size, 10);
+    assert.equal(sampleKeys(dir).length, 10);
+  } finally {
+    await server.close();
+  }
 });
