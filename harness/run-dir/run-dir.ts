@@ -72,7 +72,7 @@ export class RunDir {
     opts: { grid?: RunGrid; extend?: boolean; onNote?: (message: string) => void } = {},
   ): RunDir {
     makeDirs(dir);
-    const unlock = lockRunDir(dir, opts.onNote);
+    const unlock = guardIO('locking', join(dir, 'run.lock'), () => lockRunDir(dir, opts.onNote));
     try {
       let previous: RunManifest | null = null;
       if (hasManifest(dir)) {
