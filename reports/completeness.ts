@@ -51,6 +51,27 @@ export function expectedSource(manifest: ManifestView | null): ExpectedSource | 
   return { expected, methods: manifest.methods, model: manifest.model?.id, shard };
 }
 
+/**
+ * The planned counts of a run directory, one source per `bench run` invocation when its manifest has a history (so
+ * a directory extended with a method at one length does not expect that method at every length: a cell's planned
+ * count is the largest any invocation asked for), else the manifest's top-level counts (older runs, merges).
+ */
+export function expectedSources(manifest: ManifestView | null): ExpectedSource[] {
+  const whole = expectedSource(manifest);
+  if (!whole || !manifest) return [];
+  const history = manifest.manifest.history;
+  if (!Array.isArray(history) || history.length === 0 || manifest.manifest.merged_from) return [whole];
+  const out: ExpectedSource[] = [];
+  for (const h of history) {
+    if (!h || typeof h !== 'object' || !h.expected || !Array.isArray(h.grid?.methods)) return [whole];
+    const expected: ExpectedCounts = {};
+    for (const [k, v] of Object.entries(h.expected))
+      if (typeof v === 'number' && Number.isInteger(v) && v >= 0) expected[k] = v;
+    out.push({ ...whole, expected, methods: h.grid.methods });
+  }
+  return out;
+}
+
 type CellKey = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthLabel'>;
 
 /** The planned count of one cell over several run directories (shards add up; a repeated shard counts once); null: unknown. */

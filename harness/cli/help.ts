@@ -72,6 +72,7 @@ ${LENGTHS}
   --request-timeout S   each attempt's wall limit, exactly S s; a call gives up after 8×S  [60 s + size-based; 15 min]
   --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
   --retry-errors        on resume, run again the samples that ended as errors (the new line supersedes the old)
+  --extend              let this run add tasks, lengths or methods to an --out that holds a run (refused otherwise)
   --no-retry-429        do not wait out rate limits (daily quotas): a 429 ends the sample as an error
   --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)

@@ -35,6 +35,7 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   'store-prompts': { type: 'boolean' },
   'no-retry-429': { type: 'boolean' },
   'retry-errors': { type: 'boolean' },
+  extend: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   'server-batch': { type: 'string' },
   'request-timeout': { type: 'string' },
@@ -400,6 +401,7 @@ function parseRun(argv: string[], env: ShardEnv, parsed = parse(argv, runOptions
     storePrompts: Boolean(values['store-prompts']),
     retry429: !values['no-retry-429'],
     retryErrors: Boolean(values['retry-errors']),
+    extend: Boolean(values.extend),
     dryRun: Boolean(values['dry-run']),
     serverBatch:
       values['server-batch'] === undefined

@@ -220,7 +220,8 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
     }
     writeFileSync(join(staging, 'samples.jsonl'), sampleLines.length ? sampleLines.join('\n') + '\n' : '');
     writeFileSync(join(staging, 'calls.jsonl'), Buffer.concat(callParts));
-    const { resumed: _resumed, ...base } = shards[0].manifest;
+    // A shard's own history (its invocations) does not describe the merged directory; merged_from does.
+    const { resumed: _resumed, history: _history, ...base } = shards[0].manifest;
     const manifest: RunManifest = {
       ...base,
       command: ['bench', 'merge', ...opts.shardDirs, '--out', opts.out].join(' '),

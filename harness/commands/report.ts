@@ -14,7 +14,7 @@ import {
 } from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import { comparison } from '../../reports/comparison.js';
-import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
+import { expectedSources, markCompleteness, missingCells } from '../../reports/completeness.js';
 import { renderHtml, type ReportRun } from '../../reports/html.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { reportMarkdown } from '../../reports/markdown.js';
@@ -89,7 +89,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   const rows = summarize(records);
   for (const row of rows) if (referenceModels.has(row.model)) row.isReferenceReader = true;
   // Cells with fewer samples than their run planned (interrupted, unfinished shard) are flagged, not shown as complete.
-  const planned = runs.map((r) => expectedSource(r.manifest));
+  const planned = runs.flatMap((r) => expectedSources(r.manifest));
   markCompleteness(rows, planned);
   const missing = missingCells(rows, planned);
   const partial = rows.filter((r) => r.complete === false).length;

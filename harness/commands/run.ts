@@ -18,6 +18,8 @@ export function describeEvent(e: RunEvent): string {
       return `resuming: ${e.finished} of ${e.total} samples already finished in ${e.dir}`;
     case 'samples-capped':
       return samplesCappedNote(e);
+    case 'note':
+      return e.message;
   }
 }
 
@@ -90,7 +92,8 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<numb
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const onEvent = (e: RunEvent) => (e.type === 'samples-capped' ? io.err : io.out)(describeEvent(e));
+    const onEvent = (e: RunEvent) =>
+      (e.type === 'samples-capped' || e.type === 'note' ? io.err : io.out)(describeEvent(e));
     const outcome = await executeRun(cmd.config, { createModel, onEvent, signal: controller.signal });
     const { lines, exitCode, errorLine } = describeOutcome(outcome);
     for (const l of lines) io.out(l);

@@ -34,6 +34,8 @@ export interface RunConfig {
   retry429: boolean;
   /** Rerun samples that ended as errors in an earlier run of this directory. */
   retryErrors: boolean;
+  /** Let this run add tasks, lengths or methods to a run directory that holds fewer (recorded in its history). */
+  extend: boolean;
   /** Count samples, calls and tokens without calling a model or writing a run directory. */
   dryRun: boolean;
   /** The server's batch (max_num_seqs × replicas): calls beyond it wait here, longest remaining chain first. */

@@ -3,13 +3,14 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MethodCheckpoint } from '../types.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { guardIO } from './io-errors.js';
 
 /** One small file per unfinished (sample, method), replaced atomically after each call; removed when it ends. */
 export class CheckpointStore {
   private dir: string;
   constructor(runDir: string) {
     this.dir = join(runDir, 'checkpoints');
-    mkdirSync(this.dir, { recursive: true });
+    guardIO('creating', this.dir, () => mkdirSync(this.dir, { recursive: true }));
   }
   private file(key: string): string {
     return join(this.dir, createHash('sha256').update(key).digest('hex').slice(0, 24) + '.json');
@@ -23,7 +24,8 @@ export class CheckpointStore {
     }
   }
   save(key: string, checkpoint: MethodCheckpoint): void {
-    writeFileAtomic(this.file(key), JSON.stringify({ key, checkpoint }));
+    const file = this.file(key);
+    guardIO('writing', file, () => writeFileAtomic(file, JSON.stringify({ key, checkpoint })));
   }
   clear(key: string): void {
     rmSync(this.file(key), { force: true });

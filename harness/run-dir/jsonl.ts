@@ -12,6 +12,7 @@
 // Writing (JsonlAppender) appends each row as one write() of a complete line, so a kill never splits earlier rows.
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { guardIO } from './io-errors.js';
 import { invalidUtf8Offset, isGzip, readTextFile } from '../text-file.js';
 
 export type JsonlMode = 'strict' | 'lenient';
@@ -279,13 +280,48 @@ export function completeLines(file: string): Buffer {
 export class JsonlAppender {
   private fd: number;
   constructor(readonly file: string) {
-    trimTornTail(file);
-    this.fd = openSync(file, 'a');
+    this.fd = guardIO('opening', file, () => {
+      trimTornTail(file);
+      return openSync(file, 'a');
+    });
   }
+  /**
+   * Appends one row. A failed or short write (a full disk) is cut back to the last complete line, so the file never
+   * ends in half a row, and reported as a RunDirIOError naming the file.
+   */
   append(row: unknown): void {
-    writeSync(this.fd, JSON.stringify(row) + '\n');
+    const line = Buffer.from(JSON.stringify(row) + '\n');
+    guardIO('writing', this.file, () => {
+      const start = fstatSync(this.fd).size;
+      try {
+        let done = 0;
+        while (done < line.length) done += writeSync(this.fd, line, done, line.length - done);
+        maybeInjectFault(this.file);
+      } catch (err) {
+        try {
+          ftruncateSync(this.fd, start);
+        } catch {
+          // the torn tail is cut on the next open (trimTornTail)
+        }
+        throw err;
+      }
+    });
   }
   close(): void {
     closeSync(this.fd);
   }
+}
+
+/**
+ * Fault injection for tests, off unless BENCH_TEST_FAIL_WRITES is set: "ENOSPC:N" makes every append after the N-th
+ * (of this process) throw an ENOSPC error, so the full-disk path can be tested where no small file system can be
+ * mounted. Never set it outside tests.
+ */
+let appendsSoFar = 0;
+function maybeInjectFault(file: string): void {
+  const spec = process.env.BENCH_TEST_FAIL_WRITES;
+  if (!spec) return;
+  const [code, after] = spec.split(':');
+  if (++appendsSoFar > Number(after ?? 0))
+    throw Object.assign(new Error(`${code}: injected fault, write '${file}'`), { code });
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -13,17 +13,40 @@ function alive(pid: number): boolean {
 }
 
 /**
- * An exclusive lock on a run directory: `run.lock` holds host and pid. A lock left by a killed process on this host
- * is taken over at once (a pid check, not a staleness timeout, so `kill -9` then rerun works immediately).
+ * Creates `file` holding `text`, failing with EEXIST when it exists. The text is written to a temporary first and
+ * hard-linked into place, so no other process ever sees the lock empty (where links are not supported: create, write).
  */
-export function lockRunDir(dir: string): () => void {
+function createFilled(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  try {
+    linkSync(temp, file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    const fd = openSync(file, 'wx');
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * An exclusive lock on a run directory: `run.lock` holds host and pid. A lock left by a killed process on this host
+ * is taken over at once (a pid check, not a staleness timeout, so `kill -9` then rerun works immediately), and so is
+ * an empty or unreadable-as-"host pid" lock (a crash or a full disk between creating it and writing it). Each
+ * takeover is reported through `onTakeover` (one line for stderr).
+ */
+export function lockRunDir(dir: string, onTakeover: (message: string) => void = () => {}): () => void {
   const file = join(dir, 'run.lock');
   const me = `${hostname()} ${process.pid}`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, me);
-      closeSync(fd);
+      createFilled(file, me);
       return () => {
         try {
           if (readFileSync(file, 'utf8') === me) rmSync(file);
@@ -39,9 +62,16 @@ export function lockRunDir(dir: string): () => void {
       } catch {
         continue;
       }
-      const [host, pidText] = owner.split(' ');
+      const [host, pidText] = owner.trim().split(' ');
       const pid = Number(pidText);
+      if (!/^\S+ \d+$/.test(owner.trim())) {
+        // Written by no live run: a lock is created and filled in one step, so an empty or garbled one is a leftover.
+        onTakeover(`taking over a stale lock in ${dir} (${owner.trim() === '' ? 'empty' : 'unreadable'} ${file})`);
+        rmSync(file, { force: true });
+        continue;
+      }
       if (host === hostname() && Number.isInteger(pid) && !alive(pid)) {
+        onTakeover(`taking over a stale lock from pid ${pid} (not running) in ${dir}`);
         rmSync(file, { force: true });
         continue;
       }

@@ -3,8 +3,9 @@
 // `bench run` writes it at the start of every invocation (RunDir.writeManifest); `bench merge` writes the merged
 // directory's. Everything that reads a manifest (resume, merge, report, baseline) goes through readManifest, which
 // checks the fields' types, so no reader guesses at shapes. Unknown extra fields are kept as they are (merge copies
-// them). Directories written by earlier versions of this bench read fine: the one field added since (model.client)
-// is optional.
+// them). Directories written by earlier versions of this bench read fine: the fields added since (model.client,
+// history) are optional. A directory owns the (task, length, method) cells its invocations asked for: a run that adds
+// cells needs --extend (RunDir.open), and each invocation appends itself to `history` (unionManifest).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -81,6 +82,113 @@ export interface RunManifest {
   merged_from?: MergedShard[];
   /** Set when samples were read from --data files (generators/file): where from, in which detected format. */
   data?: ManifestData;
+  /**
+   * One entry per `bench run` invocation into this directory, oldest first (append-only). Absent in directories
+   * written before it was recorded. The top-level tasks, lengths, methods and expected are the union of all entries.
+   */
+  history?: ManifestHistoryEntry[];
+}
+
+/** The (task, length label, method) cells a run asks for. */
+export interface RunGrid {
+  tasks: string[];
+  /** Length labels per task name. */
+  lengths: Record<string, string[]>;
+  methods: string[];
+}
+
+/** One `bench run` invocation into a run directory. */
+export interface ManifestHistoryEntry {
+  command: string;
+  /** ISO time the invocation opened the directory; absent for an entry recovered from an older manifest. */
+  time?: string;
+  /** The grid this invocation asked for (a subset of the directory's, or more with --extend). */
+  grid: RunGrid;
+  /** Whether this invocation added tasks, lengths or methods (with --extend). */
+  extended: boolean;
+  /** Units this invocation planned, and how many of them were already finished when it started. */
+  units: number;
+  resumed?: number;
+  /** Planned samples per method by "task/length label" for this invocation. */
+  expected?: Record<string, number>;
+}
+
+/** The grid a manifest records (its top-level tasks, lengths and methods). */
+export function manifestGrid(m: Pick<RunManifest, 'tasks' | 'lengths' | 'methods'>): RunGrid {
+  return { tasks: m.tasks.map((t) => t.name), lengths: m.lengths, methods: m.methods };
+}
+
+/**
+ * What `asked` adds to the grid a directory holds, one phrase each ("task niah_single_1", "length 2k of ruler-hqa",
+ * "method rag"); [] when it asks for a subset.
+ */
+export function gridAdditions(held: RunGrid, asked: RunGrid): string[] {
+  const out: string[] = [];
+  for (const t of asked.tasks) {
+    if (!held.tasks.includes(t)) {
+      out.push(`task ${t}${asked.lengths[t]?.length ? ` (${asked.lengths[t].join(', ')})` : ''}`);
+      continue;
+    }
+    const have = held.lengths[t] ?? [];
+    const added = (asked.lengths[t] ?? []).filter((l) => !have.includes(l));
+    if (added.length > 0) out.push(`${added.length > 1 ? 'lengths' : 'length'} ${added.join(', ')} of ${t}`);
+  }
+  const methods = asked.methods.filter((m) => !held.methods.includes(m));
+  if (methods.length > 0) out.push(`${methods.length > 1 ? 'methods' : 'method'} ${methods.join(', ')}`);
+  return out;
+}
+
+const unionList = (a: readonly string[], b: readonly string[]): string[] => [...a, ...b.filter((x) => !a.includes(x))];
+
+/**
+ * The manifest to write for an invocation into a directory that already holds `previous` (null: a new directory):
+ * the invocation's own fields, with tasks, lengths, methods, expected and the identity's per-method and per-task
+ * parts made the union of both, and `entry` appended to the history (an older manifest without history gets an
+ * entry recovered from its own fields first).
+ */
+export function unionManifest(
+  previous: RunManifest | null,
+  current: RunManifest,
+  entry: ManifestHistoryEntry,
+): RunManifest {
+  if (!previous) return { ...current, history: [entry] };
+  const history: ManifestHistoryEntry[] = previous.history ?? [
+    {
+      command: previous.command,
+      grid: manifestGrid(previous),
+      extended: false,
+      units: previous.units,
+      ...(previous.resumed !== undefined ? { resumed: previous.resumed } : {}),
+      ...(previous.expected ? { expected: previous.expected } : {}),
+    },
+  ];
+  const tasks = [...previous.tasks];
+  for (const t of current.tasks) {
+    const at = tasks.findIndex((p) => p.name === t.name);
+    if (at >= 0) tasks[at] = t;
+    else tasks.push(t);
+  }
+  const lengths: Record<string, string[]> = { ...previous.lengths };
+  for (const [t, ls] of Object.entries(current.lengths)) lengths[t] = unionList(lengths[t] ?? [], ls);
+  const expected: Record<string, number> = { ...(previous.expected ?? {}) };
+  for (const [k, n] of Object.entries(current.expected ?? {})) expected[k] = Math.max(expected[k] ?? 0, n);
+  const prevIdentity = previous.identity as Partial<RunIdentity>;
+  const identity: RunIdentity = {
+    ...current.identity,
+    methods: { ...(prevIdentity.methods ?? {}), ...current.identity.methods },
+    ...(prevIdentity.decoding || current.identity.decoding
+      ? { decoding: { ...(prevIdentity.decoding ?? {}), ...(current.identity.decoding ?? {}) } }
+      : {}),
+  };
+  return {
+    ...current,
+    tasks,
+    lengths,
+    methods: unionList(previous.methods, current.methods),
+    expected,
+    identity,
+    history: [...history, entry],
+  };
 }
 
 /** The data a run read with --data: the path given, the detected format(s), and each file's sha256. */
@@ -181,6 +289,27 @@ const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
       ['sha256'],
     ),
     'an object {path, format, sha256?, files}',
+    true,
+  ],
+  [
+    'history',
+    arrayOf(
+      fields(
+        {
+          command: isString,
+          time: isString,
+          grid: fields({
+            tasks: arrayOf(isString),
+            lengths: recordOf(arrayOf(isString)),
+            methods: arrayOf(isString),
+          }),
+          extended: (v) => typeof v === 'boolean',
+          units: isInteger,
+        },
+        ['time'],
+      ),
+    ),
+    'an array of {command, time?, grid {tasks, lengths, methods}, extended, units, ...}',
     true,
   ],
 ];

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest } from '../types.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { guardIO } from './io-errors.js';
 
 /** prompts/<hh>/<hash>.json: each distinct prompt once; calls.jsonl refers to it by promptHash. */
 export class PromptStore {
@@ -13,7 +14,9 @@ export class PromptStore {
     const sub = join(this.dir, hash.slice(0, 2));
     const file = join(sub, `${hash}.json`);
     if (existsSync(file)) return;
-    mkdirSync(sub, { recursive: true });
-    writeFileAtomic(file, JSON.stringify({ messages: request.messages, params: request.params }));
+    guardIO('writing', file, () => {
+      mkdirSync(sub, { recursive: true });
+      writeFileAtomic(file, JSON.stringify({ messages: request.messages, params: request.params }));
+    });
   }
 }

@@ -1,13 +1,42 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { guardIO } from './io-errors.js';
 import { UserError } from '../errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import { CheckpointStore } from './checkpoints.js';
 import { JsonlAppender, jsonlRows } from './jsonl.js';
 import { lockRunDir } from './lock.js';
-import { hasManifest, readManifest, writeManifest, type RunManifest } from './manifest.js';
+import {
+  gridAdditions,
+  hasManifest,
+  manifestGrid,
+  readManifest,
+  writeManifest,
+  type RunGrid,
+  type RunManifest,
+} from './manifest.js';
 import { recordKey } from './record-key.js';
 import { identityDifferences, type RunIdentity } from './identity.js';
+
+/**
+ * Creates `dir` and its missing ancestors one level at a time (never a recursive mkdir, which spins forever under
+ * /proc), each failure a one-line RunDirIOError naming the directory it could not create.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
+    missing.unshift(p);
+    if (dirname(p) === p) break;
+  }
+  for (const p of missing)
+    guardIO('creating', p, () => {
+      try {
+        mkdirSync(p);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    });
+}
 
 /** A run directory: manifest.json, samples.jsonl (one line per finished sample), calls.jsonl, checkpoints/. */
 export class RunDir {
@@ -15,13 +44,17 @@ export class RunDir {
   readonly calls: JsonlAppender;
   readonly checkpoints: CheckpointStore;
   readonly finished: Map<string, SampleRecord>;
+  /** The manifest the directory held when opened (null: a new directory). */
+  readonly previous: RunManifest | null;
   private unlock: () => void;
 
   private constructor(
     readonly dir: string,
     finished: Map<string, SampleRecord>,
     unlock: () => void,
+    previous: RunManifest | null,
   ) {
+    this.previous = previous;
     this.finished = finished;
     this.unlock = unlock;
     this.samples = new JsonlAppender(join(dir, 'samples.jsonl'));
@@ -29,17 +62,30 @@ export class RunDir {
     this.checkpoints = new CheckpointStore(dir);
   }
 
-  /** Opens (creating or resuming) a run directory. Refuses one that holds a run with another identity. */
-  static open(dir: string, identity: RunIdentity): RunDir {
-    mkdirSync(dir, { recursive: true });
-    const unlock = lockRunDir(dir);
+  /**
+   * Opens (creating or resuming) a run directory. Refuses one that holds a run with another identity, and, unless
+   * `extend`, a `grid` that adds tasks, lengths or methods to the ones the directory holds (a subset resumes them).
+   */
+  static open(
+    dir: string,
+    identity: RunIdentity,
+    opts: { grid?: RunGrid; extend?: boolean; onNote?: (message: string) => void } = {},
+  ): RunDir {
+    makeDirs(dir);
+    const unlock = guardIO('locking', join(dir, 'run.lock'), () => lockRunDir(dir, opts.onNote));
     try {
+      let previous: RunManifest | null = null;
       if (hasManifest(dir)) {
-        const previous = readManifest(dir, { hint: 'move the directory away or use another --out' });
+        previous = readManifest(dir, { hint: 'move the directory away or use another --out' });
         const diff = identityDifferences(previous.identity, identity);
         if (diff.length > 0)
           throw new UserError(
             `${dir} holds a run made with other settings: ${diff.join('; ')}. Use another --out to keep both, or the same settings to resume`,
+          );
+        const added = opts.grid ? gridAdditions(manifestGrid(previous), opts.grid) : [];
+        if (added.length > 0 && !opts.extend)
+          throw new UserError(
+            `${dir} holds another run's grid; this run adds ${added.join('; ')}: pass --extend to add them to this directory, or use another --out`,
           );
       }
       // A torn last line (a killed run) is skipped here and cut off by the appender; a later copy of a sample wins.
@@ -51,7 +97,7 @@ export class RunDir {
           fixHint: 'or use another --out',
         }))
           finished.set(recordKey(value), value);
-      return new RunDir(dir, finished, unlock);
+      return new RunDir(dir, finished, unlock, previous);
     } catch (err) {
       unlock();
       throw err;
@@ -59,7 +105,7 @@ export class RunDir {
   }
 
   writeManifest(manifest: RunManifest): void {
-    writeManifest(this.dir, manifest);
+    guardIO('writing', join(this.dir, 'manifest.json'), () => writeManifest(this.dir, manifest));
   }
 
   appendSample(key: string, record: SampleRecord): void {

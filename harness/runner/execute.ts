@@ -56,6 +56,17 @@ export async function executeUnit(
   if (!prepared || !method) throw new Error(`unit ${spec.key}: task or method not prepared`);
   const sample = prepared.build(spec.length, spec.index);
   const resume = env.checkpoints.load(spec.key);
+  // A failed checkpoint or prompt write (a full disk) stops the sample and then the run: the method sees it as an
+  // error of its call, but the sample is not recorded as errored; the I/O error is thrown instead.
+  let ioFailure: unknown;
+  const io = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      ioFailure ??= err;
+      throw err;
+    }
+  };
   let lastSave = performance.now();
   const started = performance.now();
   const output = await method.run(sample, {
@@ -64,15 +75,16 @@ export async function executeUnit(
     signal: env.signal,
     resume,
     onCall,
-    onPrompt: env.prompts ? (hash, request) => env.prompts!.put(hash, request) : undefined,
+    onPrompt: env.prompts ? (hash, request) => io(() => env.prompts!.put(hash, request)) : undefined,
     onCheckpoint(cp: MethodCheckpoint) {
       const now = performance.now();
       if (env.checkpointEveryCall || now - lastSave > 1000) {
-        env.checkpoints.save(spec.key, cp);
+        io(() => env.checkpoints.save(spec.key, cp));
         lastSave = now;
       }
     },
   });
+  if (ioFailure !== undefined) throw ioFailure;
   if (env.signal?.aborted && output.status !== 'ok') return null;
   // A context longer than its token target is scored as usual but never passes for that length.
   const over = overTarget(sample.length, sample.context.tokenCount);

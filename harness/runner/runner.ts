@@ -14,6 +14,8 @@ import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.
 import { environmentInfo } from '../run-dir/environment.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
 import { RunDir } from '../run-dir/run-dir.js';
+import { guardIO, RunDirIOError } from '../run-dir/io-errors.js';
+import { gridAdditions, manifestGrid, unionManifest, type RunManifest } from '../run-dir/manifest.js';
 import { expectedCounts, markCompleteness, missingCells, type MissingCell } from '../../reports/completeness.js';
 import { dryRunRows, type DryRunRow } from './dry-run.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
@@ -34,6 +36,8 @@ export type RunEvent =
       /** Where --data samples come from (format, file, rows, sha256). */ data?: string;
     }
   | { type: 'resuming'; finished: number; total: number; dir: string }
+  /** Something the user should know that does not stop the run (a stale lock taken over): one line for stderr. */
+  | { type: 'note'; message: string }
   /** --samples asked for more samples than a task has (a note for stderr; the run goes on with what there is). */
   | ({ type: 'samples-capped' } & SamplesCapped);
 
@@ -91,7 +95,16 @@ function openRun(
   const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
   const outDir = config.out ?? defaultOutDir(config, modelSlug);
   const identity = runIdentity(config, tokenizer.id, modelId, plan.tasks);
-  const runDir = RunDir.open(outDir, identity);
+  const grid = {
+    tasks: plan.tasks.map((t) => t.name),
+    lengths: Object.fromEntries(plan.tasks.map((t, i) => [t.name, plan.grids[i].map((l) => l.label)])),
+    methods: config.methods,
+  };
+  const runDir = RunDir.open(outDir, identity, {
+    grid,
+    extend: config.extend,
+    onNote: (message) => onEvent({ type: 'note', message }),
+  });
   try {
     for (const u of plan.units) {
       const done = runDir.finished.get(u.key);
@@ -106,15 +119,18 @@ function openRun(
       return done !== undefined && !(config.retryErrors && done.status === 'error');
     };
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
-    runDir.writeManifest({
-      command: ['bench', 'run', ...process.argv.slice(3)].join(' '),
+    const command = ['bench', 'run', ...process.argv.slice(3)].join(' ');
+    const expected = expectedCounts(plan.units);
+    const resumed = plan.units.length - todo.length;
+    const manifest: RunManifest = {
+      command,
       tasks: plan.tasks.map((t, i) => ({
         name: t.name,
         version: t.version,
         metric: plan.prepared[i].metric ?? t.metric,
       })),
       methods: config.methods,
-      lengths: Object.fromEntries(plan.tasks.map((t, i) => [t.name, plan.grids[i].map((l) => l.label)])),
+      lengths: grid.lengths,
       samples: config.samples ?? null,
       seed: config.seed,
       tokenizer: tokenizer.id,
@@ -131,10 +147,24 @@ function openRun(
       environment: environmentInfo(),
       units: plan.units.length,
       // Samples per method planned for each task/length: reports flag a cell with fewer as incomplete ("n of N").
-      expected: expectedCounts(plan.units),
-      resumed: plan.units.length - todo.length,
+      expected,
+      resumed,
       data: manifestData(plan.tasks, plan.prepared),
-    });
+    };
+    // The directory's manifest describes every invocation's cells (the union); history lists each invocation.
+    const previous = runDir.previous;
+    const extended = previous !== null && gridAdditions(manifestGrid(previous), grid).length > 0;
+    runDir.writeManifest(
+      unionManifest(previous, manifest, {
+        command,
+        time: new Date().toISOString(),
+        grid,
+        extended,
+        units: plan.units.length,
+        resumed,
+        expected,
+      }),
+    );
     if (todo.length < plan.units.length)
       onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
     return { runDir, outDir, modelId, todo };
@@ -216,9 +246,22 @@ async function runUnits(
     config.progress,
   );
   const stats: CallStats = { calls: 0, retries: 0, cached: 0, failed: 0 };
+  let failed: unknown;
+  // A write that fails in the run directory (a full disk) stops the run at once: nothing more is written, and what
+  // was written stays for a rerun to resume.
+  const fail = (err: unknown) => {
+    failed ??= err;
+    if (err instanceof RunDirIOError && !stop.signal.aborted) stop.abort(err);
+  };
   const onCalls = (calls: CallRecord[]) => {
     for (const c of calls) {
-      runDir.appendCall(c);
+      if (failed instanceof RunDirIOError) return;
+      try {
+        runDir.appendCall(c);
+      } catch (err) {
+        fail(err); // not rethrown: this runs in a worker's message handler; the abort stops the sample
+        return;
+      }
       stats.calls++;
       stats.retries += c.retries;
       if (c.cached) stats.cached++;
@@ -228,7 +271,6 @@ async function runUnits(
   };
   // Units start in schedule order (p-limit queues FIFO); after an abort or a failure the rest are skipped.
   const limit = pLimit(Math.max(1, workers > 1 ? workers : config.concurrency));
-  let failed: unknown;
   const runOne = async (unit: WorkUnit) => {
     if (stop.signal.aborted || failed !== undefined) return;
     try {
@@ -241,7 +283,7 @@ async function runUnits(
         progress.sampleDone(record.status === 'ok' || record.status === 'over-target');
       }
     } catch (err) {
-      failed ??= err;
+      fail(err);
     }
   };
   try {
@@ -294,7 +336,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
       ];
       const summary = markCompleteness(summarize(records), planned);
       const missing = missingCells(summary, planned);
-      writeSummary(open.outDir, summary, missing);
+      guardIO('writing', join(open.outDir, 'summary.csv'), () => writeSummary(open.outDir, summary, missing));
       return {
         kind: 'finished',
         outDir: open.outDir,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RunConfig } from '../config/run-config.js';
 import { UserError } from '../errors.js';
+import { translateIOError } from '../run-dir/io-errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import type { UnitSpec } from './execute.js';
 import type { FromWorker, ToWorker } from './unit-worker.js';
@@ -59,7 +60,7 @@ export function createWorkerPool(size: number, config: RunConfig, runDir: string
     w.on('error', (err) => {
       const job = current.get(w);
       current.delete(w);
-      job?.reject(err);
+      job?.reject(translateIOError(err, 'writing in', runDir) as Error);
     });
   }
   return {
