@@ -192,22 +192,7 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
         },
       },
       scales: {
-        x: {
-          type: 'logarithmic',
-          min: xMin,
-          max: xMax,
-          title: { display: true, text: 'Context length (tokens, log scale)', font: { size: f * 0.9 } },
-          grid: { color: '#e6e6e6' },
-          ticks: {
-            font: { size: f * 0.8 },
-            autoSkip: false,
-            maxRotation: 0,
-            callback: (value) => ticks.get(Number(value)) ?? '',
-          },
-          afterBuildTicks: (scale: Scale) => {
-            scale.ticks = xs.map((value) => ({ value }));
-          },
-        },
+        x: lengthAxis(xMin, xMax, xs, ticks, f),
         y: {
           min: 0,
           max: 100,
@@ -225,4 +210,30 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
 export function renderAccuracyChart(input: AccuracyChartInput): Buffer {
   const { config, title } = accuracyChartConfig(input);
   return renderChartJs(config, input.size, title);
+}
+
+/** The log-scale context-length x axis shared by the accuracy and difference charts: a tick at each length shown. */
+export function lengthAxis(
+  xMin: number,
+  xMax: number,
+  xs: readonly number[],
+  ticks: ReadonlyMap<number, string>,
+  f: number,
+) {
+  return {
+    type: 'logarithmic' as const,
+    min: xMin,
+    max: xMax,
+    title: { display: true, text: 'Context length (tokens, log scale)', font: { size: f * 0.9 } },
+    grid: { color: '#e6e6e6' },
+    ticks: {
+      font: { size: f * 0.8 },
+      autoSkip: false,
+      maxRotation: 0,
+      callback: (value: string | number) => ticks.get(Number(value)) ?? '',
+    },
+    afterBuildTicks: (scale: Scale) => {
+      scale.ticks = xs.map((value) => ({ value }));
+    },
+  };
 }

@@ -1,11 +1,11 @@
 // Paired difference B − A vs context length: one line per pair on a log-scale token axis, its paired bootstrap 95%
 // interval as a band with error bars, filled points where the difference is significant after Holm, hollow where not.
-import type { ChartConfiguration, ChartDataset, Scale } from 'chart.js';
+import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import type { PaperLength } from '../baselines.js';
 import type { DiffRow } from '../paired.js';
 import { dodge, intervalBandsPlugin, type Band } from './bands.js';
 import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
-import { xPosition } from './accuracy.js';
+import { lengthAxis, xPosition } from './accuracy.js';
 
 export interface DifferenceChartInput {
   task: string;
@@ -96,22 +96,7 @@ export function differenceChartConfig(input: DifferenceChartInput): { config: Ch
         },
       },
       scales: {
-        x: {
-          type: 'logarithmic',
-          min: xMin,
-          max: xMax,
-          title: { display: true, text: 'Context length (tokens, log scale)', font: { size: f * 0.9 } },
-          grid: { color: '#e6e6e6' },
-          ticks: {
-            font: { size: f * 0.8 },
-            autoSkip: false,
-            maxRotation: 0,
-            callback: (value) => ticks.get(Number(value)) ?? '',
-          },
-          afterBuildTicks: (scale: Scale) => {
-            scale.ticks = xs.map((value) => ({ value }));
-          },
-        },
+        x: lengthAxis(xMin, xMax, xs, ticks, f),
         y: {
           min: -range,
           max: range,
