@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../harness/paths.js';
 import { loadTokenizer } from '../harness/tokenizer/index.js';
 import type { TaskDefinition } from '../harness/types.js';
-import { niahTasks } from '../generators/niah/index.js';
+import { niahTasks } from '../generators/ruler/index.js';
 
 const SIZES: Record<string, number> = { '128k': 131072, '1m': 1048576, '3.5m': 3670016, '50m': 52428800 };
 

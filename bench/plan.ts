@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { serveCommand } from '../harness/commands/serve.js';
+import { serveCommand } from '../cli/commands/serve.js';
 import { serveOptionsFromFlags } from '../reference/serve/options.js';
 import { modelFromReply } from '../reference/serve/reply-model.js';
 import { loadTokenizer } from '../harness/tokenizer/index.js';

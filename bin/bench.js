@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point for the `bench` binary: runs the compiled CLI from dist/ (built by `npm ci` via `prepare`).
-import { main } from '../dist/harness/cli/main.js';
+import { main } from '../dist/cli/main.js';
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { LONGBENCH_E_BUCKETS } from '../harness/protocol/longbench.js';
+import { LONGBENCH_E_BUCKETS } from '../generators/longbench/protocol.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';

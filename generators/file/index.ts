@@ -6,10 +6,10 @@ import { UserError } from '../../harness/errors.js';
 import type { ManifestData } from '../../harness/run-dir/manifest.js';
 import type { DataSourceInfo, PreparedTask, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { detectFile, FORMAT_NAMES, wrongTask, type Detected } from './detect.js';
-import { prepareGeneric } from './generic.js';
-import { prepareMemAgentHqa } from './memagent-hqa.js';
-import { NIAH_SPECS } from '../niah/spec.js';
-import { niahTaskInPath, prepareRulerNiah } from './ruler-niah.js';
+import { prepareGeneric } from '../jsonl/index.js';
+import { prepareMemAgentHqa } from '../ruler-hqa/data-file.js';
+import { NIAH_SPECS } from '../ruler/spec.js';
+import { niahTaskInPath, prepareRulerNiah } from '../ruler/data-file.js';
 import { isDirectory, listFiles } from './source.js';
 
 export const JSONL_TASK_VERSION = '1';

@@ -3,7 +3,7 @@
 // consecutive passages separated by a single newline. Deterministic: no seed option, fixed streams.
 import type { HotpotData, HotpotRecord } from '../../datasets/hotpotqa/load.js';
 import { pySplit } from '../../harness/protocol/pytext.js';
-import { rngFor } from '../common/rng.js';
+import { rngFor } from '../../harness/util/rng.js';
 import type { LongBenchRow } from './load.js';
 
 /** RULER-HQA uses the first 128 questions; the fixture takes the next ones. */

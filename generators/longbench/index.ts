@@ -1,7 +1,7 @@
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
 import { LONGBENCH_DECODING } from '../../harness/protocol/decoding.js';
-import { longbenchEBucket, longbenchMetric, longbenchMetricProblem } from '../../harness/protocol/longbench.js';
+import { longbenchEBucket, longbenchMetric, longbenchMetricProblem } from './protocol.js';
 import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { loadLongBench, type LongBenchRow } from './load.js';
 import {
@@ -16,7 +16,7 @@ import {
 /** 2: full-context prompts follow pred.py (raw question, int(max/2) ids kept at each end) and decode greedily. */
 export const LONGBENCH_VERSION = '2';
 
-/** The metric LongBench v1 scores `dataset` with (harness/protocol/longbench.ts). */
+/** The metric LongBench v1 scores `dataset` with (generators/longbench/protocol.ts). */
 function metricOf(dataset: LongBenchDataset): string {
   const metric = longbenchMetric(dataset);
   if (metric === null) throw new UserError(longbenchMetricProblem(dataset));

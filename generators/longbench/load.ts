@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import { datasetPath } from '../../harness/paths.js';
-import { baseDataset } from '../../harness/protocol/longbench.js';
+import { baseDataset } from './protocol.js';
 import { decodeTextBytes } from '../../harness/text-file.js';
 
 /** One line of a LongBench v1 data file (docs/PROTOCOLS.md §e.6). */

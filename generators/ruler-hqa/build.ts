@@ -2,7 +2,7 @@ import { UserError } from '../../harness/errors.js';
 import type { ContextSource, LengthTarget, Tokenizer } from '../../harness/types.js';
 import { renderParagraph, type HotpotRecord } from '../../datasets/hotpotqa/load.js';
 import { overTarget } from '../../harness/config/lengths.js';
-import { rngFor } from '../common/rng.js';
+import { rngFor } from '../../harness/util/rng.js';
 import type { ParagraphPool } from './pool.js';
 import { type Placement, placementPositions } from './placement.js';
 

@@ -1,8 +1,8 @@
-// The parsed forms of every bench command, produced by harness/cli/parse.ts and consumed by harness/commands/.
+// The parsed forms of every bench command, produced by cli/parse.ts and consumed by cli/commands/.
 import type { LengthTarget } from '../types.js';
 import type { RunConfig } from './run-config.js';
 
-/** A parsed command line: what each command in harness/commands/ receives. */
+/** A parsed command line: what each command in cli/commands/ receives. */
 export type Command =
   | { command: 'help'; topic?: string }
   | { command: 'version' }

@@ -11,7 +11,7 @@ import { withWaitingNotice } from './waiting.js';
 /** The run's model: the embedded reference reader, or the endpoints behind a pool. */
 export async function createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model> {
   if (config.model === 'local') {
-    const { createLocalModel } = await import('./local-model.js');
+    const { createLocalModel } = await import('../../reference/local-model.js');
     return createLocalModel(tokenizer);
   }
   return createEndpointModel(config, tokenizer);

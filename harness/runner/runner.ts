@@ -1,6 +1,6 @@
 // `bench run` as four steps: plan (tasks, grids, units), open the run directory (identity check, what is already
 // done), run the units, finish (summary files). The runner prints nothing: it reports events and returns an outcome
-// that harness/commands/run.ts shows.
+// that cli/commands/run.ts shows.
 import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';

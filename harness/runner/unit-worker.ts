@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RunConfig } from '../config/run-config.js';
 import { UserError, errorMessage } from '../errors.js';
-import { createLocalModel } from '../models/local-model.js';
+import { createLocalModel } from '../../reference/local-model.js';
 import { getTask } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord } from '../types.js';

@@ -1,13 +1,13 @@
 // Metric registry. Every score is 0..1; ×100 and rounding happen only at the display edge, through toPercent.
 import { UserError } from '../errors.js';
 import { pyRound } from '../protocol/round.js';
-import { longbenchMetric, longbenchMetricProblem } from '../protocol/longbench.js';
+import { longbenchMetric, longbenchMetricProblem } from '../../generators/longbench/protocol.js';
 import type { MetricOptions } from '../types.js';
-import { classification, codeSim, count, longbenchPrediction, qaF1, retrieval } from './longbench.js';
+import { classification, codeSim, count, longbenchPrediction, qaF1, retrieval } from '../../generators/longbench/metrics.js';
 import { exactMatch, hotpotF1, normalizesToEmpty, subEm, subEmStrict } from './qa.js';
-import { pltrdyRouge, rougeLFLongBench } from './rouge-pltrdy.js';
-import { rougeLTextbook } from './rouge-textbook.js';
-import { memagentNiah, postprocessRulerPred, stringMatchAll, stringMatchPart } from './ruler.js';
+import { pltrdyRouge, rougeLFLongBench } from '../../generators/longbench/rouge-pltrdy.js';
+import { rougeLTextbook } from '../../generators/longbench/rouge-textbook.js';
+import { memagentNiah, postprocessRulerPred, stringMatchAll, stringMatchPart } from '../../generators/ruler/metrics.js';
 
 export type { MetricOptions } from '../types.js';
 

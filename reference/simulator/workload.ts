@@ -1,6 +1,6 @@
 // Synthetic MemAgent sweep for the simulated server: per sample, the sequence of (prompt, output) token counts of its
 // calls. Seeded per sample, so every schedule replays the same calls. Assumptions are documented in docs/SIMULATION.md.
-import { rngFor, type Rng } from '../../generators/common/rng.js';
+import { rngFor, type Rng } from '../../harness/util/rng.js';
 import { memAgentPlan } from '../../harness/methods/memagent.js';
 
 export interface SimCall {

@@ -6,10 +6,10 @@ import { paperBaselinesFor, type PaperBaseline, type PaperLength } from '../base
 import type { SummaryRow } from '../summary.js';
 import { renderAccuracyChart } from './accuracy.js';
 import { CHART_SIZES, type ChartSize, type ChartSizeName } from './canvas.js';
-import { depthOf, renderHeatmap } from './heatmap.js';
-import { hasPlacement, placementLabel, renderProbeChart } from './probe.js';
-import { renderLongBenchChart } from './longbench.js';
-import { hasRouge, renderRougeChart } from './rouge.js';
+import { depthOf, renderHeatmap } from '../../generators/ruler/heatmap-chart.js';
+import { hasPlacement, placementLabel, renderProbeChart } from '../../generators/ruler-hqa/probe-chart.js';
+import { renderLongBenchChart } from '../../generators/longbench/scores-chart.js';
+import { hasRouge, renderRougeChart } from '../../generators/longbench/rouge-chart.js';
 import { shortModel, slug } from '../labels.js';
 import type { DiffRow } from '../paired.js';
 import { chartableDiffRows, renderDifferenceChart } from './difference.js';

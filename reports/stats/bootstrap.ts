@@ -1,5 +1,5 @@
 // Seeded percentile bootstrap of a mean, and of a paired mean difference.
-import { rngFor, type Rng } from '../../generators/common/rng.js';
+import { rngFor, type Rng } from '../../harness/util/rng.js';
 import type { Interval } from './wilson.js';
 
 /** Resamples per interval. With 2,000 the 2.5% and 97.5% points move by well under a point ×100 between seeds at n ≥ 30. */

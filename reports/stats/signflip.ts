@@ -1,5 +1,5 @@
 // Paired randomization (sign-flip) test, for paired scores that are not all 0/1.
-import { rngFor } from '../../generators/common/rng.js';
+import { rngFor } from '../../harness/util/rng.js';
 import type { SeedParts } from './bootstrap.js';
 
 /** Up to this many nonzero differences every sign pattern is enumerated (2^16 = 65,536); above it, Monte Carlo. */

@@ -6,7 +6,7 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCli } from '../../harness/cli/parse.js';
+import { parseCli } from '../../cli/parse.js';
 import type { Command } from '../../harness/config/commands.js';
 
 const DEPLOY = join(process.cwd(), 'deploy');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { UserError } from '../../harness/errors.js';
 import { invalidUtf8Offset, readTextFile } from '../../harness/text-file.js';
-import { mulberry32 } from '../../harness/prng.js';
+import { mulberry32 } from '../../harness/util/prng.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'text-file-'));
 

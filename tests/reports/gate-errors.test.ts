@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SampleRecord } from '../../harness/types.js';
-import { gateCommand } from '../../harness/commands/gate.js';
+import { gateCommand } from '../../cli/commands/gate.js';
 import { writeBaseline } from '../../reports/regression.js';
 import { summarize } from '../../reports/summary.js';
 import { record, runDir } from './fixtures.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SampleRecord } from '../../harness/types.js';
-import { baselineCommand, gateCommand } from '../../harness/commands/gate.js';
+import { baselineCommand, gateCommand } from '../../cli/commands/gate.js';
 import { allowedDrop, writeBaseline } from '../../reports/regression.js';
 import { summarize } from '../../reports/summary.js';
 import { manifestFixture } from '../helpers/manifest.js';

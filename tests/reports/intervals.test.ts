@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportCommand } from '../../harness/commands/report.js';
+import { reportCommand } from '../../cli/commands/report.js';
 import { accuracyChartConfig } from '../../reports/charts/accuracy.js';
 import { CHART_SIZES } from '../../reports/charts/canvas.js';
 import { summarize, summaryCsv, summaryJson } from '../../reports/summary.js';

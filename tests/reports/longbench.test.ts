@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SampleRecord } from '../../harness/types.js';
-import { baselineCommand, gateCommand } from '../../harness/commands/gate.js';
-import { reportCommand } from '../../harness/commands/report.js';
+import { baselineCommand, gateCommand } from '../../cli/commands/gate.js';
+import { reportCommand } from '../../cli/commands/report.js';
 import { CHART_SIZES } from '../../reports/charts/canvas.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import {
@@ -14,8 +14,8 @@ import {
   longbenchBars,
   longbenchChartConfig,
   renderLongBenchChart,
-} from '../../reports/charts/longbench.js';
-import { rougeGroups } from '../../reports/charts/rouge.js';
+} from '../../generators/longbench/scores-chart.js';
+import { rougeGroups } from '../../generators/longbench/rouge-chart.js';
 import { loadPaperBaseline } from '../../reports/baselines.js';
 import { baselineFromRows, evaluateGate, readBaseline } from '../../reports/regression.js';
 import { formatSummaryTable, summarize, summaryCsv, summaryJson } from '../../reports/summary.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportCommand } from '../../harness/commands/report.js';
+import { reportCommand } from '../../cli/commands/report.js';
 import { escapeHtml } from '../../reports/html.js';
 import { manifestFixture } from '../helpers/manifest.js';
 import { record, runDir } from './fixtures.js';

@@ -1,5 +1,5 @@
 // Retry and timeout policy for HTTP model calls: pure functions, documented defaults.
-import { mulberry32 } from '../../prng.js';
+import { mulberry32 } from '../../util/prng.js';
 
 /**
  * Per-attempt timeout = baseMs + perPromptCharMs × prompt characters + perMaxTokenMs × max_tokens, capped at maxMs.

@@ -3,7 +3,7 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCli } from '../../../harness/cli/parse.js';
+import { parseCli } from '../../../cli/parse.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { getTask } from '../../../generators/index.js';
 import { fixturePath } from '../../../generators/longbench/load.js';

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseCli } from '../../../harness/cli/parse.js';
-import { describeEvent } from '../../../harness/commands/run.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { parseCli } from '../../../cli/parse.js';
+import { describeEvent } from '../../../cli/commands/run.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
 import { BUNDLED_HOTPOT, loadHotpot, renderParagraph } from '../../../datasets/hotpotqa/load.js';
 import { datasetPath } from '../../../harness/paths.js';
-import { loadPoolFile } from '../../../generators/file/hotpot-pool.js';
+import { loadPoolFile } from '../../../generators/ruler-hqa/hotpot-pool.js';
 import type { SampleRecord } from '../../../harness/types.js';
 
 export function tempDir(tag: string): string {

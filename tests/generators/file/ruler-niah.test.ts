@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { parseLengths } from '../../../harness/config/lengths.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { writeJsonRow } from '../../../harness/cache/dataset-cache.js';
-import { formatRow } from '../../../harness/commands/generate.js';
+import { formatRow } from '../../../cli/commands/generate.js';
 import { getTask } from '../../../generators/index.js';
-import { niahTasks } from '../../../generators/niah/index.js';
-import { powerOfTwoAtLeast, splitRulerInput } from '../../../generators/file/ruler-niah.js';
+import { niahTasks } from '../../../generators/ruler/index.js';
+import { powerOfTwoAtLeast, splitRulerInput } from '../../../generators/ruler/data-file.js';
 import { jsonl, rulerRow, runInProcess, tempDir, write } from './helpers.js';
 
 const tokenizer = loadTokenizer('qwen2.5');

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCli } from '../../../harness/cli/parse.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { parseCli } from '../../../cli/parse.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun } from '../../../harness/runner/runner.js';
-import { describeEvent, describeOutcome } from '../../../harness/commands/run.js';
+import { describeEvent, describeOutcome } from '../../../cli/commands/run.js';
 import { registerTasks } from '../../../generators/index.js';
 import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadHotpot } from '../../../datasets/hotpotqa/load.js';
 import { DatasetMissingError } from '../../../harness/errors.js';
-import { longbenchEBucket } from '../../../harness/protocol/longbench.js';
+import { longbenchEBucket } from '../../../generators/longbench/protocol.js';
 import { scoreSample } from '../../../harness/scorers/score-sample.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { LengthTarget, TaskDefinition } from '../../../harness/types.js';

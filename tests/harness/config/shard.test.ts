@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveShard } from '../../../harness/config/shard.js';
-import { parseCli } from '../../../harness/cli/parse.js';
+import { parseCli } from '../../../cli/parse.js';
 import { UserError } from '../../../harness/errors.js';
 import { assertOneLine, runBench } from '../../helpers/cli.js';
 

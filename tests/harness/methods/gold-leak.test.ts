@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'vitest';
 import { getTask, registerTasks } from '../../../generators/index.js';
-import { parseCli } from '../../../harness/cli/parse.js';
+import { parseCli } from '../../../cli/parse.js';
 import type { RunConfig } from '../../../harness/config/run-config.js';
 import { methods } from '../../../harness/methods/index.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun } from '../../../harness/runner/runner.js';
 import type { Model, TaskDefinition } from '../../../harness/types.js';
 

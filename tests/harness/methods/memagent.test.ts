@@ -1,7 +1,7 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { memAgentMethod } from '../../../harness/methods/memagent.js';
 import { defaultTemplates, NO_MEMORY } from '../../../harness/methods/templates.js';
 import { tokenWindows, skipWindows } from '../../../harness/methods/windows.js';

@@ -1,7 +1,7 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { ragMethod, selectPassages, PASSAGE_SEPARATOR } from '../../../harness/methods/rag.js';
 import { defaultTemplates, fillTemplate, FULL_CONTEXT_PHRASE } from '../../../harness/methods/templates.js';
 import { tokenWindows } from '../../../harness/methods/windows.js';

@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, test } from 'vitest';
-import { parseCli } from '../../../harness/cli/parse.js';
-import { helpText } from '../../../harness/cli/help.js';
+import { parseCli } from '../../../cli/parse.js';
+import { helpText } from '../../../cli/help.js';
 import type { RunConfig } from '../../../harness/config/run-config.js';
 import { UserError } from '../../../harness/errors.js';
 import { answerOnce } from '../../../harness/methods/call.js';
 import { methods, type MethodDefinition, type MethodOption } from '../../../harness/methods/index.js';
 import { FULL_CONTEXT_PHRASE, fillTemplate } from '../../../harness/methods/templates.js';
 import { tokenWindows } from '../../../harness/methods/windows.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
 
 /** The example a newcomer would write: answer from the first N context tokens only. */

@@ -3,7 +3,7 @@
 // boxed MemAgent final prompt (utils/recurrent_boxed.py) goes through str.format and reads \boxed{}.
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { parseCli } from '../../../harness/cli/parse.js';
+import { parseCli } from '../../../cli/parse.js';
 import { textContext } from '../../../harness/context.js';
 import { fullContextMethod } from '../../../harness/methods/full-context.js';
 import { methodIdentity, methods } from '../../../harness/methods/index.js';

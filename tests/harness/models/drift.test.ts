@@ -1,6 +1,6 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { withDriftCheck } from '../../../harness/models/drift.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { Model, ModelRequest } from '../../../harness/types.js';

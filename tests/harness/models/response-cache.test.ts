@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelCallError } from '../../../harness/errors.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { cacheFile, cacheKey, cacheKeyInputs, withResponseCache } from '../../../harness/models/response-cache.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { Model, ModelRequest } from '../../../harness/types.js';

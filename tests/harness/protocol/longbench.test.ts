@@ -8,7 +8,7 @@ import {
   longbenchEBucket,
   longbenchMetric,
   longbenchMetricProblem,
-} from '../../../harness/protocol/longbench.js';
+} from '../../../generators/longbench/protocol.js';
 import { getMetric } from '../../../harness/scorers/index.js';
 
 describe('LongBench protocol tables', () => {

@@ -5,7 +5,7 @@ import { BIN, startBenchServe } from '../../helpers/bench-serve.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rngFor } from '../../../generators/common/rng.js';
+import { rngFor } from '../../../harness/util/rng.js';
 
 function lines(file: string): Array<Record<string, any>> {
   return readFileSync(file, 'utf8')

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { scoreTarget } from '../../../harness/commands/score.js';
+import { scoreTarget } from '../../../cli/commands/score.js';
 import { Group, numpySum } from '../../../harness/scorers/aggregate.js';
 import { getMetric } from '../../../harness/scorers/index.js';
-import { classification, codeSim, count, firstLine, retrieval } from '../../../harness/scorers/longbench.js';
+import { classification, codeSim, count, firstLine, retrieval } from '../../../generators/longbench/metrics.js';
 
 const PRED_DIR = fileURLToPath(new URL('./fixtures/longbench-pred-llama2-7b-chat-4k', import.meta.url));
 

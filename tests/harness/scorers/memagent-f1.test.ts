@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'vitest';
-import { formatScoreTable, scoreTarget } from '../../../harness/commands/score.js';
+import { formatScoreTable, scoreTarget } from '../../../cli/commands/score.js';
 import { toPercent } from '../../../harness/protocol/round.js';
 import { scoreAll } from '../../../harness/scorers/index.js';
 import { hotpotF1 } from '../../../harness/scorers/qa.js';

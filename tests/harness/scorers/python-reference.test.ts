@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { sequenceMatcherRatio } from '../../../harness/scorers/difflib.js';
-import { qaF1 } from '../../../harness/scorers/longbench.js';
+import { sequenceMatcherRatio } from '../../../generators/longbench/difflib.js';
+import { qaF1 } from '../../../generators/longbench/metrics.js';
 import { pySplit, pyStrip } from '../../../harness/protocol/pytext.js';
 import { pyRound } from '../../../harness/protocol/round.js';
 import { normalizeAnswer } from '../../../harness/scorers/qa.js';
-import { pltrdyRouge } from '../../../harness/scorers/rouge-pltrdy.js';
+import { pltrdyRouge } from '../../../generators/longbench/rouge-pltrdy.js';
 
 interface Prf {
   f: number;

@@ -5,8 +5,8 @@ import {
   pltrdySentences,
   rougeLFLongBench,
   type PltrdyScores,
-} from '../../../harness/scorers/rouge-pltrdy.js';
-import { rougeLTextbook, rougeRecallTextbook } from '../../../harness/scorers/rouge-textbook.js';
+} from '../../../generators/longbench/rouge-pltrdy.js';
+import { rougeLTextbook, rougeRecallTextbook } from '../../../generators/longbench/rouge-textbook.js';
 
 const F = (p: number, r: number): number => 2.0 * ((p * r) / (p + r + 1e-8));
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll as after, describe, it } from 'vitest';
-import { formatScoreTable, scoreTarget } from '../../../harness/commands/score.js';
+import { formatScoreTable, scoreTarget } from '../../../cli/commands/score.js';
 import { UserError } from '../../../harness/errors.js';
 import type { SampleRecord } from '../../../harness/types.js';
 

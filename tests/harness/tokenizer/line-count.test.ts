@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { LineCountCache } from '../../../harness/tokenizer/line-count.js';
-import { rngFor } from '../../../generators/common/rng.js';
+import { rngFor } from '../../../harness/util/rng.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 

@@ -1,5 +1,5 @@
 // Deterministic test snippets for the tokenizer: hand-picked edge cases and seeded random mixes of hard characters.
-import { mulberry32 } from '../../../harness/prng.js';
+import { mulberry32 } from '../../../harness/util/prng.js';
 
 /** Seeded PRNG (mulberry32). */
 export const rng = mulberry32;

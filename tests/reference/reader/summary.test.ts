@@ -13,7 +13,7 @@ import { isSummaryProblem, summaryQueryKeys } from '../../../reference/reader/su
 import { cleanSummaryText, splitSummary } from '../../../reference/reader/summary-text.js';
 import { datasetPath } from '../../../harness/paths.js';
 import { extractBoxedAnswer } from '../../../harness/protocol/answer.js';
-import { pltrdyRouge } from '../../../harness/scorers/rouge-pltrdy.js';
+import { pltrdyRouge } from '../../../generators/longbench/rouge-pltrdy.js';
 import { loadHotpot, memAgentLoop } from './fixture.js';
 
 interface Row {

@@ -4,7 +4,7 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { createGpuServer, gpuParams } from '../../../reference/simulator/index.js';
-import { rngFor } from '../../../generators/common/rng.js';
+import { rngFor } from '../../../harness/util/rng.js';
 
 test('one call after another on 8 replicas, days into simulated time', () => {
   const rng = rngFor('x');

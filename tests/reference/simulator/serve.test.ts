@@ -9,7 +9,7 @@ import {
   parseSimulateSpec,
   simulateFromFlags,
 } from '../../../reference/simulator/index.js';
-import { createLocalModel } from '../../../harness/models/local-model.js';
+import { createLocalModel } from '../../../reference/local-model.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { UserError } from '../../../harness/errors.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { rngFor } from '../../../generators/common/rng.js';
+import { rngFor } from '../../../harness/util/rng.js';
 import { bootstrapMeanInterval, pairedBootstrapInterval, quantileSorted } from '../../../reports/stats/bootstrap.js';
 import { pairedDifference } from '../../../reports/stats/paired.js';
 import { scoreInterval } from '../../../reports/stats/interval.js';

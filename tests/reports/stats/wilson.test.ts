@@ -1,6 +1,6 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { rngFor } from '../../../generators/common/rng.js';
+import { rngFor } from '../../../harness/util/rng.js';
 import { wilsonInterval, Z95 } from '../../../reports/stats/wilson.js';
 
 const close = (actual: number, expected: number, tol: number, what: string) =>

@@ -1,5 +1,5 @@
 // Endpoints that cannot serve a run (issue 11): what the client makes of each misbehaviour, how many calls it costs,
-// and the helpers behind the messages. The CLI side is tests/harness/cli/bad-input/endpoint.test.ts.
+// and the helpers behind the messages. The CLI side is tests/cli/bad-input/endpoint.test.ts.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';

@@ -1,0 +1,261 @@
+// `bench merge SHARD_DIR... --out DIR`: joins the run directories of one run split with --shard i/n into one run
+// directory. The result is built in a temporary sibling folder and renamed into place, so DIR never holds half a
+// merge. The caller recomputes the summary from the merged samples.jsonl.
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserError } from '../../harness/errors.js';
+import { completeLines, jsonlRows } from '../../harness/run-dir/jsonl.js';
+import { lockRunDir } from '../../harness/run-dir/lock.js';
+import { hasManifest, readManifest, writeManifest, type MergedShard, type RunManifest } from '../../harness/run-dir/manifest.js';
+import { recordKey } from '../../harness/run-dir/record-key.js';
+import type { SampleRecord } from '../../harness/types.js';
+import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+import { formatSummaryTable, loadRecords, summarize, writeSummary } from '../../reports/summary.js';
+import { identityDifferences, type RunIdentity } from '../../harness/run-dir/identity.js';
+import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
+import { loadManifestView } from '../../reports/manifest.js';
+
+export interface MergeOptions {
+  shardDirs: string[];
+  out: string;
+}
+
+export interface MergeResult {
+  /** Sample lines in the merged samples.jsonl. */
+  samples: number;
+  /** Call lines in the merged calls.jsonl. */
+  calls: number;
+  /** Sample lines dropped because an earlier shard already had that `${id}#${method}`. */
+  duplicates: number;
+  /** Sum of the shards' manifest `units` (samples × methods planned); samples < units means a shard was unfinished. */
+  units: number;
+  out: string;
+}
+
+/** Manifest fields (besides identity) that must agree: they decide which units make up the run. */
+const RUN_FIELDS = ['tasks', 'methods', 'lengths', 'samples'] as const;
+
+interface Shard {
+  dir: string;
+  manifest: RunManifest;
+  index: number;
+  count: number;
+}
+
+const SHARD_HINT = 'pass run directories written by bench run --shard i/n';
+
+function readShard(dir: string): Shard {
+  const manifest = readManifest(dir, { hint: SHARD_HINT });
+  const s = manifest.shard;
+  if (!s)
+    throw new UserError(
+      `${dir} is not a shard (its manifest has no shard i/n); merge only directories run with --shard i/n`,
+    );
+  return { dir, manifest, index: s.index, count: s.count };
+}
+
+function show(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** JSON with sorted keys, for comparing manifest values whatever their key order. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The first identity field (or run field) on which two manifests differ, as "identity.temperature" or "methods". */
+export function manifestDifference(a: RunManifest, b: RunManifest): { field: string; a: unknown; b: unknown } | null {
+  const ia: Record<string, unknown> = { ...a.identity };
+  const ib: Record<string, unknown> = { ...b.identity };
+  for (const k of [...new Set([...Object.keys(ia), ...Object.keys(ib)])].sort()) {
+    if (stable(ia[k]) !== stable(ib[k])) return { field: `identity.${k}`, a: ia[k], b: ib[k] };
+  }
+  for (const k of RUN_FIELDS) if (stable(a[k]) !== stable(b[k])) return { field: k, a: a[k], b: b[k] };
+  return null;
+}
+
+function checkShards(shards: Shard[]): void {
+  const first = shards[0];
+  for (const s of shards.slice(1)) {
+    const settings = identityDifferences(first.manifest.identity, s.manifest.identity as RunIdentity);
+    if (settings.length > 0)
+      throw new UserError(
+        `shards ${first.dir} and ${s.dir} were run with other settings: ${settings.join('; ')}; merge only shards of one run`,
+      );
+    const d = manifestDifference(first.manifest, s.manifest);
+    if (d)
+      throw new UserError(
+        `shards differ in ${d.field}: ${first.dir} has ${show(d.a)}, ${s.dir} has ${show(d.b)}; merge only shards of one run`,
+      );
+    if (s.count !== first.count) {
+      throw new UserError(
+        `shards disagree on the shard count: ${first.dir} is ${first.index}/${first.count}, ${s.dir} is ${s.index}/${s.count}`,
+      );
+    }
+  }
+  for (const s of shards)
+    if (s.index < 0 || s.index >= s.count) throw new UserError(`${s.dir}: shard ${s.index}/${s.count} is out of range`);
+  const byIndex = new Map<number, Shard>();
+  for (const s of shards) {
+    const seen = byIndex.get(s.index);
+    if (seen) throw new UserError(`shard ${s.index}/${s.count} given twice: ${seen.dir} and ${s.dir}`);
+    byIndex.set(s.index, s);
+  }
+  const missing = Array.from({ length: first.count }, (_, i) => i).filter((i) => !byIndex.has(i));
+  if (missing.length > 0) {
+    throw new UserError(
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${first.count}`).join(', ')} missing ` +
+        `(given ${[...byIndex.keys()]
+          .sort((x, y) => x - y)
+          .map((i) => `${i}/${first.count}`)
+          .join(', ')}); pass all ${first.count} shard directories`,
+    );
+  }
+}
+
+/** Whether `out` may receive the merge: absent, empty, or a previous merge of a run with the same identity. */
+function checkOut(out: string, first: Shard): void {
+  if (!existsSync(out)) return;
+  if (!statSync(out).isDirectory()) throw new UserError(`--out ${out} is a file; pass a directory`);
+  if (!hasManifest(out)) {
+    if (readdirSync(out).length === 0) return;
+    throw new UserError(`--out ${out} is not empty and holds no bench run; use another --out`);
+  }
+  const existing = readManifest(out, { hint: 'use another --out' });
+  const d = manifestDifference(existing, first.manifest);
+  if (d)
+    throw new UserError(
+      `--out ${out} already holds a different run (${d.field}: ${show(d.a)} vs ${show(d.b)}); use another --out`,
+    );
+  if (!Array.isArray(existing.merged_from))
+    throw new UserError(`--out ${out} already holds a run that is not a merge; use another --out`);
+}
+
+/** A shard's samples, streamed; a torn last line from a killed run is left out, any other bad line is an error. */
+function* readSamples(file: string): Generator<SampleRecord> {
+  if (!existsSync(file)) return;
+  try {
+    for (const { value } of jsonlRows<SampleRecord>(file, { mode: 'lenient' })) yield value;
+  } catch (err) {
+    if (err instanceof UserError) throw new UserError(`${err.message}; the shard's samples.jsonl is damaged`);
+    throw err;
+  }
+}
+
+export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
+  if (opts.shardDirs.length === 0) throw new UserError('bench merge needs shard directories');
+  const out = resolve(opts.out);
+  const dirs = opts.shardDirs.map((d) => resolve(d));
+  if (dirs.includes(out))
+    throw new UserError(`--out ${opts.out} is one of the shard directories; pass a new directory`);
+  for (const d of dirs)
+    if (!existsSync(d) || !statSync(d).isDirectory()) throw new UserError(`shard directory not found: ${d}`);
+
+  const shards = dirs.map(readShard);
+  checkShards(shards);
+  shards.sort((a, b) => a.index - b.index);
+  checkOut(out, shards[0]);
+
+  // Refuse shards that a bench run is still writing, and keep them still while they are read.
+  const unlocks: Array<() => void> = [];
+  const staging = join(dirname(out), `.${basename(out)}.merge-${process.pid}.tmp`);
+  try {
+    for (const s of shards) unlocks.push(lockRunDir(s.dir));
+    if (existsSync(out)) unlocks.push(lockRunDir(out));
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+
+    const seen = new Set<string>();
+    const sampleLines: string[] = [];
+    const callParts: Buffer[] = [];
+    const mergedFrom: MergedShard[] = [];
+    let duplicates = 0;
+    let calls = 0;
+    let units = 0;
+    // The merged run planned what its shards planned together (per task/length, samples per method).
+    let expected: Record<string, number> | undefined;
+    for (const s of shards) {
+      const planned = s.manifest.expected;
+      if (planned && typeof planned === 'object') {
+        expected ??= {};
+        for (const [k, v] of Object.entries(planned as Record<string, unknown>))
+          if (typeof v === 'number') expected[k] = (expected[k] ?? 0) + v;
+      }
+      let kept = 0;
+      for (const r of readSamples(join(s.dir, 'samples.jsonl'))) {
+        const key = recordKey(r);
+        if (seen.has(key)) {
+          duplicates++;
+          continue;
+        }
+        seen.add(key);
+        sampleLines.push(JSON.stringify(r));
+        kept++;
+      }
+      const part = completeLines(join(s.dir, 'calls.jsonl'));
+      let n = 0;
+      for (const byte of part) if (byte === 10) n++;
+      callParts.push(part);
+      calls += n;
+      units += s.manifest.units;
+      // Prompts stored by content hash: same name, same content, so the first copy wins.
+      const prompts = join(s.dir, 'prompts');
+      if (existsSync(prompts)) cpSync(prompts, join(staging, 'prompts'), { recursive: true, force: false });
+      mergedFrom.push({
+        dir: s.dir,
+        shard: { index: s.index, count: s.count },
+        samples: kept,
+        calls: n,
+        environment: s.manifest.environment ?? null,
+      });
+    }
+    writeFileSync(join(staging, 'samples.jsonl'), sampleLines.length ? sampleLines.join('\n') + '\n' : '');
+    writeFileSync(join(staging, 'calls.jsonl'), Buffer.concat(callParts));
+    // A shard's own history (its invocations) does not describe the merged directory; merged_from does.
+    const { resumed: _resumed, history: _history, ...base } = shards[0].manifest;
+    const manifest: RunManifest = {
+      ...base,
+      command: ['bench', 'merge', ...opts.shardDirs, '--out', opts.out].join(' '),
+      shard: null,
+      units,
+      ...(expected ? { expected } : {}),
+      merged_from: mergedFrom,
+    };
+    writeManifest(staging, manifest);
+
+    for (const u of unlocks.splice(0).reverse()) u();
+    if (existsSync(out)) {
+      const old = join(dirname(out), `.${basename(out)}.old-${process.pid}.tmp`);
+      renameSync(out, old);
+      renameSync(staging, out);
+      rmSync(old, { recursive: true, force: true });
+    } else {
+      mkdirSync(dirname(out), { recursive: true });
+      renameSync(staging, out);
+    }
+    return { samples: sampleLines.length, calls, duplicates, units, out };
+  } finally {
+    for (const u of unlocks.reverse()) u();
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO): Promise<number> {
+  const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out });
+  const planned = [expectedSource(loadManifestView(cmd.out))];
+  const rows = markCompleteness(summarize(await loadRecords(cmd.out)), planned);
+  const missing = missingCells(rows, planned);
+  writeSummary(cmd.out, rows, missing);
+  io.out(formatSummaryTable(rows, missing));
+  io.out(`merged ${r.samples} samples into ${cmd.out}`);
+  return 0;
+}

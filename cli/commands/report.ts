@@ -1,0 +1,178 @@
+// `bench report <run-dir>... [--out DIR] [--paper]`: summary CSV/JSON/markdown, PNG charts and a self-contained report.html.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../../harness/errors.js';
+import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
+import { modelRecordKey } from '../../harness/run-dir/record-key.js';
+import { checkOutputDir } from '../../harness/path-checks.js';
+import type { SampleRecord } from '../../harness/types.js';
+import {
+  loadPaperBaseline,
+  paperBaselinesFor,
+  loadPaperBaselines,
+  type PaperBaseline,
+} from '../../reports/baselines.js';
+import { writeCharts } from '../../reports/charts/index.js';
+import { comparison } from '../../reports/comparison.js';
+import { expectedSources, markCompleteness, missingCells } from '../../reports/completeness.js';
+import { renderHtml, type ReportRun } from '../../reports/html.js';
+import { loadManifestView } from '../../reports/manifest.js';
+import { reportMarkdown } from '../../reports/markdown.js';
+import { loadRecords } from '../../reports/records.js';
+import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
+import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+import { applyHolm, DEFAULT_ALPHA, pairSeries, type DiffRow } from '../../reports/paired.js';
+import {
+  diffColumns,
+  diffCsv,
+  diffJson,
+  holmSentence,
+  pairedHtml,
+  pairedMarkdown,
+  textTable,
+} from '../../reports/paired-report.js';
+
+export interface ReportOptions {
+  runDirs: string[];
+  /** Output directory. Default: the run directory itself (one run) or bench-out/report (several). */
+  out?: string;
+  /** Overlay and tabulate the paper's published numbers (baselines/paper). */
+  paper?: boolean;
+  /** Warnings (torn lines, missing manifests, duplicates); default: stderr. */
+  onWarning?: (message: string) => void;
+}
+
+export interface ReportResult {
+  files: string[];
+  rows: SummaryRow[];
+  warnings: string[];
+  /** Paired differences between methods (or models) sharing sample ids, Holm-marked across all of them. */
+  paired: DiffRow[];
+}
+
+export async function reportCommand(options: ReportOptions): Promise<ReportResult> {
+  if (options.runDirs.length === 0)
+    throw new UserError(
+      'bench report needs at least one run directory (bench report <run-dir>... [--out DIR] [--paper])',
+    );
+  for (const dir of options.runDirs) {
+    if (!existsSync(dir)) throw new UserError(`run directory not found: ${dir}`);
+    if (!existsSync(join(dir, 'samples.jsonl')))
+      throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
+  }
+  if (options.out !== undefined)
+    checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
+  const warnings: string[] = [];
+  const warn = (m: string) => {
+    warnings.push(m);
+    (options.onWarning ?? ((x: string) => process.stderr.write(`warning: ${x}\n`)))(m);
+  };
+
+  // Later run directories win when the same sample (method, model, id) appears in several.
+  const byKey = new Map<string, SampleRecord>();
+  const runs: ReportRun[] = [];
+  const referenceModels = new Set<string>();
+  for (const dir of options.runDirs) {
+    const manifest = loadManifestView(dir, warn);
+    if (manifest?.model?.id && manifest.model.isReferenceReader) referenceModels.add(manifest.model.id);
+    const records = await loadRecords(dir, { onWarning: warn });
+    let replaced = 0;
+    for (const r of records) {
+      const key = modelRecordKey(r);
+      if (byKey.delete(key)) replaced++;
+      byKey.set(key, r);
+    }
+    if (replaced) warn(`${dir}: ${replaced} samples also appear in an earlier run directory; using this run's copies`);
+    runs.push({ dir, manifest, records: records.length });
+  }
+  const records = [...byKey.values()];
+  const rows = summarize(records);
+  for (const row of rows) if (referenceModels.has(row.model)) row.isReferenceReader = true;
+  // Cells with fewer samples than their run planned (interrupted, unfinished shard) are flagged, not shown as complete.
+  const planned = runs.flatMap((r) => expectedSources(r.manifest));
+  markCompleteness(rows, planned);
+  const missing = missingCells(rows, planned);
+  const partial = rows.filter((r) => r.complete === false).length;
+  if (partial || missing.length) {
+    warn(
+      `incomplete runs: ${[
+        partial ? `${partial} cell${partial > 1 ? 's have' : ' has'} fewer samples than planned (shown "n of N")` : '',
+        missing.length
+          ? `${missing.length} planned cell${missing.length > 1 ? 's have' : ' has'} no finished sample`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; ')}; ` + 'rerun the same bench run command to finish (or bench merge every shard)',
+    );
+  }
+
+  const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
+  mkdirSync(out, { recursive: true });
+  const files = writeSummary(out, rows, missing);
+
+  const lengthTable = loadPaperBaseline().lengths;
+  const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
+  const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b]).length > 0));
+  const comparisons = overlays.map((b) => comparison(rows, b));
+  if (options.paper && overlays.length === 0)
+    warn('--paper: no task of these runs has published numbers in baselines/paper/');
+
+  const paired = applyHolm(pairSeries(records), DEFAULT_ALPHA);
+  if (paired.length) {
+    for (const [name, body] of [
+      ['paired.csv', diffCsv(paired)],
+      ['paired.json', `${JSON.stringify(diffJson(paired, DEFAULT_ALPHA), null, 2)}\n`],
+    ]) {
+      writeFileAtomic(join(out, name), body);
+      files.push(join(out, name));
+    }
+  }
+
+  const charts = writeCharts(out, { rows, records, paper: overlays, lengthTable, paired, alpha: DEFAULT_ALPHA });
+  files.push(...charts.map((c) => c.file));
+
+  const mdFile = join(out, 'summary.md');
+  writeFileAtomic(
+    mdFile,
+    reportMarkdown(
+      rows,
+      comparisons,
+      charts.filter((c) => c.size === 'paper').map((c) => c.name),
+      missing,
+      paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : [],
+    ),
+  );
+  files.push(mdFile);
+
+  const htmlFile = join(out, 'report.html');
+  writeFileAtomic(
+    htmlFile,
+    renderHtml({
+      runs,
+      rows,
+      records,
+      charts: charts.filter((c) => c.size === 'slide'),
+      comparisons,
+      warnings,
+      missing,
+      sections: paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [],
+    }),
+  );
+  files.push(htmlFile);
+  return { files, rows, warnings, paired };
+}
+
+export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO): Promise<number> {
+  const result = await reportCommand({
+    runDirs: cmd.runDirs,
+    out: cmd.out,
+    paper: cmd.paper,
+    onWarning: (m) => io.err(`warning: ${m}`),
+  });
+  for (const f of result.files) io.out(f);
+  if (result.paired.length)
+    io.out(
+      `\npaired differences (B − A over shared sample ids)\n${textTable(result.paired, diffColumns(DEFAULT_ALPHA))}\n${holmSentence(result.paired, DEFAULT_ALPHA)}`,
+    );
+  return 0;
+}

@@ -1,0 +1,106 @@
+// `bench run`: Ctrl-C / SIGTERM handling, the model, the runner, and everything the user reads about the run.
+import { setMaxListeners } from 'node:events';
+import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+import { checkOutputDir } from '../../harness/path-checks.js';
+import { createModel } from '../../harness/models/factory.js';
+import { formatDryRun } from '../../harness/runner/dry-run.js';
+import { samplesCappedNote } from '../../harness/runner/plan.js';
+import { executeRun, type RunEvent, type RunOutcome } from '../../harness/runner/runner.js';
+import { formatSummaryTable } from '../../reports/summary.js';
+
+export function describeEvent(e: RunEvent): string {
+  switch (e.type) {
+    case 'skipped':
+      return `skipping ${e.task}: ${e.reason}`;
+    case 'grid':
+      return `${e.task}: lengths ${e.lengths.join(', ')} (${e.lengths.length} points)${e.data ? `; ${e.data}` : ''}`;
+    case 'resuming':
+      return `resuming: ${e.finished} of ${e.total} samples already finished in ${e.dir}`;
+    case 'samples-capped':
+      return samplesCappedNote(e);
+    case 'note':
+      return e.message;
+  }
+}
+
+/** `bench run`'s exit codes (documented in `bench run --help` and the README's "Exit codes"). */
+export const EXIT = {
+  /** Every sample ended ok (or truncated by design: a context-length rejection). */
+  ok: 0,
+  /** A harness bug. */
+  bug: 1,
+  /** Usage or set-up error, including an endpoint that cannot serve the run (the run stops at once). */
+  usage: 2,
+  /** The run finished but some samples ended as errors (rerun with --retry-errors). */
+  sampleErrors: 3,
+  /** Interrupted (Ctrl-C / SIGTERM); rerun to resume. */
+  interrupted: 130,
+} as const;
+
+/**
+ * The lines printed after a run (stdout), its exit code, and for a run with errored samples a closing line for
+ * stderr saying how many and how to run them again.
+ */
+export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCode: number; errorLine?: string } {
+  if (outcome.kind === 'dry-run') return { lines: [formatDryRun(outcome.rows)], exitCode: EXIT.ok };
+  const c = outcome.calls;
+  const lines = [
+    '',
+    formatSummaryTable(outcome.summary, outcome.missing),
+    `this invocation: ${c.calls} model calls, ${c.retries} retries, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+  ];
+  if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
+  lines.push(`results: ${outcome.outDir}`);
+  if (outcome.interrupted) {
+    lines.push(
+      `interrupted: ${outcome.records.length} of ${outcome.units} samples finished; run the same command again to resume`,
+    );
+    return { lines, exitCode: EXIT.interrupted };
+  }
+  const errored = outcome.records.filter((r) => r.status === 'error');
+  if (errored.length > 0) {
+    const first = (errored[0].error ?? 'no message').replace(/\s+/g, ' ').slice(0, 300);
+    const errorLine =
+      `${errored.length} of ${outcome.records.length} samples ended as errors (first: ${first}); ` +
+      `results in ${outcome.outDir}; run the same command with --retry-errors to run those samples again`;
+    return { lines, exitCode: EXIT.sampleErrors, errorLine };
+  }
+  return { lines, exitCode: EXIT.ok };
+}
+
+/**
+ * What Ctrl-C does: nothing new starts; a sample in flight either finishes (and is saved) or stops at its next model
+ * call and is not saved (a MemAgent sample keeps its last checkpoint, so a rerun resumes it mid-document).
+ */
+export const INTERRUPT_MESSAGE =
+  'interrupt: no new samples start; samples in flight finish or stop at their next call ' +
+  '(a stopped sample resumes on the next run); finished samples are saved. Press Ctrl-C again to quit now.';
+
+export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<number> {
+  if (cmd.config.out !== undefined)
+    checkOutputDir(cmd.config.out, '--out', 'pass a directory for the run, e.g. --out runs/mine');
+  const controller = new AbortController();
+  // Every in-flight request listens on this one signal; hundreds in flight are expected, not a leak.
+  setMaxListeners(0, controller.signal);
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    io.err(`\n${INTERRUPT_MESSAGE}`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const onEvent = (e: RunEvent) =>
+      (e.type === 'samples-capped' || e.type === 'note' ? io.err : io.out)(describeEvent(e));
+    const outcome = await executeRun(cmd.config, { createModel, onEvent, signal: controller.signal });
+    const { lines, exitCode, errorLine } = describeOutcome(outcome);
+    for (const l of lines) io.out(l);
+    if (errorLine) io.err(`bench: ${errorLine}`);
+    return exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,296 @@
+// Help text: `bench --help` is the overview; `bench <command> --help` (= `bench help <command>`) lists every flag the
+// command's parser accepts (tests/cli/help.test.ts checks that against cli/parse.ts), with exit codes.
+import { methods as registry } from '../harness/methods/index.js';
+import { SERVE_FLAGS } from '../reference/serve/options.js';
+import type { Subcommand } from './parse.js';
+
+const EXIT_CODES = 'Exit codes: 0 ok, 1 harness error, 2 usage or input error.';
+
+const OVERVIEW = `bench — long-context benchmark harness (MemAgent vs long-context baselines)
+
+Usage:
+  bench run <task[,task...]> [options]     run a benchmark and print per-length scores
+  bench plan <task> [run options] [--simulate PRESET[,k=v]]   predict calls, tokens, wall time and GPU-hours of a run
+  bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X]   fit the server's timing to a finished run
+  bench tasks                              list tasks
+  bench generate <task> --out PATH         write samples for other tools (--format ruler|memagent: one file per length under
+                                           the folder PATH; native: the file PATH)
+  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench]
+                                           [--metric NAME] [--json]
+  bench export <run-dir> --format F --out DIR   a run's predictions in the layout RULER's evaluate.py (ruler), LongBench's
+                                           eval.py (longbench) or MemAgent's visualize.py (memagent) reads [--tasks LIST]
+  bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
+  bench gate <run-dir> --baseline FILE     CI regression gate (exit 0 pass, 1 regression, 2 usage/harness error)
+                                           --baseline RUN-DIR [--paired [--alpha 0.05]]: paired test over shared sample ids
+  bench compare A B | RUN --methods A,B    B against A per task/length: difference, 95% CI, p, Holm verdict (exit 0/1/2)
+                                           [--alpha 0.05] [--max-drop P] [--z Z] [--out DIR]
+  bench baseline <run-dir> --out FILE      store a run's scores as a gate baseline
+  bench merge <shard-dir>... --out DIR     join the shards of a run (--shard i/n)
+  bench serve [options]                    the embedded model as an OpenAI-compatible server on 127.0.0.1
+
+Every command's options: bench <command> --help (or bench help <command>).
+
+Exit codes: 0 ok, 1 harness error (bench gate: regression), 2 usage or input error, 130 interrupted run (rerun to resume).
+`;
+
+const LENGTHS = `  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
+                        comma lists; docs:50..25600 = MemAgent's RULER-HQA document counts   [task default]`;
+
+const RUN = `Usage: bench run <task[,task...]> [options]
+
+Runs every (task, length, sample, method) of the run, prints the grid first and one row per length at the end, and
+writes manifest.json, samples.jsonl, calls.jsonl, summary.csv and summary.json to the run directory. Rerunning the same
+command resumes it. Ctrl-C: no new samples start; samples in flight finish or stop at their next call; finished samples
+are saved (Ctrl-C again quits at once).
+
+Options:
+${LENGTHS}
+  --samples N           samples per length                                              [task default, 128]
+  --seed S              data seed                                                       [42]
+  --out DIR             run directory; rerunning the same command resumes it           [runs/<task>__<method>__<model>__seed<S>]
+  --model local|URL     'local' = embedded reference reader (not an LLM); or an OpenAI-compatible base URL  [local]
+  --endpoint URL        another endpoint (repeatable); calls go to the least busy one
+  --model-name NAME     model name the endpoint serves (required with a URL)
+  --api-key-env VAR     name of the environment variable holding the API key (the key is never written anywhere)
+  --concurrency N       samples in flight                                               [16; 256 with --server-batch]
+  --server-batch N      the server's batch (max_num_seqs × replicas): at most N calls out, longest remaining
+                        chain first, so many samples can be in flight without FIFO queueing at the server
+  --requests-per-endpoint N  requests in flight per endpoint                            [64]
+  --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
+  --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
+  --data PATH           your own data, format read from the content (README "Your own data"): MemAgent's
+                        RULER-HQA eval_N.json (ruler-hqa), RULER's validation.jsonl (niah_*), LongBench's
+                        <dataset>.jsonl or directory (longbench/*), generic JSONL (jsonl; or task file:PATH),
+                        a HotpotQA dev file (ruler-hqa builds its contexts from it)
+  --pool FILE           the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into
+  --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
+                        25-line steps down per sample)                                   [exact]
+  --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'
+                        takes i (and n) from a Kubernetes Indexed Job or Slurm array (README: Scale-out)
+  --workers N           worker threads for the embedded model                           [CPU cores]
+  --trial N             trial index (part of the response-cache key)                   [0]
+  --request-timeout S   each attempt's wall limit, exactly S s; a call gives up after 8×S  [60 s + size-based; 15 min]
+  --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
+  --retry-errors        on resume, run again the samples that ended as errors (the new line supersedes the old)
+  --extend              let this run add tasks, lengths or methods to an --out that holds a run (refused otherwise)
+  --no-retry-429        do not wait out rate limits (daily quotas): a 429 ends the sample as an error
+  --no-cache            do not reuse cached responses (endpoints; identical calls are free otherwise)
+  --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
+  --dry-run             count samples, calls and tokens per length (cost estimate); calls no model
+  --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)
+  --no-progress         no progress on stderr (a bar on a terminal; otherwise a line every 30 s,
+                        BENCH_PROGRESS_INTERVAL=seconds to change it)
+  --method LIST         methods run side by side over the same samples (comma-separated) [memagent]
+{methods}
+
+Exit codes: 0 every sample ok (or truncated by design), 1 harness bug, 2 usage or set-up error (incl. an endpoint
+  that cannot serve the run: key rejected, model or route missing, not a chat API, no answer; the run stops at once),
+  3 finished with errored samples (rerun with --retry-errors), 130 interrupted (rerun to resume).
+`;
+
+const TASKS = `Usage: bench tasks
+
+Lists the tasks bench run and bench generate accept, with their default lengths and sample counts. No options.
+
+${EXIT_CODES}
+`;
+
+const GENERATE = `Usage: bench generate <task> --out PATH [options]
+
+Writes a task's samples for other tools (RULER's or MemAgent's scripts), without running a model: --format ruler and
+memagent write one file per length under the folder PATH, in the peer's own layout; native writes the file PATH.
+
+Options:
+  --out PATH            output folder (ruler, memagent) or file (native) (required)
+  --format F            ruler (RULER's input/outputs/length rows), memagent (MemAgent's context/input/answers rows)
+                        or native (every field of our samples)                         [native]
+${LENGTHS}
+  --samples N           samples per length                                              [task default, 128]
+  --seed S              data seed                                                       [42]
+  --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
+  --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
+  --data PATH           your own data (HotpotQA dev file; LongBench data directory)
+  --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
+                        25-line steps down per sample)                                   [exact]
+
+${EXIT_CODES}
+`;
+
+/** bench plan takes every bench run option (the run to plan) plus its own. */
+const PLAN = `Usage: bench plan <task[,task...]> [bench run options] [plan options]
+       bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X] [--json]
+
+Predicts a run without running it: calls, prompt and completion tokens, the longest chain, and the wall time and
+GPU-hours on a simulated server (docs/SIMULATION.md), for the harness's schedule and for lengths one after another,
+with the lower bound and the smallest concurrency that reaches it. --calibrate fits the server's timing and the
+output lengths to a finished run's calls.jsonl and prints them for reuse.
+
+Plan options (nothing is run, no model is called):
+  --simulate PRESET[,k=v]  hardware to predict on (the bench serve presets)               [qwen2.5-7b-h100]
+  --output-tokens KIND=MEDIAN[:SIGMA],...  assumed completion lengths   [update=400:0.5,final=60:0.6,answer=60:0.6]
+  --calibrate RUN_DIR   fit prefill-tps, step-ms, step-per-seq-ms and output lengths to RUN_DIR's calls.jsonl
+  --time-scale X        with --calibrate: the run's server was bench serve --time-scale X
+  --json                print the plan or the fit as JSON
+
+bench run options:
+{runOptions}
+
+${EXIT_CODES}
+`;
+
+const SCORE = `Usage: bench score <run-dir|samples.jsonl|pred-dir|preds.jsonl> [--format F] [--metric NAME] [--json]
+
+Rescores finished predictions without calling a model: a bench run directory, LongBench pred/ files, RULER
+pred/*.jsonl, or MemAgent driver results; prints one row per group.
+
+Options:
+  --format F            memagent, ruler or longbench: the kind of file to read          [detected from the first line]
+  --metric NAME         score with this metric (e.g. sub_em, string_match_all) instead of the detected one; a
+                        metric chosen from a folder name alone is said in a note
+  --json                print the table as JSON (means 0..1 and percentages)
+
+${EXIT_CODES}
+`;
+
+const EXPORT = `Usage: bench export <run-dir> --format ruler|longbench|memagent --out DIR [--tasks LIST]
+
+Writes a run's predictions (the extracted answers the run scored) in the layout a peer tool's own scorer reads:
+  ruler      DIR/<model>__<method>/synthetic/<tokens>/pred/<task>.jsonl   (NVIDIA/RULER eval/evaluate.py)
+  longbench  DIR/pred/<model>__<method>/<dataset>.jsonl, pred_e/ for LongBench-E   (THUDM/LongBench eval.py)
+  memagent   DIR/results/ruler_hqa_<N>/<model>__<method>.jsonl           (MemAgent taskutils/memory_eval/visualize.py)
+Errored and truncated samples are exported as empty predictions, and counted.
+
+Options:
+  --format F            ruler, longbench or memagent (required)
+  --out DIR             the folder the peer tool reads from (required)
+  --tasks LIST          only these tasks (comma-separated)                              [every task of the run]
+
+${EXIT_CODES}
+`;
+
+const REPORT = `Usage: bench report <run-dir>... [--out DIR] [--paper]
+
+Writes summary.csv, summary.json, summary.md, PNG charts (charts/) and a self-contained report.html. A cell with fewer
+samples than its run planned (interrupted run, unfinished shard) shows "n of N", is flagged complete = no in the CSV
+and JSON, and is drawn hollow in the accuracy chart.
+
+Options:
+  --out DIR             output directory                      [the run directory (one run); bench-out/report (several)]
+  --paper               overlay and tabulate the paper's published numbers (baselines/paper/), dashed
+
+${EXIT_CODES}
+`;
+
+const GATE = `Usage: bench gate <run-dir> --baseline FILE|RUN-DIR [options]
+
+Compares each (task, method, length) score of the run with the baseline (made by bench baseline). A drop fails when
+it exceeds max(--max-drop, z·sqrt(p(1−p)/n)) with the baseline's p and n. A baseline cell missing from the run fails
+unless --allow-missing. One rule drives both the printed verdict and the exit code.
+
+Options:
+  --baseline FILE       baseline JSON written by bench baseline, or a run directory (required)
+  --max-drop P          flat tolerance in points (×100 scale), e.g. 2                   [0]
+  --z Z                 multiplier of the binomial standard error sqrt(p(1−p)/n)        [2]
+  --max-errors N        fail when the run has more than N errored samples               [no limit]
+  --exact               any change of score or n, in either direction, fails (deterministic embedded model)
+  --allow-missing       baseline cells the run lacks are skipped instead of failing the gate
+  --junit FILE          also write the verdict as JUnit XML (one testcase per cell)
+  --paired              with a run directory as the baseline: judge each cell whose samples share ids by the
+                        paired test (B − A significantly negative after Holm and beyond --max-drop fails)
+  --alpha A             family-wise error rate of the Holm correction for --paired                [0.05]
+
+Exit codes: 0 pass, 1 regression (or a changed or missing cell, or too many errors), 2 usage or harness error.
+`;
+
+const COMPARE = `Usage: bench compare <run-A> <run-B> [options]
+       bench compare <run> --methods A,B [options]
+
+B against A per task, method and length over the samples both hold: both scores, B − A with its paired-bootstrap
+95% interval, a two-sided p (exact McNemar for 0/1 scores, paired sign-flip otherwise), the Holm-adjusted p across
+the rows shown, and whether the drop exceeds the gate's tolerance. B is worse where B − A is negative, significant
+after Holm and beyond --max-drop; rows without shared sample ids fall back to the gate's tolerance rule.
+
+Options:
+  --methods LIST        with one run: the two methods to compare (A,B); with two runs: only these methods
+  --alpha A             family-wise error rate of the Holm correction                   [0.05]
+  --max-drop P          smallest drop in points (×100) that can fail                    [0]
+  --z Z                 multiplier of the binomial standard error for the fallback rule [2]
+  --out DIR             also write compare.csv, compare.json, compare.md and the difference chart
+
+Exit codes: 0 B is not worse anywhere, 1 B is worse somewhere, 2 usage or input error.
+`;
+
+const BASELINE = `Usage: bench baseline <run-dir> --out FILE
+
+Stores a run's per-(task, method, length) scores and sample counts as a baseline for bench gate.
+
+Options:
+  --out FILE            baseline JSON to write (required)
+
+${EXIT_CODES}
+`;
+
+const MERGE = `Usage: bench merge <shard-dir>... --out DIR
+
+Joins the run directories of one run split with bench run --shard i/n (all n shards, same settings) into one run
+directory, and prints its summary.
+
+Options:
+  --out DIR             merged run directory (required; replaced if it holds an earlier merge of the same run)
+
+${EXIT_CODES}
+`;
+
+const SERVE = `Usage: bench serve [options]
+
+Serves the embedded reference reader as an OpenAI-compatible endpoint (/v1/chat/completions, /v1/models), optionally
+with injected faults or simulated GPU-server timing; prints its URL and runs until Ctrl-C.
+
+Options:
+{serve}
+  --tokenizer NAME      tokenizer for usage counts and the --max-context check          [qwen2.5]
+
+${EXIT_CODES}
+`;
+
+const TOPICS: Record<Subcommand, string> = {
+  run: RUN,
+  plan: PLAN.replace('{runOptions}', RUN.slice(RUN.indexOf('Options:\n') + 9, RUN.lastIndexOf('\n\nExit codes'))),
+  tasks: TASKS,
+  generate: GENERATE,
+  score: SCORE,
+  export: EXPORT,
+  report: REPORT,
+  gate: GATE,
+  compare: COMPARE,
+  baseline: BASELINE,
+  merge: MERGE,
+  serve: SERVE,
+};
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? `${s} ` : s.padEnd(n);
+}
+
+/** The methods and their options, from the registry, so a new method documents itself. */
+function methodsHelp(): string {
+  const lines: string[] = [];
+  for (const name of registry.names()) lines.push(`    ${pad(name, 18)}${registry.get(name).description}`);
+  lines.push('', 'method options (each applies to the methods named after it):');
+  for (const o of registry.options()) {
+    const arg = o.type === 'choice' ? o.choices!.join('|') : o.type === 'path' ? 'FILE' : 'N';
+    const dflt = o.default === undefined ? '' : `  [${o.default}]`;
+    lines.push(`  ${pad(`--${o.flag} ${arg}`, 22)}${o.help}${dflt}  (${registry.usersOf(o.flag).join(', ')})`);
+  }
+  return lines.join('\n');
+}
+
+function serveHelp(): string {
+  return SERVE_FLAGS.map(([flag, value, text]) => `  ${pad(`${flag} ${value}`, 22)}${text}`).join('\n');
+}
+
+/** The overview (no topic) or one command's help. The topic is a known command (parseCli refuses others). */
+export function helpText(topic?: string): string {
+  if (topic === undefined || !(topic in TOPICS)) return OVERVIEW;
+  return TOPICS[topic as Subcommand].replace('{methods}', methodsHelp()).replace('{serve}', serveHelp());
+}

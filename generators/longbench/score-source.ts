@@ -1,0 +1,95 @@
+// Scores a LongBench v1 pred directory (pred/<model>/*.jsonl, as THUDM/LongBench LongBench/pred.py writes it) the way
+// LongBench/eval.py does: dataset = file name up to the first '.', per-sample max over golds, mean ×100 to 2 decimals;
+// LongBench-E buckets by `length`: 0-4k (< 4000), 4-8k (< 8000), 8k+.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserError } from '../../harness/errors.js';
+import { LONGBENCH_E_BUCKETS, longbenchEBucket } from './protocol.js';
+import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
+import { getMetric, longbenchMetricFor } from '../../harness/scorers/index.js';
+import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
+
+type Reference = Record<string, number | Record<string, number | null> | null>;
+
+function readReference(dir: string, warnings: string[]): Reference | undefined {
+  const path = join(dir, 'result.json');
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8').replace(/\bNaN\b/g, 'null')) as Reference;
+  } catch {
+    warnings.push(`${path}: not valid JSON; not compared`);
+    return undefined;
+  }
+}
+
+/** Scores LongBench pred files. `files` are .jsonl paths in one directory; `e` forces LongBench-E buckets. */
+export function scoreLongBench(
+  files: string[],
+  opts: { e?: boolean; metric?: string },
+  warnings: string[],
+): ScoreRow[] {
+  const dir = dirname(files[0]);
+  const model = basename(dir);
+  const reference = readReference(dir, warnings);
+  const stems = files.map((f) => basename(f).split('.')[0]);
+  const refIsE = reference !== undefined && Object.values(reference).some((v) => typeof v === 'object' && v !== null);
+  // pred.py writes LongBench-E predictions to pred_e/<model>/<dataset>.jsonl (without the _e).
+  const inPredE = basename(dirname(resolve(dir))) === 'pred_e';
+  const e = opts.e ?? (refIsE || inPredE || stems.every((s) => s.endsWith('_e')));
+  const rows: ScoreRow[] = [];
+  files.forEach((file, k) => {
+    const dataset = stems[k];
+    const metricName = opts.metric ?? longbenchMetricFor(dataset);
+    const metric = getMetric(metricName);
+    const groups = new Map<string, Group>();
+    const groupFor = (label: string): Group => {
+      let g = groups.get(label);
+      if (!g)
+        groups.set(
+          label,
+          (g = new Group({ task: dataset, method: 'longbench-pred', model, lengthLabel: label, metric: metricName })),
+        );
+      return g;
+    };
+    if (e) for (const b of LONGBENCH_E_BUCKETS) groupFor(b.label);
+    else groupFor('all');
+    const parsed = readJsonl(file);
+    // eval.py passes the all_classes of the file's last line to every sample.
+    let allClasses: string[] | null = null;
+    for (const { line, value } of parsed.lines) {
+      if (typeof value.pred !== 'string') throw lineError(file, line, `'pred' must be a string (LongBench pred line)`);
+      if (!isStringArray(value.answers))
+        throw lineError(file, line, `'answers' must be an array of strings (LongBench pred line)`);
+      if (!('all_classes' in value)) throw lineError(file, line, `missing 'all_classes' (LongBench pred line)`);
+      allClasses = isStringArray(value.all_classes) ? value.all_classes : null;
+      if (e && typeof value.length !== 'number')
+        throw lineError(file, line, `'length' must be a number for LongBench-E buckets`);
+    }
+    if (parsed.lines.length === 0) throw new UserError(`${file}: no prediction lines`);
+    for (const { value } of parsed.lines) {
+      const pred = value.pred as string;
+      const score = metric.score(pred, value.answers as string[], { dataset, allClasses });
+      groupFor(e ? longbenchEBucket(value.length as number) : 'all').add(score, {}, 'ok', pred);
+    }
+    const ref = reference?.[dataset];
+    for (const [label, group] of groups) {
+      // Compare only like with like: a bucketed result.json with bucket rows, a plain one with 'all' rows.
+      const refValue = e
+        ? typeof ref === 'object' && ref !== null
+          ? ref[label]
+          : undefined
+        : typeof ref === 'number'
+          ? ref
+          : undefined;
+      rows.push(
+        group.row({
+          summation: e ? 'numpy' : 'sequential',
+          percentStyle: e ? 'numpy' : 'python',
+          reference: typeof refValue === 'number' || refValue === null ? refValue : undefined,
+          referenceLabel: 'result.json',
+        }),
+      );
+    }
+  });
+  return rows;
+}

@@ -1,0 +1,164 @@
+// Context-distribution probe: accuracy per key-information placement vs random, grouped by context length.
+import type { ChartConfiguration } from 'chart.js';
+import type { SampleRecord } from '../../harness/types.js';
+import { modelLabel } from '../../reports/format.js';
+import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
+import { errorBarsPlugin } from '../../reports/charts/bars.js';
+import { displayLength } from '../../reports/labels.js';
+
+/** Order of the probe's placements (docs/PROTOCOLS.md §d); others follow sorted, random last. */
+const KNOWN_ORDER = ['(0%, 100%)', '(20%, 80%)', '(40%, 60%)', '(0%, 20%)', '(80%, 100%)'];
+
+function pctText(v: number): string {
+  return `${Math.round(v <= 1 ? v * 100 : v)}%`;
+}
+
+/** A display label for record.metadata.placement (string, [p1, p2] array, or {p1, p2}); null when absent. */
+export function placementLabel(placement: unknown): string | null {
+  if (placement === undefined || placement === null) return null;
+  if (typeof placement === 'string') {
+    if (/^random$/i.test(placement.trim())) return 'random';
+    const nums = placement.match(/\d+(?:\.\d+)?/g);
+    if (nums && nums.length === 2) return placementLabel(nums.map(Number));
+    return placement;
+  }
+  if (Array.isArray(placement) && placement.length === 2 && placement.every((v) => typeof v === 'number')) {
+    const asFraction = placement.every((v) => v <= 1);
+    return `(${placement.map((v) => pctText(asFraction ? v : v / 100)).join(', ')})`;
+  }
+  if (typeof placement === 'object') {
+    const o = placement as Record<string, unknown>;
+    if (typeof o.p1 === 'number' && typeof o.p2 === 'number') return placementLabel([o.p1, o.p2]);
+    if (typeof o.name === 'string') return placementLabel(o.name);
+  }
+  return JSON.stringify(placement);
+}
+
+export function orderPlacements(labels: Iterable<string>): string[] {
+  const set = new Set(labels);
+  const known = KNOWN_ORDER.filter((l) => set.has(l));
+  const rest = [...set].filter((l) => !KNOWN_ORDER.includes(l) && l !== 'random').sort();
+  return [...known, ...rest, ...(set.has('random') ? ['random'] : [])];
+}
+
+export interface ProbeCell {
+  mean: number;
+  n: number;
+}
+
+/** Mean score per (placement, length); errors count as 0. */
+export function probeTable(records: Iterable<SampleRecord>): {
+  placements: string[];
+  lengths: Array<{ key: string; label: string }>;
+  cells: Map<string, ProbeCell>;
+} {
+  const sums = new Map<string, { sum: number; n: number }>();
+  const lengths = new Map<string, { key: string; label: string; kind: string; length: number }>();
+  const placements = new Set<string>();
+  for (const r of records) {
+    const p = placementLabel(r.metadata?.placement);
+    if (p === null) continue;
+    const lk = `${r.lengthKind}:${r.length}`;
+    if (!lengths.has(lk)) lengths.set(lk, { key: lk, label: r.lengthLabel, kind: r.lengthKind, length: r.length });
+    placements.add(p);
+    const key = `${p}|${lk}`;
+    const s = sums.get(key) ?? { sum: 0, n: 0 };
+    s.sum += r.status === 'error' ? 0 : r.score;
+    s.n++;
+    sums.set(key, s);
+  }
+  const cells = new Map<string, ProbeCell>();
+  for (const [k, s] of sums) cells.set(k, { mean: s.sum / s.n, n: s.n });
+  const sorted = [...lengths.values()].sort((a, b) =>
+    a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length,
+  );
+  return { placements: orderPlacements(placements), lengths: sorted.map(({ key, label }) => ({ key, label })), cells };
+}
+
+export interface ProbeChartInput {
+  task: string;
+  method: string;
+  model: string;
+  isReferenceReader?: boolean;
+  metric?: string;
+  records: SampleRecord[];
+  size: ChartSize;
+}
+
+function nRange(cells: Map<string, ProbeCell>): string {
+  const ns = [...cells.values()].map((c) => c.n);
+  const lo = Math.min(...ns);
+  const hi = Math.max(...ns);
+  return ns.length === 0 ? '0' : lo === hi ? String(lo) : `${lo}–${hi}`;
+}
+
+export function probeChartConfig(input: ProbeChartInput): { config: ChartConfiguration; title: string } {
+  const f = input.size.font;
+  const t = probeTable(input.records);
+  const whiskers: number[][] = [];
+  let colorIndex = 0;
+  const datasets = t.placements.map((p) => {
+    const values = t.lengths.map((l) => t.cells.get(`${p}|${l.key}`));
+    // 95% binomial interval half-width, ×100 like the bars.
+    whiskers.push(values.map((c) => (c ? 196 * Math.sqrt((c.mean * (1 - c.mean)) / c.n) : 0)));
+    const color = p === 'random' ? '#555555' : colorAt(colorIndex++);
+    return {
+      label: p,
+      data: values.map((c) => (c ? c.mean * 100 : null)),
+      backgroundColor: color,
+      borderColor: color,
+      borderWidth: 0,
+      maxBarThickness: f * 4,
+    };
+  });
+  const title = `${input.task}: accuracy by key-information placement`;
+  const footPx = f * 0.6;
+  const footnote = `placement = relative positions of the two supporting paragraphs; grey = random (ordinary shuffle); whiskers = 95% binomial interval; n = ${nRange(t.cells)} per bar`;
+  const config: ChartConfiguration = {
+    type: 'bar',
+    data: {
+      labels: t.lengths.map((l) => displayLength(l.label)),
+      datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'],
+    },
+    options: {
+      layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
+      plugins: {
+        title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
+        subtitle: {
+          display: true,
+          text: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
+          font: { size: f * 0.72 },
+          color: '#444444',
+          padding: { bottom: 6 },
+        },
+        legend: { position: 'top', labels: { font: { size: f * 0.72 }, boxWidth: f * 1.1, padding: f * 0.5 } },
+      },
+      scales: {
+        x: {
+          title: { display: true, text: 'Context length', font: { size: f * 0.9 } },
+          ticks: { font: { size: f * 0.8 } },
+          grid: { display: false },
+        },
+        y: {
+          min: 0,
+          max: 100,
+          title: { display: true, text: `${input.metric ?? 'accuracy'} ×100`, font: { size: f * 0.9 } },
+          ticks: { font: { size: f * 0.8 }, stepSize: 20 },
+          grid: { color: '#e6e6e6' },
+        },
+      },
+    },
+    plugins: [errorBarsPlugin(whiskers) as never, footnotePlugin(footnote, footPx)],
+  };
+  return { config, title };
+}
+
+export function renderProbeChart(input: ProbeChartInput): Buffer {
+  const { config, title } = probeChartConfig(input);
+  return renderChartJs(config, input.size, title);
+}
+
+/** True for records of the placement probe (metadata.placement set). */
+export function hasPlacement(r: SampleRecord): boolean {
+  return placementLabel(r.metadata?.placement) !== null;
+}

@@ -1,0 +1,224 @@
+// RULER's generated NIAH data (NVIDIA/RULER scripts/data/synthetic/niah.py via scripts/data/prepare.py):
+// `{save_dir}/{task}/validation.jsonl`, one row {index, input, outputs, length, length_w_model_temp, answer_prefix,
+// token_position_answer} per sample. `input` is the whole prompt with the model template around RULER's NIAH
+// template and the answer prefix cut off:
+//   [template head]{preamble}\n{haystack}\n{question}[template tail]
+// MemAgent needs the haystack and the question apart. We split `input` at RULER's NIAH template markers: the
+// preamble sentence ("Some special magic {type} are hidden within the following text. Make sure to memorize it. I
+// will quiz you about the {type} afterwards.", singular "A ... is ..." form included) and the LAST question
+// sentence ("What are all the special magic {type} for {query} mentioned in the provided text?" / "What is the
+// special magic ..."); the haystack is what lies between them, less the one separator character on each side ("\n",
+// or " " in files made with --remove_newline_tab). The sample's question is MemAgent's one-line input built from the
+// preamble and the question (as our own NIAH tasks, docs/PROTOCOLS.md D13); model-template text before the preamble and after the question is
+// dropped and its length recorded. A row without the markers (vt, cwe, fwe, qa rows) is refused at load time.
+// Lengths: a row's `length` is RULER's count of prompt + generation tokens in RULER's tokenizer, never above the
+// target, so rows are grouped under the power of two at or above it (RULER's and MemAgent's targets are powers of
+// two); each record's builtTokens is recounted with the run's tokenizer. Metric: RULER's string_match_all.
+import { basename, dirname, sep } from 'node:path';
+import { textContext } from '../../harness/context.js';
+import { DatasetMissingError, UserError } from '../../harness/errors.js';
+import { tokenLabel } from '../../harness/config/lengths.js';
+import type { LengthTarget, PreparedTask, Sample, TaskEnv } from '../../harness/types.js';
+import { NIAH_SPECS, TOKENS_TO_GENERATE } from './spec.js';
+import { detectFile, wrongTask } from '../file/detect.js';
+import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../file/read.js';
+import { bucketedTask, isDirectory, listFiles, type Entry } from '../file/source.js';
+
+export const RULER_METRIC = 'string_match_all';
+const RULER_FIELDS = 'index, input, outputs, length (and length_w_model_temp, answer_prefix, token_position_answer)';
+
+const PREAMBLE =
+  /(?:Some|A) special magic (\S+) (?:are|is) hidden within the following text\. Make sure to memorize it\. I will quiz you about the \1 afterwards\./;
+const QUESTION_STARTS = ['What are all the special magic ', 'What is the special magic '];
+const QUESTION_END = ' mentioned in the provided text?';
+
+export interface RulerSplit {
+  preamble: string;
+  haystack: string;
+  question: string;
+  /** The separator between preamble / haystack / question: "\n", or " " in --remove_newline_tab files. */
+  separator: string;
+  /** Characters of model-template text before the preamble and after the question. */
+  prefixChars: number;
+  suffixChars: number;
+  /** The needle value type as RULER wrote it (numbers, number, uuids, ...). */
+  valueType: string;
+}
+
+/** MemAgent's one-line NIAH input from RULER's parts: the preamble without its "I will quiz you" sentence, a space,
+ *  the question (as our own NIAH tasks ask it, docs/PROTOCOLS.md D13). */
+export function memagentQuestion(split: Pick<RulerSplit, 'preamble' | 'question'>): string {
+  return `${split.preamble.replace(/ I will quiz you about the \S+ afterwards\.$/, '')} ${split.question}`;
+}
+
+/** Splits a RULER NIAH `input` into preamble, haystack and question, or returns what is wrong. */
+export function splitRulerInput(input: string): RulerSplit | string {
+  const pre = PREAMBLE.exec(input);
+  if (!pre)
+    return 'RULER\'s NIAH preamble ("… special magic … hidden within the following text. Make sure to memorize it. …") is not in it';
+  const preEnd = pre.index + pre[0].length;
+  let qStart = -1;
+  for (const s of QUESTION_STARTS) qStart = Math.max(qStart, input.lastIndexOf(s));
+  if (qStart < preEnd)
+    return 'RULER\'s NIAH question ("What are all the special magic … mentioned in the provided text?") does not follow the preamble';
+  const qEnd = input.indexOf(QUESTION_END, qStart);
+  if (qEnd < 0) return 'RULER\'s NIAH question does not end with "mentioned in the provided text?"';
+  const questionEnd = qEnd + QUESTION_END.length;
+  const sep1 = input[preEnd];
+  const sep2 = input[qStart - 1];
+  if ((sep1 !== '\n' && sep1 !== ' ') || sep2 !== sep1 || qStart - 1 <= preEnd)
+    return 'no haystack between the NIAH preamble and question';
+  const haystack = input.slice(preEnd + 1, qStart - 1);
+  if (haystack.trim() === '') return 'the haystack between the NIAH preamble and question is empty';
+  return {
+    preamble: pre[0],
+    haystack,
+    question: input.slice(qStart, questionEnd),
+    separator: sep1,
+    prefixChars: pre.index,
+    suffixChars: input.length - questionEnd,
+    valueType: pre[1],
+  };
+}
+
+/** The power of two at or above n (n ≥ 1). */
+export function powerOfTwoAtLeast(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+interface RulerItem {
+  file: ScannedFile;
+  ref: RowRef;
+  question: string;
+  answers: string[];
+  rulerIndex: unknown;
+  rulerLength: number;
+  answerPrefix?: string;
+}
+
+const NIAH_NAMES = NIAH_SPECS.map((s) => s.name);
+
+/** The NIAH task a RULER path names (`…/data/{task}/validation.jsonl` or `{task}.jsonl`), if any. */
+export function niahTaskInPath(path: string): string | undefined {
+  const parts = path.split(sep);
+  const file = basename(path).replace(/\.jsonl?$/, '');
+  return [file, ...parts.slice(0, -1).reverse()].find((p) => NIAH_NAMES.includes(p));
+}
+
+/** The RULER files for `task` under a --data directory: `…/{task}/*.jsonl` or `{task}.jsonl`, up to 6 levels down. */
+function rulerFilesIn(dir: string, task: string): string[] {
+  const files = listFiles(dir, 6).filter(
+    (f) => f.endsWith('.jsonl') && (basename(dirname(f)) === task || basename(f) === `${task}.jsonl`),
+  );
+  if (files.length === 0) {
+    throw new DatasetMissingError(
+      `no RULER data for ${task} under ${dir}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl)`,
+    );
+  }
+  return files;
+}
+
+/** RULER NIAH rows for one of our niah_* tasks, from --data FILE or DIR. */
+export function prepareRulerNiah(env: TaskEnv, task: string, version: string): PreparedTask {
+  const dataPath = env.options.data!;
+  if (env.options.pool !== undefined)
+    throw new UserError(
+      `--pool is read only with MemAgent's index-form RULER-HQA files; ${task} with RULER data does not use it`,
+    );
+  const files = isDirectory(dataPath) ? rulerFilesIn(dataPath, task) : [dataPath];
+  const entries: Entry<RulerItem>[] = [];
+  const scanned: ScannedFile[] = [];
+  const lengthFrom = new Map<number, string>();
+  for (const path of files) {
+    const named = niahTaskInPath(path);
+    const d = detectFile(path);
+    if (d.format !== 'ruler-niah') throw wrongTask(task, d, named);
+    if (named !== undefined && named !== task)
+      throw new UserError(`${path} is RULER's ${named} data, not ${task}: run \`bench run ${named} --data ${path}\``);
+    const fileEntries: Entry<Omit<RulerItem, 'file'>>[] = [];
+    const file = scanRows(path, (value, ref) => {
+      const bad = (what: string) => rowError(path, ref, `${what}; RULER's rows have ${RULER_FIELDS}`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a JSON object');
+      const r = value as Record<string, unknown>;
+      for (const key of ['input', 'outputs', 'length']) if (!(key in r)) throw bad(`missing field "${key}"`);
+      if (typeof r.input !== 'string') throw bad('field "input" must be a string');
+      if (!Array.isArray(r.outputs) || r.outputs.length === 0 || !r.outputs.every((x) => typeof x === 'string'))
+        throw bad('field "outputs" must be a non-empty list of strings');
+      if (!Number.isInteger(r.length) || (r.length as number) < 1)
+        throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
+      if (r.answer_prefix !== undefined && typeof r.answer_prefix !== 'string')
+        throw bad('field "answer_prefix" must be a string');
+      const split = splitRulerInput(r.input);
+      if (typeof split === 'string')
+        throw rowError(
+          path,
+          ref,
+          `field "input": ${split}; only RULER's NIAH rows can be split into haystack and question for MemAgent`,
+        );
+      const target = powerOfTwoAtLeast(r.length as number);
+      fileEntries.push({
+        length: { kind: 'tokens', value: target, label: tokenLabel(target) },
+        item: {
+          ref,
+          question: memagentQuestion(split),
+          answers: r.outputs as string[],
+          rulerIndex: r.index ?? null,
+          rulerLength: r.length as number,
+          answerPrefix: r.answer_prefix as string | undefined,
+        },
+      });
+    });
+    for (const e of fileEntries) {
+      const other = lengthFrom.get(e.length.value);
+      if (other !== undefined && other !== path)
+        throw new UserError(
+          `RULER rows of ${e.length.label} are in both ${other} and ${path}: pass one file per length`,
+        );
+      lengthFrom.set(e.length.value, path);
+      entries.push({ length: e.length, item: { ...e.item, file } });
+    }
+    scanned.push(file);
+  }
+
+  const build = (length: LengthTarget, index: number, item: RulerItem): Sample => {
+    const row = readRowAgain(item.file, item.ref) as { input: string };
+    const split = splitRulerInput(row.input) as RulerSplit;
+    return {
+      id: `${task}/${length.label}/${index}`,
+      task,
+      taskVersion: version,
+      length,
+      index,
+      question: item.question,
+      answers: item.answers,
+      context: textContext(split.haystack, env.tokenizer),
+      metric: RULER_METRIC,
+      prompt: {
+        nativeTemplate: `${split.preamble}\n{context}\n${split.question}`,
+        maxNewTokens: TOKENS_TO_GENERATE,
+        ...(item.answerPrefix !== undefined ? { answerPrefix: item.answerPrefix } : {}),
+      },
+      metadata: {
+        source: item.file.path,
+        line: item.ref.line,
+        ruler_index: item.rulerIndex,
+        ruler_length: item.rulerLength,
+        value_type: split.valueType,
+        separator: split.separator,
+        template_prefix_chars: split.prefixChars,
+        template_suffix_chars: split.suffixChars,
+        data_sha256: item.file.sha256,
+      },
+    };
+  };
+  return bucketedTask(task, entries, build, {
+    metric: RULER_METRIC,
+    data: {
+      path: dataPath,
+      format: 'ruler-niah',
+      files: scanned.map((f) => ({ path: f.path, format: 'ruler-niah', sha256: f.sha256, rows: f.rows })),
+    },
+  });
+}

@@ -1,0 +1,54 @@
+// A benchmark family (RULER, MemAgent's RULER-HQA, LongBench, generic JSONL) is one folder under generators/ that
+// exports a Family; generators/index.ts lists them. The catalog is every family's entries, one registry per kind,
+// built once by the CLI and handed to the commands and the runner.
+import type { TaskDefinition } from '../types.js';
+import { UserError } from '../errors.js';
+import { didYouMean } from '../suggest.js';
+import { Registry } from './registry.js';
+
+/** A name that stands for several tasks (e.g. longbench-qa → its datasets). */
+export interface TaskGroup {
+  name: string;
+  tasks: string[];
+}
+
+export interface Family {
+  /** e.g. 'ruler', 'ruler-hqa', 'longbench', 'jsonl'. */
+  name: string;
+  tasks: readonly TaskDefinition[];
+  groups?: readonly TaskGroup[];
+}
+
+export class Catalog {
+  readonly tasks = new Registry<TaskDefinition>('task');
+  readonly groups = new Registry<TaskGroup>('task group');
+  readonly families = new Registry<Family>('family');
+
+  constructor(families: Iterable<Family> = []) {
+    for (const f of families) this.add(f);
+  }
+
+  add(family: Family): void {
+    this.families.register(family);
+    for (const t of family.tasks) this.tasks.register(t);
+    for (const g of family.groups ?? []) this.groups.register(g);
+  }
+
+  /** The task, or one line naming the closest task or group. */
+  task(name: string): TaskDefinition {
+    const task = this.tasks.find(name);
+    if (task) return task;
+    const known = [...this.tasks.names(), ...this.groups.names()];
+    throw new UserError(
+      `unknown task '${name}'${didYouMean(name, known)}: run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`,
+    );
+  }
+
+  /** Task names with groups expanded, in order, without duplicates; an unknown name throws. */
+  expandTaskNames(names: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const n of names)
+      for (const m of this.groups.find(n)?.tasks ?? [n]) if (!out.includes(m)) out.push(this.task(m).name);
+    return out;
+  }
+}

@@ -1,0 +1,12 @@
+/** mulberry32: a tiny seeded PRNG for uniform floats in [0, 1) (retry jitter, test fixtures). Not for data generation:
+ *  generators use harness/util/rng.ts, whose streams are keyed by what they generate. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
