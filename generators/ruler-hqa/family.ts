@@ -1,9 +1,37 @@
-// MemAgent's RULER-HQA (HotpotQA questions in distractor documents) and the context-distribution probe.
+// MemAgent's RULER-HQA (HotpotQA questions in distractor documents) and the context-distribution probe, with
+// MemAgent's file layouts (bench export/generate --format memagent) and the --placement and --pool task options.
 import type { Family } from '../../harness/registry/family.js';
 import { withFileData } from '../file/index.js';
+import { memagentExportLayout } from './export.js';
+import { memagentGenerateLayout } from './generate.js';
 import { ctxDistTask, rulerHqaTask } from './index.js';
+import { PLACEMENTS } from './placement.js';
 
 export const rulerHqaFamily: Family = {
   name: 'ruler-hqa',
   tasks: [rulerHqaTask, ctxDistTask].map(withFileData),
+  exportLayouts: [memagentExportLayout],
+  generateLayouts: [memagentGenerateLayout],
+  taskOptions: [
+    {
+      name: 'placement',
+      arg: 'P',
+      help: [`ruler-hqa probe: ${PLACEMENTS.join(', ')}     [random]`],
+      choices: PLACEMENTS,
+      tasks: [rulerHqaTask.name],
+      commands: ['run', 'generate'],
+    },
+    {
+      name: 'pool',
+      arg: 'FILE',
+      help: ["the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into"],
+      tasks: [rulerHqaTask.name, ctxDistTask.name],
+      commands: ['run'],
+      requires: {
+        option: 'data',
+        message:
+          "--pool goes with --data: it is the HotpotQA dev file that MemAgent's index-form RULER-HQA files point into",
+      },
+    },
+  ],
 };

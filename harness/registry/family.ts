@@ -2,6 +2,10 @@
 // exports a Family; generators/index.ts lists them. The catalog is every family's entries, one registry per kind,
 // built once by the CLI and handed to the commands and the runner.
 import type { TaskDefinition } from '../types.js';
+import type { TaskOption } from '../config/task-option.js';
+import type { ExportLayout } from '../formats/export-layout.js';
+import type { GenerateLayout } from '../formats/generate-layout.js';
+import { nativeGenerateLayout } from '../formats/native.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../suggest.js';
 import { Registry } from './registry.js';
@@ -17,12 +21,20 @@ export interface Family {
   name: string;
   tasks: readonly TaskDefinition[];
   groups?: readonly TaskGroup[];
+  /** Its peer tools' layouts for `bench export --format` and `bench generate --format`. */
+  exportLayouts?: readonly ExportLayout[];
+  generateLayouts?: readonly GenerateLayout[];
+  /** Flags its tasks read (`bench run`/`bench generate --placement` ...). */
+  taskOptions?: readonly TaskOption[];
 }
 
 export class Catalog {
   readonly tasks = new Registry<TaskDefinition>('task');
   readonly groups = new Registry<TaskGroup>('task group');
   readonly families = new Registry<Family>('family');
+  readonly exportLayouts = new Registry<ExportLayout>('export format');
+  readonly generateLayouts = new Registry<GenerateLayout>('generate format', [nativeGenerateLayout]);
+  readonly taskOptions = new Registry<TaskOption>('task option');
 
   constructor(families: Iterable<Family> = []) {
     for (const f of families) this.add(f);
@@ -32,6 +44,18 @@ export class Catalog {
     this.families.register(family);
     for (const t of family.tasks) this.tasks.register(t);
     for (const g of family.groups ?? []) this.groups.register(g);
+    for (const l of family.exportLayouts ?? []) this.exportLayouts.register(l);
+    for (const l of family.generateLayouts ?? []) this.generateLayouts.register(l);
+    for (const o of family.taskOptions ?? []) this.taskOptions.register(o);
+  }
+
+  /** The --format names of `bench export` / `bench generate`, in the order lists and messages show them. */
+  exportFormats(): string[] {
+    return byRank(this.exportLayouts.all());
+  }
+
+  generateFormats(): string[] {
+    return byRank(this.generateLayouts.all());
   }
 
   /** The task, or one line naming the closest task or group. */
@@ -51,4 +75,8 @@ export class Catalog {
       for (const m of this.groups.find(n)?.tasks ?? [n]) if (!out.includes(m)) out.push(this.task(m).name);
     return out;
   }
+}
+
+function byRank(layouts: ReadonlyArray<{ name: string; rank: number }>): string[] {
+  return [...layouts].sort((a, b) => a.rank - b.rank).map((l) => l.name);
 }

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseCli } from '../../../cli/parse.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { exportName, exportRun, type ExportFormat, type ExportResult } from '../../../cli/commands/export.js';
 import { scoreTarget, type ScoreRow } from '../../../cli/commands/score.js';
 import { UserError } from '../../../harness/errors.js';
@@ -28,6 +29,8 @@ import { RULER_TASKS } from '../../../generators/ruler/score-source.js';
 import type { SampleRecord } from '../../../harness/types.js';
 import { summarize } from '../../../reports/summary.js';
 import { assertOneLine, runBench } from '../../helpers/cli.js';
+
+const catalog = builtinCatalog();
 
 let root: string;
 const runs = { niah: '', hqaDocs: '', hqaTokens: '', longbench: '', longbenchE: '' };
@@ -85,7 +88,7 @@ function fresh(): string {
 }
 
 function exportTo(runDir: string, format: ExportFormat, tasks?: string[]): ExportResult {
-  return exportRun({ runDir, format, out: fresh(), tasks });
+  return exportRun({ runDir, format, out: fresh(), tasks }, catalog);
 }
 
 /** n and score of each row, by a key the caller builds from the row. */
@@ -328,22 +331,22 @@ describe('refusals', () => {
   it("a format that does not fit the run's tasks is one line naming them and the format that fits", () => {
     const out = fresh();
     refuses(
-      () => exportRun({ runDir: runs.longbench, format: 'memagent', out }),
+      () => exportRun({ runDir: runs.longbench, format: 'memagent', out }, catalog),
       /--format memagent takes ruler-hqa and the RULER tasks.*longbench\/hotpotqa.*use --format longbench for longbench\/hotpotqa/,
     );
     refuses(
-      () => exportRun({ runDir: runs.hqaDocs, format: 'ruler', out }),
+      () => exportRun({ runDir: runs.hqaDocs, format: 'ruler', out }, catalog),
       /--format ruler takes RULER's tasks .*ruler-hqa \(not one of RULER's tasks\).*--format memagent for ruler-hqa/,
     );
     refuses(
-      () => exportRun({ runDir: runs.niah, format: 'longbench', out }),
+      () => exportRun({ runDir: runs.niah, format: 'longbench', out }, catalog),
       /--format longbench takes LongBench datasets .*this run has niah_single_1 .*use --format ruler or memagent for niah_single_1/,
     );
     refuses(
-      () => exportRun({ runDir: runs.niah, format: 'ruler', out, tasks: ['ruler-hqa'] }),
+      () => exportRun({ runDir: runs.niah, format: 'ruler', out, tasks: ['ruler-hqa'] }, catalog),
       /--tasks: ruler-hqa not in this run \(its tasks: /,
     );
-    refuses(() => exportRun({ runDir: join(root, 'nope'), format: 'ruler', out }), /not a run directory/);
+    refuses(() => exportRun({ runDir: join(root, 'nope'), format: 'ruler', out }, catalog), /not a run directory/);
     assert.ok(!existsSync(out), 'nothing written');
   });
 
