@@ -1,6 +1,9 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { parseCli } from '../../cli/parse.js';
+import { helpText } from '../../cli/help.js';
+import { commandOptions, parseCli } from '../../cli/parse.js';
+import { FAMILIES } from '../../generators/index.js';
+import { Catalog, type Family } from '../../harness/registry/family.js';
 import { UserError } from '../../harness/errors.js';
 
 test('bench run with defaults', () => {
@@ -200,4 +203,37 @@ test('bench export and bench score --metric', () => {
       argv.join(' '),
     );
   }
+});
+
+test("a family's task option is a flag of the commands it names, in their help, with its own requirement", () => {
+  const family: Family = {
+    name: 'toy',
+    tasks: [],
+    taskOptions: [
+      {
+        name: 'depth',
+        arg: 'D',
+        help: ['toy needle depth, 0-100', 'second line                    [50]'],
+        tasks: ['toy'],
+        commands: ['run'],
+        requires: { option: 'data', message: '--depth goes with --data: it places the toy needle in your file' },
+      },
+    ],
+  };
+  const withToy = new Catalog([...FAMILIES, family]);
+  const cmd = parseCli(['run', 'ruler-hqa', '--depth', '30', '--data', 'f.jsonl'], {}, withToy);
+  assert.deepEqual(cmd.command === 'run' && cmd.config.options, { data: 'f.jsonl', depth: '30' });
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '--depth', '30'], {}, withToy),
+    (e: unknown) => e instanceof UserError && /^--depth goes with --data: it/.test(e.message),
+  );
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--depth', '30']), /unknown option '--depth'/);
+  assert.throws(
+    () => parseCli(['generate', 'ruler-hqa', '--depth', '30', '--out', 'o'], {}, withToy),
+    /bench generate: unknown option '--depth'/,
+  );
+  const run = helpText('run', withToy);
+  assert.match(run, /^ {2}--depth D {13}toy needle depth, 0-100\n {24}second line {20}\[50\]$/m);
+  assert.doesNotMatch(helpText('generate', withToy), /--depth/);
+  assert.ok('depth' in commandOptions('run', withToy) && !('depth' in commandOptions('generate', withToy)));
 });

@@ -17,7 +17,10 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseCli } from '../../../cli/parse.js';
-import { builtinCatalog } from '../../../generators/index.js';
+import { helpText } from '../../../cli/help.js';
+import { builtinCatalog, FAMILIES } from '../../../generators/index.js';
+import type { ExportLayout } from '../../../harness/formats/export-layout.js';
+import { Catalog, type Family } from '../../../harness/registry/family.js';
 import { exportName, exportRun, type ExportFormat, type ExportResult } from '../../../cli/commands/export.js';
 import { scoreTarget, type ScoreRow } from '../../../cli/commands/score.js';
 import { UserError } from '../../../harness/errors.js';
@@ -382,6 +385,59 @@ describe('bench export (CLI)', () => {
       await runBench(['export', runs.niah, '--out', bad]),
       2,
       /needs --format ruler, longbench or memagent/,
+    );
+  });
+});
+
+describe('a layout registered by a family outside the built-in ones', () => {
+  it('is a --format of parse, help and exportRun: rows in data order per file, misfits refused with its words', () => {
+    const toy: ExportLayout = {
+      name: 'toy',
+      rank: 5,
+      label: 'Toy',
+      reader: "Toy's score.py",
+      help: 'DIR/<task>/<length>.jsonl   (toy score.py)',
+      fits: 'tasks at token lengths',
+      misfit: (r) => (r.lengthKind === 'tokens' ? null : 'not at a token length'),
+      place: (r) => ({
+        rel: join(r.task, `${r.lengthLabel}.jsonl`),
+        row: [
+          ['i', r.index],
+          ['method', r.method],
+        ],
+      }),
+      peerCommands: (result) => [`toy score.py ${result.out}`],
+    };
+    const family: Family = { name: 'toy', tasks: [], exportLayouts: [toy] };
+    const withToy = new Catalog([...FAMILIES, family]);
+    assert.deepEqual(withToy.exportFormats(), ['toy', 'ruler', 'longbench', 'memagent']);
+    const cmd = parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o'], {}, withToy);
+    assert.equal(cmd.command === 'export' && cmd.format, 'toy');
+    assert.throws(() => parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o']), /--format ruler, longbench/);
+    const help = helpText('export', withToy);
+    assert.match(help, /^Usage: bench export <run-dir> --format toy\|ruler\|longbench\|memagent /m);
+    assert.match(help, /^ {2}toy {8}DIR\/<task>\/<length>\.jsonl/m);
+    assert.match(helpText(undefined, withToy), /in the layout Toy's score\.py \(toy\), RULER's evaluate\.py/);
+
+    const result = exportRun({ runDir: runs.niah, format: 'toy', out: fresh() }, withToy);
+    const expected = records(runs.niah);
+    assert.equal(result.rows, expected.length);
+    for (const f of result.files) {
+      const rows = lines(f.path);
+      assert.equal(rows.length, f.rows);
+      const own = expected.filter((r) => r.task === f.task && r.lengthLabel === f.lengthLabel);
+      assert.deepEqual(
+        rows.map((r) => r.i),
+        own.map((r) => r.index).sort((a, b) => a - b),
+      );
+    }
+    assert.throws(
+      () => exportRun({ runDir: runs.hqaDocs, format: 'toy', out: fresh() }, withToy),
+      (e: unknown) =>
+        e instanceof UserError &&
+        /^--format toy takes tasks at token lengths; this run has ruler-hqa \(not at a token length\) \(use --format memagent for ruler-hqa\)$/.test(
+          e.message,
+        ),
     );
   });
 });
