@@ -257,8 +257,8 @@ async function runUnits(
     });
   };
   const runner: UnitRunner =
-    workers > 1
-      ? createWorkerPool(workers, config, outDir, workerSetup!)
+    workers > 1 && workerSetup !== undefined
+      ? createWorkerPool(workers, config, outDir, workerSetup)
       : { run: runInProcess, abort() {}, async close() {} };
   const onAbort = () => runner.abort();
   stop.signal.addEventListener('abort', onAbort);
