@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import { readManifest } from '../../harness/run-dir/manifest.js';
 import { latestRunRecords } from '../../harness/scorers/sources/run.js';
 import type { SampleRecord } from '../../harness/types.js';
-import { builtinCatalog } from '../../generators/index.js';
+import type { CliContext } from '../context.js';
 
 export { exportName, safeName } from '../../harness/formats/export-layout.js';
 export type { ExportedFile, ExportResult } from '../../harness/formats/export-layout.js';
@@ -135,12 +135,8 @@ export function exportRun(opts: ExportOptions, catalog: ExportCatalog): ExportRe
   };
 }
 
-// TRANSITIONAL(catalog): until cli/main.ts builds the catalog once and passes it, the built-in one is the default.
-export async function exportCli(
-  cmd: CommandOf<'export'>,
-  io: CommandIO,
-  catalog: ExportCatalog = builtinCatalog(),
-): Promise<number> {
+export async function exportCli(cmd: CommandOf<'export'>, io: CommandIO, ctx: CliContext): Promise<number> {
+  const catalog = await ctx.catalog();
   const result = exportRun({ runDir: cmd.runDir, format: cmd.format, out: cmd.out, tasks: cmd.tasks }, catalog);
   const layout = catalog.exportLayouts.get(result.format);
   const label = layout.label;

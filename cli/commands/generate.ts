@@ -13,7 +13,7 @@ import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import { parseLengths } from '../../harness/config/lengths.js';
 import type { GenerateLayout } from '../../harness/formats/generate-layout.js';
 import type { Catalog } from '../../harness/registry/family.js';
-import { builtinCatalog } from '../../generators/index.js';
+import type { CliContext } from '../context.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { checkOutputFile } from '../../harness/path-checks.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
@@ -180,12 +180,8 @@ export async function generateCommand(opts: GenerateOptions, catalog: GenerateCa
   return { out, rows: total, cacheHit: results.every((r) => r.cacheHit), lengths: results };
 }
 
-// TRANSITIONAL(catalog): until cli/main.ts builds the catalog once and passes it, the built-in one is the default.
-export async function generateCli(
-  cmd: CommandOf<'generate'>,
-  io: CommandIO,
-  catalog: Pick<Catalog, 'task' | 'generateLayouts' | 'generateFormats'> = builtinCatalog(),
-): Promise<number> {
+export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO, ctx: CliContext): Promise<number> {
+  const catalog = await ctx.catalog();
   const task = catalog.task(cmd.task);
   checkOutputFile(cmd.out, '--out', 'pass a file in a writable directory, e.g. --out data.jsonl');
   const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
