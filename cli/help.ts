@@ -3,12 +3,11 @@
 // file layouts (--format) and task options (--placement ...) come from the catalog.
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import { methods as registry } from '../harness/methods/index.js';
-import type { Catalog } from '../harness/registry/family.js';
-import { builtinCatalog } from '../generators/index.js';
+import { Catalog } from '../harness/registry/family.js';
 import { SERVE_FLAGS } from '../reference/serve/options.js';
 import type { Subcommand } from './parse.js';
 
-/** What help reads from the catalog. */
+/** What help reads from the catalog; without one, only the harness's own layout and no task options. */
 export type HelpCatalog = Pick<
   Catalog,
   'taskOptions' | 'exportLayouts' | 'generateLayouts' | 'exportFormats' | 'generateFormats'
@@ -377,8 +376,7 @@ function fill(text: string, catalog: HelpCatalog): string {
 }
 
 /** The overview (no topic) or one command's help. The topic is a known command (parseCli refuses others). */
-// TRANSITIONAL(catalog): until cli/main.ts builds the catalog once and passes it, the built-in one is the default.
-export function helpText(topic?: string, catalog: HelpCatalog = builtinCatalog()): string {
+export function helpText(topic?: string, catalog: HelpCatalog = new Catalog()): string {
   if (topic === undefined || !(topic in TOPICS)) return fill(OVERVIEW, catalog);
   return fill(TOPICS[topic as Subcommand], catalog)
     .replace('{methods}', methodsHelp())

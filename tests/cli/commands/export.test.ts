@@ -417,7 +417,10 @@ describe('a layout registered by a family outside the built-in ones', () => {
     assert.deepEqual(withToy.exportFormats(), ['toy', 'ruler', 'longbench', 'memagent']);
     const cmd = parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o'], {}, withToy);
     assert.equal(cmd.command === 'export' && cmd.format, 'toy');
-    assert.throws(() => parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o']), /--format ruler, longbench/);
+    assert.throws(
+      () => parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o'], {}, catalog),
+      /--format ruler, longbench/,
+    );
     const help = helpText('export', withToy);
     assert.match(help, /^Usage: bench export <run-dir> --format toy\|ruler\|longbench\|memagent /m);
     assert.match(help, /^ {2}toy {8}DIR\/<task>\/<length>\.jsonl/m);
