@@ -3,11 +3,12 @@
 // file layouts (--format) and task options (--placement ...) come from the catalog.
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import { methods as registry } from '../harness/methods/index.js';
-import { Catalog } from '../harness/registry/family.js';
+import type { Catalog } from '../harness/registry/family.js';
+import { builtinCatalog } from '../generators/index.js';
 import { SERVE_FLAGS } from '../reference/serve/options.js';
 import type { Subcommand } from './parse.js';
 
-/** What help reads from the catalog; without one, only the harness's own layout and no task options. */
+/** What help reads from the catalog (the built-in one unless given). */
 export type HelpCatalog = Pick<
   Catalog,
   'taskOptions' | 'exportLayouts' | 'generateLayouts' | 'exportFormats' | 'generateFormats'
@@ -376,7 +377,7 @@ function fill(text: string, catalog: HelpCatalog): string {
 }
 
 /** The overview (no topic) or one command's help. The topic is a known command (parseCli refuses others). */
-export function helpText(topic?: string, catalog: HelpCatalog = new Catalog()): string {
+export function helpText(topic?: string, catalog: HelpCatalog = builtinCatalog()): string {
   if (topic === undefined || !(topic in TOPICS)) return fill(OVERVIEW, catalog);
   return fill(TOPICS[topic as Subcommand], catalog)
     .replace('{methods}', methodsHelp())

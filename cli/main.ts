@@ -3,7 +3,7 @@
 import type { Command, CommandIO } from '../harness/config/commands.js';
 import { UserError, errorMessage } from '../harness/errors.js';
 import { cliContext, type CliContext } from './context.js';
-import { needsCatalog, parseCli } from './parse.js';
+import { parseCli } from './parse.js';
 
 const io: CommandIO = {
   out: (line) => process.stdout.write(line + '\n'),
@@ -29,13 +29,10 @@ const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Pr
 };
 
 async function dispatch(argv: string[]): Promise<number> {
-  const ctx = cliContext();
-  // The families' flags and --format names are part of parsing run, plan, generate, export and help.
-  const catalog = needsCatalog(argv) ? await ctx.catalog() : undefined;
-  const cmd = parseCli(argv, process.env, catalog);
+  const cmd = parseCli(argv);
   if (cmd.command === 'help') {
     const { helpText } = await import('./help.js');
-    io.out(helpText(cmd.topic, catalog));
+    io.out(helpText(cmd.topic));
     return 0;
   }
   if (cmd.command === 'version') {
@@ -44,7 +41,7 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   const handler = await COMMANDS[cmd.command]();
-  return handler(cmd as never, io, ctx);
+  return handler(cmd as never, io, cliContext());
 }
 
 /** Returns the exit code. */

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'vitest';
 import { parseCli } from '../../../cli/parse.js';
-import { builtinCatalog } from '../../../generators/index.js';
 import { datasetPath } from '../../../harness/paths.js';
 import { UserError } from '../../../harness/errors.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
@@ -133,12 +132,8 @@ test("fitUnits follows RULER's loop: start, then step down while over; exact sea
 });
 
 test('--sizing is a task option of bench run and bench generate (part of the run identity through the options)', () => {
-  const run = parseCli(['run', 'niah_single_2', '--lengths', '8k', '--sizing', 'ruler'], {}, builtinCatalog());
+  const run = parseCli(['run', 'niah_single_2', '--lengths', '8k', '--sizing', 'ruler']);
   assert.equal(run.command === 'run' && run.config.options.sizing, 'ruler');
-  const gen = parseCli(
-    ['generate', 'niah_single_2', '--lengths', '8k', '--sizing', 'ruler', '--out', 'x.jsonl'],
-    {},
-    builtinCatalog(),
-  );
+  const gen = parseCli(['generate', 'niah_single_2', '--lengths', '8k', '--sizing', 'ruler', '--out', 'x.jsonl']);
   assert.equal(gen.command === 'generate' && gen.options.sizing, 'ruler');
 });
