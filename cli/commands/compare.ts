@@ -9,7 +9,8 @@ import { UserError, errorMessage } from '../../harness/errors.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
-import { loadPaperBaseline } from '../../reports/baselines.js';
+import type { ReportFacet } from '../../harness/report/facet.js';
+import { builtinCatalog } from '../../generators/index.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import {
   COMPARE_CSV_EXTRA,
@@ -34,6 +35,8 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   out?: string;
   print?: (text: string) => void;
   printError?: (text: string) => void;
+  /** The families' report facets (their paper tables place docs:N lengths). Default: the built-in catalog's. */
+  facets?: readonly ReportFacet[];
 }
 
 export interface CompareResult {
@@ -107,8 +110,9 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
     const charts = writeCharts(options.out, {
       rows: [],
       records: [],
+      // catalog-once: until cli/main.ts builds the catalog and hands it in, the built-in one's facets.
+      facets: options.facets ?? builtinCatalog().reportFacets.all(),
       paper: [],
-      lengthTable: loadPaperBaseline().lengths,
       paired: judged,
       alpha,
     });

@@ -6,7 +6,9 @@ import { createModel } from '../../harness/models/factory.js';
 import { formatDryRun } from '../../harness/runner/dry-run.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { executeRun, type RunEvent, type RunOutcome } from '../../harness/runner/runner.js';
+import type { ReportFacet } from '../../harness/report/facet.js';
 import { formatSummaryTable } from '../../reports/summary.js';
+import { builtinCatalog } from '../../generators/index.js';
 
 export function describeEvent(e: RunEvent): string {
   switch (e.type) {
@@ -41,12 +43,15 @@ export const EXIT = {
  * The lines printed after a run (stdout), its exit code, and for a run with errored samples a closing line for
  * stderr saying how many and how to run them again.
  */
-export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCode: number; errorLine?: string } {
+export function describeOutcome(
+  outcome: RunOutcome,
+  facets: readonly ReportFacet[] = [],
+): { lines: string[]; exitCode: number; errorLine?: string } {
   if (outcome.kind === 'dry-run') return { lines: [formatDryRun(outcome.rows)], exitCode: EXIT.ok };
   const c = outcome.calls;
   const lines = [
     '',
-    formatSummaryTable(outcome.summary, outcome.missing),
+    formatSummaryTable(outcome.summary, facets, outcome.missing),
     `this invocation: ${c.calls} model calls, ${c.retries} retries, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];
   if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
@@ -94,8 +99,10 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<numb
   try {
     const onEvent = (e: RunEvent) =>
       (e.type === 'samples-capped' || e.type === 'note' ? io.err : io.out)(describeEvent(e));
-    const outcome = await executeRun(cmd.config, { createModel, onEvent, signal: controller.signal });
-    const { lines, exitCode, errorLine } = describeOutcome(outcome);
+    // catalog-once: until cli/main.ts builds the catalog and hands it in, the built-in one's facets.
+    const reportFacets = builtinCatalog().reportFacets.all();
+    const outcome = await executeRun(cmd.config, { createModel, onEvent, signal: controller.signal, reportFacets });
+    const { lines, exitCode, errorLine } = describeOutcome(outcome, reportFacets);
     for (const l of lines) io.out(l);
     if (errorLine) io.err(`bench: ${errorLine}`);
     return exitCode;

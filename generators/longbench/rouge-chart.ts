@@ -32,7 +32,7 @@ export interface RougeChartInput {
   model?: string;
   isReferenceReader?: boolean;
   /** Summary rows; bucket rows and rows without ROUGE recall are ignored. */
-  rows: SummaryRow[];
+  rows: readonly SummaryRow[];
   size: ChartSize;
 }
 

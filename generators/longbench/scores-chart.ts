@@ -13,7 +13,7 @@ export function datasetName(task: string): string {
 
 export interface LongBenchChartInput {
   /** Summary rows; only lengthKind 'native' rows are drawn. */
-  rows: SummaryRow[];
+  rows: readonly SummaryRow[];
   size: ChartSize;
 }
 
@@ -24,7 +24,7 @@ export interface LongBenchBars {
 }
 
 /** The native rows arranged as datasets (x) × series (bars); null where a series did not run a dataset. */
-export function longbenchBars(rows: SummaryRow[]): LongBenchBars {
+export function longbenchBars(rows: readonly SummaryRow[]): LongBenchBars {
   const native = rows.filter((r) => r.lengthKind === 'native');
   // QA datasets together, then summaries: ordered by headline metric, then name.
   const metricOf = new Map(native.map((r) => [r.task, r.metric]));

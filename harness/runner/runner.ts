@@ -10,6 +10,7 @@ import { RunStoppedError, UserError, errorMessage, isFatalModelError, type Model
 import { expandTaskNames } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
+import type { ReportFacet } from '../report/facet.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
 import { environmentInfo } from '../run-dir/environment.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
@@ -45,6 +46,8 @@ export interface RunHooks {
   createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model>;
   onEvent?(event: RunEvent): void;
   signal?: AbortSignal;
+  /** The families' report facets, for the summary's breakdown rows (LongBench-E buckets). Default: none. */
+  reportFacets?: readonly ReportFacet[];
 }
 
 export interface CallStats {
@@ -334,7 +337,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
       const planned = [
         { expected: expectedCounts(plan.units), methods: config.methods, model: open.modelId, shard: 'all' },
       ];
-      const summary = markCompleteness(summarize(records), planned);
+      const summary = markCompleteness(summarize(records, hooks.reportFacets ?? []), planned);
       const missing = missingCells(summary, planned);
       guardIO('writing', join(open.outDir, 'summary.csv'), () => writeSummary(open.outDir, summary, missing));
       return {
