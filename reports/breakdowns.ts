@@ -20,6 +20,9 @@ export function breakdownLabels(record: Pick<SampleRecord, 'metadata'>, facets: 
 }
 
 /** The breakdowns' notes when the rows hold breakdown rows; none otherwise. */
-export function breakdownNotes(rows: readonly Pick<SummaryRow, 'lengthKind'>[], facets: readonly ReportFacet[]): string[] {
+export function breakdownNotes(
+  rows: readonly Pick<SummaryRow, 'lengthKind'>[],
+  facets: readonly ReportFacet[],
+): string[] {
   return rows.some((r) => r.lengthKind === 'bucket') ? breakdownsOf(facets).map((b) => b.note) : [];
 }

@@ -78,10 +78,7 @@ export async function loadRecords(runDir: string, options: ReadOptions = {}): Pr
 }
 
 /** Records grouped by task × method × model, in first-seen order, keeping those `pick` accepts (one chart a group). */
-export function groupBySeries(
-  records: Iterable<SampleRecord>,
-  pick: (r: SampleRecord) => boolean,
-): SampleRecord[][] {
+export function groupBySeries(records: Iterable<SampleRecord>, pick: (r: SampleRecord) => boolean): SampleRecord[][] {
   const groups = new Map<string, SampleRecord[]>();
   for (const r of records) {
     if (!pick(r)) continue;

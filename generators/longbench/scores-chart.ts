@@ -3,7 +3,13 @@ import type { ChartConfiguration } from 'chart.js';
 import { modelLabel } from '../../reports/format.js';
 import type { SummaryRow } from '../../reports/summary.js';
 import { barValuesPlugin, categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
-import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
+import {
+  colorAt,
+  footnotePadding,
+  footnotePlugin,
+  renderChartJs,
+  type ChartSize,
+} from '../../reports/charts/canvas.js';
 import { shortModel } from '../../reports/labels.js';
 
 /** "longbench/hotpotqa" → "hotpotqa"; other names unchanged. */
