@@ -12,10 +12,11 @@ import { formatPairedGate, loadGateBaseline, pairedGate } from '../../reports/pa
 import { isGateRow, summarize } from '../../reports/summary.js';
 import { loadManifestView } from '../../reports/manifest.js';
 
-// The gate and baselines read only gate rows (isGateRow): no report facet's breakdown rows are needed.
-const GATE_ONLY = [] as const;
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+
+// The gate and baselines read only gate rows (isGateRow): no report facet's breakdown rows are needed.
+const GATE_ONLY = [] as const;
 
 export interface GateCommandOptions {
   runDir: string;
