@@ -2,6 +2,7 @@
 // exports a Family; generators/index.ts lists them. The catalog is every family's entries, one registry per kind,
 // built once by the CLI and handed to the commands and the runner.
 import type { TaskDefinition } from '../types.js';
+import type { ReportFacet } from '../report/facet.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../suggest.js';
 import { Registry } from './registry.js';
@@ -17,12 +18,15 @@ export interface Family {
   name: string;
   tasks: readonly TaskDefinition[];
   groups?: readonly TaskGroup[];
+  /** What `bench report` adds for its tasks: charts, summary breakdowns, paper overlays. */
+  reportFacets?: readonly ReportFacet[];
 }
 
 export class Catalog {
   readonly tasks = new Registry<TaskDefinition>('task');
   readonly groups = new Registry<TaskGroup>('task group');
   readonly families = new Registry<Family>('family');
+  readonly reportFacets = new Registry<ReportFacet>('report facet');
 
   constructor(families: Iterable<Family> = []) {
     for (const f of families) this.add(f);
@@ -32,6 +36,7 @@ export class Catalog {
     this.families.register(family);
     for (const t of family.tasks) this.tasks.register(t);
     for (const g of family.groups ?? []) this.groups.register(g);
+    for (const f of family.reportFacets ?? []) this.reportFacets.register(f);
   }
 
   /** The task, or one line naming the closest task or group. */
