@@ -290,7 +290,8 @@ function parseMethodOption(o: MethodOption, raw: string | undefined): number | s
   }
 }
 
-/** Every method option's value (defaults filled in); an option given for methods that are not run is refused. */
+/** Every method option's value (defaults filled in); an option given for methods that are not run is refused. Each
+ *  chosen method parses its settings from them here, so a bad --templates file is refused before anything runs. */
 function parseMethodSettings(values: Record<string, unknown>, chosen: string[]): MethodFlagValues {
   const settings: Record<string, number | string | undefined> = {};
   for (const o of methodRegistry.options()) {
@@ -304,6 +305,7 @@ function parseMethodSettings(values: Record<string, unknown>, chosen: string[]):
     }
     settings[o.flag] = parseMethodOption(o, raw);
   }
+  for (const name of chosen) methodRegistry.get(name).settings(settings);
   return settings;
 }
 

@@ -103,6 +103,8 @@ export interface RegisteredMethod {
   readonly options: readonly MethodOption[];
   readonly templates: readonly TemplateSpec[];
   readonly calls: readonly CallKind[];
+  /** The method's typed settings (MethodDefinition.settings), parsed once per flag-values object. */
+  settings(values: MethodFlagValues): unknown;
   create(values: MethodFlagValues): Method;
   plan(sample: PlanInput, values: MethodFlagValues): PlannedCall[];
   /** The run-identity part of the method: every result-changing option's value (defaults included) plus extras. */
@@ -211,6 +213,7 @@ export class MethodRegistry {
       options: def.options,
       templates: def.templates,
       calls: def.calls,
+      settings: settingsOf,
       create: (values) => def.create(settingsOf(values)),
       plan: (sample, values) => def.plan(sample, settingsOf(values)),
       identity: (values) => {

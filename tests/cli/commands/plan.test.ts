@@ -74,7 +74,7 @@ test('--output-tokens: KIND=MEDIAN[:SIGMA] on top of the defaults; the printed f
 });
 
 test("a sample's expected calls follow its plan: updates carry the previous output as memory, clamped to max_tokens", () => {
-  const planned = memAgentPlan({ contextTokens: 12_000 }, { 'chunk-tokens': 5000, 'memory-tokens': 1024 });
+  const planned = memAgentPlan({ contextTokens: 12_000 }, { chunkTokens: 5000, memoryTokens: 1024 });
   const calls = expectedCalls(planned, parseOutputTokens('update=700,final=20'), rngFor('t'));
   assert.deepEqual(
     calls.map((c) => c.output),
