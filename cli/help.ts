@@ -286,6 +286,11 @@ function methodsHelp(): string {
       lines.push(`  ${pad(flag, 22)}${help}${i === 0 ? dflt : ''}  (${methods.join(', ')})`);
     });
   }
+  lines.push('', 'prompt templates (the keys of a --templates file, with their slots):');
+  for (const t of registry.templates()) {
+    const users = registry.names().filter((m) => registry.get(m).templates.some((x) => x.name === t.name));
+    lines.push(`  ${pad(t.name, 22)}${t.slots.map((x) => `{${x}}`).join(' ')}  (${users.join(', ')})`);
+  }
   return lines.join('\n');
 }
 

@@ -10,7 +10,13 @@ import {
   templatesOf,
   type TemplatesInForce,
 } from './options.js';
-import { PLAN_OVERHEAD_TOKENS, type CallKind, type MethodDefinition, type PlannedCall, type PlanInput } from './registry.js';
+import {
+  PLAN_OVERHEAD_TOKENS,
+  type CallKind,
+  type MethodDefinition,
+  type PlannedCall,
+  type PlanInput,
+} from './registry.js';
 import { asksBoxed, fillTemplate, ONE_SHOT_TEMPLATE } from './templates.js';
 import { tokenWindows } from './windows.js';
 
@@ -155,7 +161,10 @@ export function oneShotPlan(sample: PlanInput, settings: { maxContext: number })
 export const fullContext: MethodDefinition<FullContextSettings & TemplatesInForce<'fullContext'>> = {
   name: 'full-context',
   description: 'the whole context in one prompt, middle-truncated to --max-context tokens',
-  options: [{ ...MAX_CONTEXT, help: 'prompt window in tokens; a longer prompt loses its middle' }, ...GENERATION_OPTIONS],
+  options: [
+    { ...MAX_CONTEXT, help: 'prompt window in tokens; a longer prompt loses its middle' },
+    ...GENERATION_OPTIONS,
+  ],
   templates: [ONE_SHOT_TEMPLATE],
   calls: [ANSWER_CALL],
   settings: (read) => ({

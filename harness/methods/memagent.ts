@@ -1,4 +1,12 @@
-import type { GenerationParams, Method, MethodCheckpoint, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
+import type {
+  GenerationParams,
+  Method,
+  MethodCheckpoint,
+  MethodContext,
+  MethodOutput,
+  Sample,
+  Usage,
+} from '../types.js';
 import { errorMessage } from '../errors.js';
 import { afterLastThink, takeAnswer } from '../protocol/answer.js';
 import { sampleDecoding } from '../protocol/decoding.js';

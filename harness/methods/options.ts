@@ -33,7 +33,7 @@ export const TEMPLATES: MethodOption = {
   flag: 'templates',
   type: 'path',
   identity: false,
-  help: 'JSON overriding prompt templates by name (update, final: memagent; fullContext: full-context, rag)',
+  help: 'JSON object overriding prompt templates by name (see prompt templates below)',
 };
 /** The prompt window of the one-shot methods; each gives its own help line. */
 export const MAX_CONTEXT: MethodOption = {

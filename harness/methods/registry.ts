@@ -226,7 +226,10 @@ export class MethodRegistry {
 
   /** Typed reads of the run's flag values outside any one method (the run identity's per-task decoding). */
   readFlags(values: MethodFlagValues): SettingsReader {
-    return readerOver((o) => values[o.flag] ?? o.default, () => this.templates());
+    return readerOver(
+      (o) => values[o.flag] ?? o.default,
+      () => this.templates(),
+    );
   }
 
   /** One method's reads: only of options it declares. */
@@ -259,7 +262,8 @@ function readerOver(
     optionalNumber: num,
     choice<C extends string>(o: MethodOption & { choices: readonly C[] }): C {
       const v = value(o);
-      if (typeof v !== 'string' || !o.choices.includes(v as C)) throw new Error(`method setting --${o.flag} is missing`);
+      if (typeof v !== 'string' || !o.choices.includes(v as C))
+        throw new Error(`method setting --${o.flag} is missing`);
       return v as C;
     },
     optionalPath(o) {

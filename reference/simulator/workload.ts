@@ -94,7 +94,10 @@ export function memagentChain(w: MemAgentWorkload, length: SweepLength, index: n
   const contextTokens = Math.round(length.minTokens + (length.maxTokens - length.minTokens) * rng.float());
   const calls: SimCall[] = [];
   let memory = w.initialMemory;
-  for (const step of memAgentPlan({ contextTokens }, { chunkTokens: w.chunkTokens, memoryTokens: w.updateOutput.max })) {
+  for (const step of memAgentPlan(
+    { contextTokens },
+    { chunkTokens: w.chunkTokens, memoryTokens: w.updateOutput.max },
+  )) {
     if (step.kind.writesMemory) {
       const output = drawLength(rng, w.updateOutput);
       calls.push({ prompt: w.updateOverhead + memory + step.contextTokens, output });

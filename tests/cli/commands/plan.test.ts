@@ -3,7 +3,12 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { parseCli } from '../../../cli/parse.js';
 import { planCli, simulateSpecOf } from '../../../cli/commands/plan.js';
-import { DEFAULT_OUTPUTS, expectedCalls, formatOutputTokens, parseOutputTokens } from '../../../reference/plan/chains.js';
+import {
+  DEFAULT_OUTPUTS,
+  expectedCalls,
+  formatOutputTokens,
+  parseOutputTokens,
+} from '../../../reference/plan/chains.js';
 import { predict, sweepConcurrencies } from '../../../reference/plan/predict.js';
 import { UserError } from '../../../harness/errors.js';
 import { memAgentPlan } from '../../../harness/methods/memagent.js';
