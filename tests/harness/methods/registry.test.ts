@@ -16,6 +16,8 @@ import { FULL_CONTEXT_PHRASE, fillTemplate } from '../../../harness/methods/temp
 import { tokenWindows } from '../../../harness/methods/windows.js';
 import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
+import { runHooks } from '../../../cli/run-hooks.js';
+import { builtinCatalog } from '../../../generators/index.js';
 
 const FIRST_CHUNK_TOKENS: MethodOption = {
   flag: 'first-chunk-tokens',
@@ -98,7 +100,10 @@ function config(args: string[]): RunConfig {
 }
 
 const run = (args: string[]): Promise<RunOutcome> =>
-  executeRun(config(args), { createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+  executeRun(config(args), {
+    ...runHooks(builtinCatalog()),
+    createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
+  });
 
 async function refused(args: string[], message: RegExp): Promise<void> {
   await assert.rejects(run(args), (e: unknown) => {
