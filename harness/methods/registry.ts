@@ -263,7 +263,7 @@ function readerOver(
     choice<C extends string>(o: MethodOption & { choices: readonly C[] }): C {
       const v = value(o);
       if (typeof v !== 'string' || !o.choices.includes(v as C))
-        throw new Error(`method setting --${o.flag} is missing`);
+        throw new Error(`method setting --${o.flag} is not one of ${o.choices.join(', ')}`);
       return v as C;
     },
     optionalPath(o) {
