@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { UserError } from '../harness/errors.js';
 import type { Command } from '../harness/config/commands.js';
 import type { RunConfig } from '../harness/config/run-config.js';
-import { methods as methodRegistry, type MethodOption, type MethodSettings } from '../harness/methods/index.js';
+import { methods as methodRegistry, type MethodFlagValues, type MethodOption } from '../harness/methods/index.js';
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
 import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
@@ -290,8 +290,9 @@ function parseMethodOption(o: MethodOption, raw: string | undefined): number | s
   }
 }
 
-/** Every method option's value (defaults filled in); an option given for methods that are not run is refused. */
-function parseMethodSettings(values: Record<string, unknown>, chosen: string[]): MethodSettings {
+/** Every method option's value (defaults filled in); an option given for methods that are not run is refused. Each
+ *  chosen method parses its settings from them here, so a bad --templates file is refused before anything runs. */
+function parseMethodSettings(values: Record<string, unknown>, chosen: string[]): MethodFlagValues {
   const settings: Record<string, number | string | undefined> = {};
   for (const o of methodRegistry.options()) {
     const raw = values[o.flag] as string | undefined;
@@ -304,6 +305,7 @@ function parseMethodSettings(values: Record<string, unknown>, chosen: string[]):
     }
     settings[o.flag] = parseMethodOption(o, raw);
   }
+  for (const name of chosen) methodRegistry.get(name).settings(settings);
   return settings;
 }
 
