@@ -1,6 +1,6 @@
 // Endpoints that cannot serve a run (issue 11): what the client makes of each misbehaviour, how many calls it costs,
 // and the helpers behind the messages. The CLI side is tests/cli/bad-input/endpoint.test.ts.
-import { test } from 'vitest';
+import { test, vi } from 'vitest';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import {
@@ -259,6 +259,16 @@ test('GET /models answering HTML, plain text or other JSON: the probe says it is
 });
 
 test('waiting notice: a line while calls are out and none finishes, none once they finish', async () => {
+  // Fake timers and clock: the notice's interval and its "last 0.1 s" figures run on test time, not the wall clock.
+  vi.useFakeTimers();
+  try {
+    await waitingNotice();
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+async function waitingNotice(): Promise<void> {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const slow: Model = {
@@ -277,18 +287,22 @@ test('waiting notice: a line while calls are out and none finishes, none once th
     },
   };
   const lines: string[] = [];
-  const model = withWaitingNotice(slow, 'http://h/v1', (l) => lines.push(l), { quietMs: 30, tickMs: 5 });
+  const model = withWaitingNotice(slow, 'http://h/v1', (l) => lines.push(l), {
+    quietMs: 300,
+    tickMs: 50,
+    now: () => Date.now(),
+  });
   const calls = [model.generate(request('a')), model.generate(request('b'))];
-  for (let i = 0; i < 400 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(lines.length >= 2, 'expected repeated waiting lines');
-  assert.match(
-    lines[0],
-    /^waiting on 2 calls to http:\/\/h\/v1: longest \d+(\.\d)? s, none finished in the last \d+(\.\d)? s$/,
-  );
+  vi.advanceTimersByTime(250);
+  assert.deepEqual(lines, [], 'quiet for less than quietMs');
+  vi.advanceTimersByTime(400); // t = 650 ms: lines at 300 and 600
+  assert.deepEqual(lines, [
+    'waiting on 2 calls to http://h/v1: longest 0.3 s, none finished in the last 0.3 s',
+    'waiting on 2 calls to http://h/v1: longest 0.6 s, none finished in the last 0.6 s',
+  ]);
   release();
   await Promise.all(calls);
-  const after = lines.length;
-  await new Promise((r) => setTimeout(r, 60));
-  assert.equal(lines.length, after, 'no line once nothing is outstanding');
+  vi.advanceTimersByTime(2_000);
+  assert.equal(lines.length, 2, 'no line once nothing is outstanding');
   await model.close?.();
-});
+}
