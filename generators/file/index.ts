@@ -1,10 +1,9 @@
 // `bench run <task> --data FILE|DIR` for other tools' data: which reader a task's --data goes to (decided by the
-// file's content, generators/file/detect.ts), the generic `jsonl` task, and how the data is stated in the manifest
-// and in the grid line printed at start. README "Your own data" documents the accepted layouts.
+// file's content, generators/file/detect.ts) and the generic `jsonl` task (how the data is stated in the manifest and
+// in the grid line printed at start is harness/data/describe.ts). README "Your own data" documents the accepted layouts.
 import { readHead } from './read.js';
 import { UserError } from '../../harness/errors.js';
-import type { ManifestData } from '../../harness/run-dir/manifest.js';
-import type { DataSourceInfo, PreparedTask, TaskDefinition, TaskEnv } from '../../harness/types.js';
+import type { PreparedTask, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { detectFile, FORMAT_NAMES, wrongTask, type Detected } from './detect.js';
 import { prepareGeneric } from '../jsonl/index.js';
 import { prepareMemAgentHqa } from '../ruler-hqa/data-file.js';
@@ -136,36 +135,6 @@ export function withFileData(task: TaskDefinition): TaskDefinition {
       return task.prepare(env);
     },
   };
-}
-
-/** The manifest's `data` field for a run's prepared tasks, or undefined when no task read --data. */
-export function manifestData(
-  tasks: readonly TaskDefinition[],
-  prepared: readonly PreparedTask[],
-): ManifestData | undefined {
-  const infos = prepared.flatMap((p, i) => (p.data ? [{ task: tasks[i].name, ...p.data }] : []));
-  if (infos.length === 0) return undefined;
-  const files = infos.flatMap((d) => d.files.map((f) => ({ task: d.task, ...f })));
-  const pool = infos.find((d) => d.pool)?.pool;
-  return {
-    path: infos[0].path,
-    format: [...new Set(infos.map((d) => d.format))].join(', '),
-    ...(files.length === 1 ? { sha256: files[0].sha256 } : {}),
-    files,
-    ...(pool ? { pool } : {}),
-  };
-}
-
-/** The data part of a task's grid line, e.g. "data eval_50.json: memagent-hqa (text form), 128 rows, sha256 1a2b3c4d5e6f". */
-export function describeData(info: DataSourceInfo): string {
-  const rows = info.files.reduce((n, f) => n + f.rows, 0);
-  const where = info.files.length === 1 ? info.files[0].path : `${info.files.length} files under ${info.path}`;
-  const sha = info.files.length === 1 ? `, sha256 ${info.files[0].sha256.slice(0, 12)}` : '';
-  const pool = info.pool
-    ? `; pool ${info.pool.path} (${info.pool.paragraphs} paragraphs, sha256 ${info.pool.sha256.slice(0, 12)})`
-    : '';
-  const ignored = info.ignored?.length ? `; ignored ${info.ignored.join(', ')}` : '';
-  return `data ${where}: ${info.format}, ${rows} rows${sha}${pool}${ignored}`;
 }
 
 export { FORMAT_NAMES };
