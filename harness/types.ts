@@ -15,6 +15,10 @@ export interface GenerationParams {
 
 export interface ModelRequest {
   messages: ChatMessage[];
+  /** Set for a text completion (POST /completions): the exact text to continue, sent without a chat template.
+   *  `messages` then holds the same text as one user message, for models that only chat (the embedded reader) and
+   *  for whatever hashes or stores prompts. Unset: a chat completion of `messages`. */
+  prompt?: string;
   params: GenerationParams;
   /** The caller's own count of the prompt's tokens, when it has one cheaply (within a few tokens: template edges may
    *  merge). The embedded model reports it as usage; remote clients compare it with the server's count. */
