@@ -6,6 +6,8 @@ import { methods as methodRegistry, type MethodOption, type MethodSettings } fro
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
 import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
+import { checkFormat } from '../harness/scorers/sources/target.js';
+import { builtinCatalog } from '../generators/index.js';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -574,13 +576,12 @@ export function parseCli(argv: string[], env: ShardEnv = process.env): Command {
     case 'score': {
       const { values, positionals } = parse(rest, SCORE_OPTIONS, 'score');
       const format = (values.format as string | undefined) ?? 'auto';
-      if (!['auto', 'memagent', 'ruler', 'longbench'].includes(format))
-        throw new UserError(`--format must be memagent, ruler or longbench, got '${format}'`);
+      checkFormat(format, builtinCatalog().scoreSources);
       const metric = values.metric as string | undefined;
       return {
         command: 'score',
         target: one(positionals, 'run directory or predictions file', 'score'),
-        format: format as 'auto',
+        format,
         json: Boolean(values.json),
         ...(metric !== undefined ? { metric } : {}),
       };

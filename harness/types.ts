@@ -105,13 +105,9 @@ export interface PromptSpec {
   decoding?: Decoding;
 }
 
-/** Per-sample inputs of a metric beyond prediction and answers (harness/scorers); set by the generator. */
-export interface MetricOptions {
-  /** LongBench classification labels (the row's all_classes). */
-  allClasses?: string[] | null;
-  /** LongBench dataset name (with or without `_e`): turns on the first-line rule for trec/triviaqa/samsum/lsht. */
-  dataset?: string;
-}
+/** Per-sample inputs of a metric beyond prediction and answers (harness/scorers), set by the generator and read only
+ *  by its family's metrics (LongBench: dataset, allClasses). Plain JSON: it is stored in each SampleRecord. */
+export type MetricOptions = Readonly<Record<string, unknown>>;
 
 export interface Sample {
   /** Stable id: `${task}/${length.label}/${index}`. Used for resume; never derived from content. */

@@ -5,6 +5,10 @@ import type { TaskDefinition } from '../types.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../suggest.js';
 import { Registry } from './registry.js';
+import type { Metric } from '../scorers/metric.js';
+import { QA_METRICS } from '../scorers/qa-metrics.js';
+import type { ScoreSource } from '../scorers/sources/source.js';
+import { withDataReader, type DataFormat } from '../data/format.js';
 
 /** A name that stands for several tasks (e.g. longbench-qa → its datasets). */
 export interface TaskGroup {
@@ -17,12 +21,21 @@ export interface Family {
   name: string;
   tasks: readonly TaskDefinition[];
   groups?: readonly TaskGroup[];
+  /** Its own metrics (the shared QA metrics, harness/scorers/qa-metrics.ts, are always there). */
+  metrics?: readonly Metric[];
+  /** Readers of its peer tool's result files for `bench score`, most specific layout first. */
+  scoreSources?: readonly ScoreSource[];
+  /** Layouts of its published data that --data reads (detected from a file's first row), with their readers. */
+  dataFormats?: readonly DataFormat[];
 }
 
 export class Catalog {
   readonly tasks = new Registry<TaskDefinition>('task');
   readonly groups = new Registry<TaskGroup>('task group');
   readonly families = new Registry<Family>('family');
+  readonly metrics = new Registry<Metric>('metric', QA_METRICS);
+  readonly scoreSources = new Registry<ScoreSource>('score format');
+  readonly dataFormats = new Registry<DataFormat>('data format');
 
   constructor(families: Iterable<Family> = []) {
     for (const f of families) this.add(f);
@@ -30,8 +43,11 @@ export class Catalog {
 
   add(family: Family): void {
     this.families.register(family);
-    for (const t of family.tasks) this.tasks.register(t);
+    for (const t of family.tasks) this.tasks.register(withDataReader(t, family.dataFormats ?? [], this));
     for (const g of family.groups ?? []) this.groups.register(g);
+    for (const m of family.metrics ?? []) this.metrics.register(m);
+    for (const s of family.scoreSources ?? []) this.scoreSources.register(s);
+    for (const f of family.dataFormats ?? []) this.dataFormats.register(f);
   }
 
   /** The task, or one line naming the closest task or group. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RunConfig } from '../config/run-config.js';
 import { RunStoppedError, UserError, errorMessage, isFatalModelError, type ModelCallError } from '../errors.js';
-import { expandTaskNames } from '../../generators/index.js';
+import { builtinCatalog, expandTaskNames } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
@@ -220,6 +220,7 @@ async function runUnits(
     tokenizer,
     checkpoints: runDir.checkpoints,
     checkpointEveryCall: !model.isReferenceReader,
+    metrics: builtinCatalog().metrics,
     signal: stop.signal,
     prompts: config.storePrompts ? new PromptStore(join(outDir, 'prompts')) : undefined,
   };

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RunConfig } from '../config/run-config.js';
 import { UserError, errorMessage } from '../errors.js';
 import { createLocalModel } from '../../reference/local-model.js';
-import { getTask } from '../../generators/index.js';
+import { builtinCatalog, getTask } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord } from '../types.js';
 import { join } from 'node:path';
@@ -36,6 +36,7 @@ async function setup(): Promise<ExecEnv> {
     checkpoints: new CheckpointStore(runDir),
     prompts: config.storePrompts ? new PromptStore(join(runDir, 'prompts')) : undefined,
     checkpointEveryCall: false,
+    metrics: builtinCatalog().metrics,
     signal: controller.signal,
   };
 }

@@ -2,8 +2,8 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { firstInvalidUtf8, readRowAgain, scanRows, type RowRef } from '../../../generators/file/read.js';
-import { pyStrip } from '../../../generators/file/source.js';
+import { firstInvalidUtf8, readRowAgain, scanRows, type RowRef } from '../../../harness/data/read.js';
+import { pyStrip } from '../../../harness/data/source.js';
 import { tempDir, write } from './helpers.js';
 
 function scan(path: string) {
