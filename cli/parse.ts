@@ -349,7 +349,7 @@ function parseRun(argv: string[], env: ShardEnv, parsed = parse(argv, runOptions
   if (values.data !== undefined)
     options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
   if (values.pool !== undefined) options.pool = values.pool as string;
-  // `file:PATH` is the generic JSONL task with --data PATH (generators/file).
+  // `file:PATH` is the generic JSONL task with --data PATH (generators/jsonl).
   const file = tasks.find((t) => t.startsWith('file:'));
   if (file !== undefined) {
     if (tasks.length > 1 || options.data !== undefined)

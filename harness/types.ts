@@ -140,7 +140,7 @@ export interface TaskEnv {
 export interface DataSourceInfo {
   /** --data as given: a file or a directory. */
   path: string;
-  /** The detected format (generators/file/detect.ts), e.g. "memagent-hqa (index form)". */
+  /** The detected format (harness/data/format.ts), e.g. "memagent-hqa (index form)". */
   format: string;
   /** Every file read, with its sha256 and row count. */
   files: Array<{ path: string; format: string; sha256: string; rows: number }>;
