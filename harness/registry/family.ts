@@ -25,7 +25,8 @@ export interface Family {
   metrics?: readonly Metric[];
   /** Readers of its peer tool's result files for `bench score`, most specific layout first. */
   scoreSources?: readonly ScoreSource[];
-  /** Layouts of its published data that --data reads (detected from a file's first row), with their readers. */
+  /** Layouts of its published data that --data reads (detected from a file's first row). The catalog sends a task's
+   *  prepare through the reader one of them declares for it, so Catalog.tasks, not Family.tasks, read --data. */
   dataFormats?: readonly DataFormat[];
 }
 
