@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { firstInvalidUtf8, readRowAgain, scanRows, type RowRef } from '../../../harness/data/read.js';
 import { pyStrip } from '../../../harness/data/source.js';
-import { tempDir, write } from './helpers.js';
+import { tempDir, write } from '../../generators/file/helpers.js';
 
 function scan(path: string) {
   const rows: Array<{ value: unknown; ref: RowRef }> = [];
