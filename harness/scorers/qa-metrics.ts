@@ -32,7 +32,8 @@ export const QA_METRICS: readonly Metric[] = [
   },
   {
     name: 'f1',
-    description: 'token F1 of SQuAD-normalised strings vs answers[0] (0 when a side is yes/no/noanswer and they differ)',
+    description:
+      'token F1 of SQuAD-normalised strings vs answers[0] (0 when a side is yes/no/noanswer and they differ)',
     score: (p, a) => answerF1(p, a),
   },
 ];
