@@ -1,7 +1,8 @@
 // The CLI: parse, dispatch to the command's home in cli/commands/, print help. Usage errors print one line,
-// never a stack trace.
+// never a stack trace. Commands get the built-in catalog from here (cli/context.ts), built once.
 import type { Command, CommandIO } from '../harness/config/commands.js';
 import { UserError, errorMessage } from '../harness/errors.js';
+import { cliContext, type CliContext } from './context.js';
 import { parseCli } from './parse.js';
 
 const io: CommandIO = {
@@ -9,7 +10,7 @@ const io: CommandIO = {
   err: (line) => process.stderr.write(line + '\n'),
 };
 
-type Handler = (cmd: never, io: CommandIO) => Promise<number>;
+type Handler = (cmd: never, io: CommandIO, ctx: CliContext) => Promise<number>;
 
 /** Each command's module is loaded only when it runs (the run path must not pay for charts or the server). */
 const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Promise<Handler>> = {
@@ -40,7 +41,7 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   const handler = await COMMANDS[cmd.command]();
-  return handler(cmd as never, io);
+  return handler(cmd as never, io, cliContext());
 }
 
 /** Returns the exit code. */

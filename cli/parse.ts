@@ -6,8 +6,6 @@ import { methods as methodRegistry, type MethodOption, type MethodSettings } fro
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
 import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
-import { checkFormat } from '../harness/scorers/sources/target.js';
-import { builtinCatalog } from '../generators/index.js';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -576,7 +574,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env): Command {
     case 'score': {
       const { values, positionals } = parse(rest, SCORE_OPTIONS, 'score');
       const format = (values.format as string | undefined) ?? 'auto';
-      checkFormat(format, builtinCatalog().scoreSources);
+      // The choices are the catalog's score sources: checked by the command (cli/commands/score.ts).
       const metric = values.metric as string | undefined;
       return {
         command: 'score',

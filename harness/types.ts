@@ -110,7 +110,8 @@ export interface PromptSpec {
 export type MetricOptions = Readonly<Record<string, unknown>>;
 
 export interface Sample {
-  /** Stable id: `${task}/${length.label}/${index}`. Used for resume; never derived from content. */
+  /** Stable id `${task}/${length.label}/${index}`, used for resume. The runner sets it, with task, taskVersion, length
+   *  and index, on every sample it runs (harness/runner/sample-identity.ts), whatever the generator put here. */
   id: string;
   task: string;
   taskVersion: string;

@@ -4,27 +4,10 @@
 // flagged complete = false, and drawn hollow. Cells planned but without any finished sample are listed as missing.
 import type { ManifestView } from './manifest.js';
 import type { SummaryRow } from './summary.js';
+import { expectedKey, type ExpectedCounts } from '../harness/run-dir/expected.js';
 
-/** Planned samples per method, keyed "task/length label" (task names may hold "/", length labels never do). */
-export type ExpectedCounts = Record<string, number>;
-
-export function expectedKey(task: string, lengthLabel: string): string {
-  return `${task}/${lengthLabel}`;
-}
-
-/** The planned count per task/length of a run's units (every method runs the same samples). */
-export function expectedCounts(
-  units: Iterable<{ task: { name: string }; length: { label: string }; index: number }>,
-): ExpectedCounts {
-  const indices = new Map<string, Set<number>>();
-  for (const u of units) {
-    const key = expectedKey(u.task.name, u.length.label);
-    let set = indices.get(key);
-    if (!set) indices.set(key, (set = new Set()));
-    set.add(u.index);
-  }
-  return Object.fromEntries([...indices].map(([k, s]) => [k, s.size]));
-}
+// The counts themselves are the run directory's (the runner writes them): harness/run-dir/expected.ts.
+export { expectedCounts, expectedKey, type ExpectedCounts } from '../harness/run-dir/expected.js';
 
 /** What one run directory planned: its counts, for which methods and model, and which shard of the run it is. */
 export interface ExpectedSource {

@@ -20,7 +20,7 @@ import { openAtomic, type AtomicFile } from '../../harness/run-dir/atomic-write.
 import { datasetCacheDir } from '../../harness/cache/cache-root.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import { parseLengths } from '../../harness/config/lengths.js';
-import { getTask } from '../../generators/index.js';
+import type { CliContext } from '../context.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { checkOutputFile } from '../../harness/path-checks.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
@@ -286,8 +286,8 @@ export async function generateCommand(opts: GenerateOptions): Promise<GenerateRe
   return { out, rows: total, cacheHit: results.every((r) => r.cacheHit), lengths: results };
 }
 
-export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO): Promise<number> {
-  const task = getTask(cmd.task);
+export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO, ctx: CliContext): Promise<number> {
+  const task = (await ctx.catalog()).task(cmd.task);
   checkOutputFile(cmd.out, '--out', 'pass a file in a writable directory, e.g. --out data.jsonl');
   const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
   const result = await generateCommand({

@@ -10,6 +10,8 @@ import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import type { RunConfig } from '../../harness/config/run-config.js';
 import { formatDryRun, type DryRunRow } from '../../harness/runner/dry-run.js';
 import { planRun } from '../../harness/runner/plan.js';
+import type { Catalog } from '../../harness/registry/family.js';
+import type { CliContext } from '../context.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
 import {
   DEFAULT_OUTPUTS,
@@ -139,9 +141,14 @@ interface PlanResult {
   grids: { task: string; lengths: string[] }[];
 }
 
-async function planCommand(config: RunConfig, params: GpuParams, outputs: OutputAssumption): Promise<PlanResult> {
+async function planCommand(
+  config: RunConfig,
+  params: GpuParams,
+  outputs: OutputAssumption,
+  catalog: Catalog,
+): Promise<PlanResult> {
   const tokenizer = loadTokenizer(config.tokenizer);
-  const plan = await planRun(config, tokenizer);
+  const plan = await planRun(config, tokenizer, catalog);
   const work = plannedWorkload(plan, config, outputs);
   if (work.order.length === 0)
     throw new UserError('bench plan: the run has no samples to plan (check --samples and --shard)');
@@ -246,7 +253,7 @@ function planJson(r: PlanResult) {
   };
 }
 
-export async function planCli(cmd: CommandOf<'plan'>, io: CommandIO): Promise<number> {
+export async function planCli(cmd: CommandOf<'plan'>, io: CommandIO, ctx: CliContext): Promise<number> {
   if (cmd.timeScale !== undefined && cmd.calibrate === undefined)
     throw new UserError("--time-scale only applies with --calibrate (the run's server was bench serve --time-scale X)");
   const given = parseSimulateSpec(cmd.simulate ?? DEFAULT_PRESET);
@@ -268,7 +275,7 @@ export async function planCli(cmd: CommandOf<'plan'>, io: CommandIO): Promise<nu
   }
   outputs = parseOutputTokens(cmd.outputTokens, outputs);
   if (cmd.config) {
-    const r = await planCommand(cmd.config, params, outputs);
+    const r = await planCommand(cmd.config, params, outputs, await ctx.catalog());
     if (cmd.json) out.plan = planJson(r);
     else {
       if (cmd.calibrate !== undefined) io.out('');

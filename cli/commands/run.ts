@@ -1,12 +1,15 @@
-// `bench run`: Ctrl-C / SIGTERM handling, the model, the runner, and everything the user reads about the run.
+// `bench run`: Ctrl-C / SIGTERM handling, the model, the runner (handed the catalog, the summary writer and the
+// worker setup: cli/run-hooks.ts), and everything the user reads about the run.
 import { setMaxListeners } from 'node:events';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+import type { CliContext } from '../context.js';
+import { runHooks } from '../run-hooks.js';
+import { createEmbeddedModel } from '../worker-setup.js';
 import { checkOutputDir } from '../../harness/path-checks.js';
 import { createModel } from '../../harness/models/factory.js';
 import { formatDryRun } from '../../harness/runner/dry-run.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { executeRun, type RunEvent, type RunOutcome } from '../../harness/runner/runner.js';
-import { formatSummaryTable } from '../../reports/summary.js';
 
 export function describeEvent(e: RunEvent): string {
   switch (e.type) {
@@ -46,7 +49,7 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   const c = outcome.calls;
   const lines = [
     '',
-    formatSummaryTable(outcome.summary, outcome.missing),
+    outcome.summaryTable,
     `this invocation: ${c.calls} model calls, ${c.retries} retries, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];
   if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
@@ -76,7 +79,7 @@ export const INTERRUPT_MESSAGE =
   'interrupt: no new samples start; samples in flight finish or stop at their next call ' +
   '(a stopped sample resumes on the next run); finished samples are saved. Press Ctrl-C again to quit now.';
 
-export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<number> {
+export async function runCli(cmd: CommandOf<'run'>, io: CommandIO, ctx: CliContext): Promise<number> {
   if (cmd.config.out !== undefined)
     checkOutputDir(cmd.config.out, '--out', 'pass a directory for the run, e.g. --out runs/mine');
   const controller = new AbortController();
@@ -94,7 +97,12 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO): Promise<numb
   try {
     const onEvent = (e: RunEvent) =>
       (e.type === 'samples-capped' || e.type === 'note' ? io.err : io.out)(describeEvent(e));
-    const outcome = await executeRun(cmd.config, { createModel, onEvent, signal: controller.signal });
+    const outcome = await executeRun(cmd.config, {
+      ...runHooks(await ctx.catalog()),
+      createModel: (config, tokenizer) => createModel(config, tokenizer, createEmbeddedModel),
+      onEvent,
+      signal: controller.signal,
+    });
     const { lines, exitCode, errorLine } = describeOutcome(outcome);
     for (const l of lines) io.out(l);
     if (errorLine) io.err(`bench: ${errorLine}`);

@@ -6,6 +6,7 @@ import type { ScoreTable } from '../../harness/scorers/aggregate.js';
 import { toPercent } from '../../harness/protocol/round.js';
 import { scoreTargetWith, type ScoreEnv } from '../../harness/scorers/sources/target.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+import type { CliContext } from '../context.js';
 import { builtinCatalog } from '../../generators/index.js';
 
 export type { ScoreRow, ScoreTable } from '../../harness/scorers/aggregate.js';
@@ -20,7 +21,10 @@ export interface ScoreOptions {
   options?: Readonly<Record<string, unknown>>;
 }
 
-/** Re-scores TARGET and returns one row per task × method × model × length (LongBench: per dataset, or per bucket). */
+/**
+ * Re-scores TARGET and returns one row per task × method × model × length (LongBench: per dataset, or per bucket).
+ * `env` is the catalog's metrics and score sources; the built-in catalog by default (tests and scripts).
+ */
 export async function scoreTarget(
   target: string,
   opts: ScoreOptions = {},
@@ -118,7 +122,8 @@ export function formatScoreTable(table: ScoreTable, json: boolean): string {
   return lines.join('\n');
 }
 
-export async function scoreCli(cmd: CommandOf<'score'>, io: CommandIO): Promise<number> {
-  io.out(formatScoreTable(await scoreTarget(cmd.target, { format: cmd.format, metric: cmd.metric }), cmd.json));
+export async function scoreCli(cmd: CommandOf<'score'>, io: CommandIO, ctx: CliContext): Promise<number> {
+  const table = await scoreTarget(cmd.target, { format: cmd.format, metric: cmd.metric }, await ctx.catalog());
+  io.out(formatScoreTable(table, cmd.json));
   return 0;
 }

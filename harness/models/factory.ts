@@ -8,12 +8,16 @@ import { withResponseCache } from './response-cache.js';
 import { responseCacheDir } from '../cache/cache-root.js';
 import { withWaitingNotice } from './waiting.js';
 
-/** The run's model: the embedded reference reader, or the endpoints behind a pool. */
-export async function createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model> {
-  if (config.model === 'local') {
-    const { createLocalModel } = await import('../../reference/local-model.js');
-    return createLocalModel(tokenizer);
-  }
+/** Makes the embedded model (`--model local`); the CLI passes the reference reader's. */
+export type EmbeddedModelFactory = (tokenizer: Tokenizer) => Model | Promise<Model>;
+
+/** The run's model: the embedded model the caller passes in, or the endpoints behind a pool. */
+export async function createModel(
+  config: RunConfig,
+  tokenizer: Tokenizer,
+  embedded: EmbeddedModelFactory,
+): Promise<Model> {
+  if (config.model === 'local') return embedded(tokenizer);
   return createEndpointModel(config, tokenizer);
 }
 

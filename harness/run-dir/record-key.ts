@@ -1,8 +1,9 @@
 // The key of a sample record: `${id}#${method}`, e.g. "ruler-hqa/32k/7#memagent".
 //
 // Why this key, and why the model is not in it:
-// - A sample id is `${task}/${length label}/${index}` (every generator builds it so), so id + method names one
-//   unit of work of a run. The runner keys its units by it before any record exists (units.ts unitKey), resume
+// - A sample id is `${task}/${length label}/${index}` (sampleId below). The runner sets it on every sample it runs,
+//   whatever id the generator gave (harness/runner/sample-identity.ts), so id + method names one unit of work of a
+//   run. The runner keys its units by it before any record exists (units.ts unitKey), resume
 //   looks finished samples up by it (RunDir.finished), checkpoint files are named by its hash, and bench merge drops
 //   a shard's sample whose key an earlier shard already had.
 // - A run directory holds exactly one model: the model is part of the run identity, and RunDir.open refuses to
@@ -13,6 +14,11 @@
 //   Records are re-scored and grouped by model there, so two models' copies of a sample must not replace each other.
 // In every reader a record written again (a resumed or --retry-errors rerun) replaces the earlier one with its key.
 // Ids and method names hold no '#' and model names no NUL, so both keys are unambiguous.
+
+/** The id of a task's sample at a length and index, as the runner sets it, e.g. "ruler-hqa/32k/7". */
+export function sampleId(task: string, lengthLabel: string, index: number): string {
+  return `${task}/${lengthLabel}/${index}`;
+}
 
 export interface Keyed {
   id: string;

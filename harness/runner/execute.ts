@@ -2,26 +2,17 @@ import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry } from '../methods/index.js';
 import { scoreSample } from '../scorers/score-sample.js';
 import type { MetricRegistry } from '../scorers/metric.js';
-import type {
-  CallRecord,
-  LengthTarget,
-  Method,
-  MethodCheckpoint,
-  Model,
-  PreparedTask,
-  SampleRecord,
-  Tokenizer,
-} from '../types.js';
+import type { CallRecord, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from '../run-dir/checkpoints.js';
 import type { PromptStore } from '../run-dir/prompt-store.js';
 import { overTarget } from '../config/lengths.js';
+import { withRunnerIdentity, type SampleIdentity } from './sample-identity.js';
 
-/** What identifies a unit of work; plain data, so it can cross to a worker thread. */
-export interface UnitSpec {
-  task: string;
-  length: LengthTarget;
-  index: number;
+/** What identifies a unit of work; plain data, so it can cross to a worker thread. The sample it builds is given
+ *  this identity (task, version, length, index; sample-identity.ts), whatever the generator set. */
+export interface UnitSpec extends SampleIdentity {
   method: string;
+  /** unitKey of the above: the key its record is written and found under. */
   key: string;
 }
 
@@ -57,7 +48,7 @@ export async function executeUnit(
   const prepared = env.prepared.get(spec.task);
   const method = env.methods.get(spec.method);
   if (!prepared || !method) throw new Error(`unit ${spec.key}: task or method not prepared`);
-  const sample = prepared.build(spec.length, spec.index);
+  const sample = withRunnerIdentity(prepared.build(spec.length, spec.index), spec);
   const resume = env.checkpoints.load(spec.key);
   // A failed checkpoint or prompt write (a full disk) stops the sample and then the run: the method sees it as an
   // error of its call, but the sample is not recorded as errored; the I/O error is thrown instead.

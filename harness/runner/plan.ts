@@ -4,7 +4,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { parseLengths } from '../config/lengths.js';
 import { DatasetMissingError, UserError } from '../errors.js';
 import { methods as registry } from '../methods/index.js';
-import { expandTaskNames, getTask } from '../../generators/index.js';
+import type { Catalog } from '../registry/family.js';
 import type { LengthTarget, PreparedTask, TaskDefinition, Tokenizer } from '../types.js';
 import { approxTokens, unitKey, type WorkUnit } from './units.js';
 
@@ -86,14 +86,14 @@ export function sampleIndices(
   return [...Array(n).keys()].filter((i) => !config.shard || i % config.shard.count === config.shard.index);
 }
 
-/** Prepares each task; a missing dataset skips its task (all missing: a usage error). */
-export async function planRun(config: RunConfig, tokenizer: Tokenizer): Promise<RunPlan> {
+/** Prepares each task (looked up in the catalog); a missing dataset skips its task (all missing: a usage error). */
+export async function planRun(config: RunConfig, tokenizer: Tokenizer, catalog: Catalog): Promise<RunPlan> {
   const tasks: TaskDefinition[] = [];
   const prepared: PreparedTask[] = [];
   const skipped: RunPlan['skipped'] = [];
-  const names = expandTaskNames(config.tasks);
+  const names = catalog.expandTaskNames(config.tasks);
   for (const name of names) {
-    const task = getTask(name);
+    const task = catalog.task(name);
     try {
       prepared.push(await task.prepare({ tokenizer, seed: config.seed, options: config.options }));
       tasks.push(task);

@@ -1,22 +1,22 @@
 // `bench run` as four steps: plan (tasks, grids, units), open the run directory (identity check, what is already
 // done), run the units, finish (summary files). The runner prints nothing: it reports events and returns an outcome
-// that cli/commands/run.ts shows.
+// that cli/commands/run.ts shows. What lives above the harness comes in through RunHooks: the task catalog, the
+// model, the summary writer (reports/) and the module worker threads rebuild the catalog and embedded model from.
 import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RunConfig } from '../config/run-config.js';
 import { RunStoppedError, UserError, errorMessage, isFatalModelError, type ModelCallError } from '../errors.js';
-import { builtinCatalog, expandTaskNames } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
-import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
+import type { MetricRegistry } from '../scorers/metric.js';
 import { environmentInfo } from '../run-dir/environment.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
 import { RunDir } from '../run-dir/run-dir.js';
 import { guardIO, RunDirIOError } from '../run-dir/io-errors.js';
 import { gridAdditions, manifestGrid, unionManifest, type RunManifest } from '../run-dir/manifest.js';
-import { expectedCounts, markCompleteness, missingCells, type MissingCell } from '../../reports/completeness.js';
+import { expectedCounts, type ExpectedCounts } from '../run-dir/expected.js';
 import { dryRunRows, type DryRunRow } from './dry-run.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { runIdentity } from '../run-dir/identity.js';
@@ -24,7 +24,8 @@ import { planRun, type RunPlan, type SamplesCapped } from './plan.js';
 import { createProgress } from './progress.js';
 import { CallGate, gatedModel } from './schedule-policy.js';
 import { scheduleUnits, type WorkUnit } from './units.js';
-import { describeData, manifestData } from '../../generators/file/index.js';
+import { describeData, manifestData } from '../data/describe.js';
+import type { Catalog } from '../registry/family.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 
 export type RunEvent =
@@ -41,8 +42,27 @@ export type RunEvent =
   /** --samples asked for more samples than a task has (a note for stderr; the run goes on with what there is). */
   | ({ type: 'samples-capped' } & SamplesCapped);
 
+/** A finished run as the summary writer sees it: every unit's latest record, and what this invocation planned. */
+export interface FinishedRun {
+  outDir: string;
+  records: SampleRecord[];
+  /** Samples per method planned per task/length (the manifest's `expected`), for these methods and this model. */
+  expected: ExpectedCounts;
+  methods: string[];
+  model: string;
+}
+
+/** Writes a finished run's summary files into its directory and returns the table printed after the run. */
+export type SummaryWriter = (run: FinishedRun) => string;
+
 export interface RunHooks {
+  /** The tasks (and task groups) the run's names are looked up in. */
+  catalog: Catalog;
   createModel(config: RunConfig, tokenizer: Tokenizer): Promise<Model>;
+  writeSummary: SummaryWriter;
+  /** URL of a module whose exports are a WorkerSetup (worker-setup.ts): with it the embedded model runs in worker
+   *  threads (--workers); without it, on this thread. It must rebuild the same catalog as `catalog`. */
+  workerSetup?: string;
   onEvent?(event: RunEvent): void;
   signal?: AbortSignal;
 }
@@ -61,9 +81,8 @@ export type RunOutcome =
       outDir: string;
       /** Every unit's latest record in this directory (earlier invocations included). */
       records: SampleRecord[];
-      summary: SummaryRow[];
-      /** Planned cells without a finished sample (an interrupted run). */
-      missing?: MissingCell[];
+      /** What the summary writer returned: the table to print. */
+      summaryTable: string;
       units: number;
       interrupted: boolean;
       /** This invocation's calls. */
@@ -181,6 +200,8 @@ async function runUnits(
   open: OpenRun,
   model: Model,
   tokenizer: Tokenizer,
+  metrics: MetricRegistry,
+  workerSetup: string | undefined,
   signal?: AbortSignal,
 ): Promise<CallStats> {
   const { runDir, outDir, todo } = open;
@@ -208,9 +229,10 @@ async function runUnits(
           }
         },
       };
-  const workers = model.isReferenceReader
-    ? Math.min(config.workers ?? availableParallelism(), Math.max(1, todo.length))
-    : 1;
+  const workers =
+    model.isReferenceReader && workerSetup !== undefined
+      ? Math.min(config.workers ?? availableParallelism(), Math.max(1, todo.length))
+      : 1;
   const methods = buildMethods(config);
   const env: ExecEnv = {
     modelId: open.modelId,
@@ -220,7 +242,7 @@ async function runUnits(
     tokenizer,
     checkpoints: runDir.checkpoints,
     checkpointEveryCall: !model.isReferenceReader,
-    metrics: builtinCatalog().metrics,
+    metrics,
     signal: stop.signal,
     prompts: config.storePrompts ? new PromptStore(join(outDir, 'prompts')) : undefined,
   };
@@ -238,7 +260,9 @@ async function runUnits(
     });
   };
   const runner: UnitRunner =
-    workers > 1 ? createWorkerPool(workers, config, outDir) : { run: runInProcess, abort() {}, async close() {} };
+    workers > 1 && workerSetup !== undefined
+      ? createWorkerPool(workers, config, outDir, workerSetup)
+      : { run: runInProcess, abort() {}, async close() {} };
   const onAbort = () => runner.abort();
   stop.signal.addEventListener('abort', onAbort);
   const progress = createProgress(
@@ -276,7 +300,14 @@ async function runUnits(
     if (stop.signal.aborted || failed !== undefined) return;
     try {
       const record = await runner.run(
-        { task: unit.task.name, length: unit.length, index: unit.index, method: unit.method, key: unit.key },
+        {
+          task: unit.task.name,
+          taskVersion: unit.task.version,
+          length: unit.length,
+          index: unit.index,
+          method: unit.method,
+          key: unit.key,
+        },
         onCalls,
       );
       if (record) {
@@ -308,9 +339,9 @@ async function runUnits(
 /** Runs every (task, length, sample, method) unit of a run, resuming from what the run directory already holds. */
 export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<RunOutcome> {
   const onEvent = hooks.onEvent ?? (() => {});
-  expandTaskNames(config.tasks); // an unknown task name is refused before the tokenizer loads
+  hooks.catalog.expandTaskNames(config.tasks); // an unknown task name is refused before the tokenizer loads
   const tokenizer = loadTokenizer(config.tokenizer);
-  const plan = await planRun(config, tokenizer);
+  const plan = await planRun(config, tokenizer, hooks.catalog);
   for (const s of plan.skipped) onEvent({ type: 'skipped', ...s });
   for (const c of plan.capped) onEvent({ type: 'samples-capped', ...c });
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
@@ -328,22 +359,32 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   try {
     const open = openRun(config, plan, model, tokenizer, onEvent);
     try {
-      const calls = await runUnits(config, plan, open, model, tokenizer, hooks.signal);
+      const calls = await runUnits(
+        config,
+        plan,
+        open,
+        model,
+        tokenizer,
+        hooks.catalog.metrics,
+        hooks.workerSetup,
+        hooks.signal,
+      );
       const records = plan.units
         .map((u) => open.runDir.finished.get(u.key))
         .filter((r): r is SampleRecord => r !== undefined);
-      const planned = [
-        { expected: expectedCounts(plan.units), methods: config.methods, model: open.modelId, shard: 'all' },
-      ];
-      const summary = markCompleteness(summarize(records), planned);
-      const missing = missingCells(summary, planned);
-      guardIO('writing', join(open.outDir, 'summary.csv'), () => writeSummary(open.outDir, summary, missing));
+      const finished: FinishedRun = {
+        outDir: open.outDir,
+        records,
+        expected: expectedCounts(plan.units),
+        methods: config.methods,
+        model: open.modelId,
+      };
+      const summaryTable = guardIO('writing', join(open.outDir, 'summary.csv'), () => hooks.writeSummary(finished));
       return {
         kind: 'finished',
         outDir: open.outDir,
         records,
-        summary,
-        missing,
+        summaryTable,
         units: plan.units.length,
         interrupted: hooks.signal?.aborted ?? false,
         calls,

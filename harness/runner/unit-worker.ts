@@ -1,15 +1,15 @@
-// Worker thread for the embedded model: runs whole units (build → method → score) off the main thread.
+// Worker thread for the embedded model: runs whole units (build → method → score) off the main thread. The catalog
+// and the embedded model come from the setup module the caller named (worker-setup.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RunConfig } from '../config/run-config.js';
 import { UserError, errorMessage } from '../errors.js';
-import { createLocalModel } from '../../reference/local-model.js';
-import { builtinCatalog, getTask } from '../../generators/index.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord } from '../types.js';
 import { join } from 'node:path';
 import { CheckpointStore } from '../run-dir/checkpoints.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
 import { buildMethods, executeUnit, type ExecEnv, type UnitSpec } from './execute.js';
+import { loadWorkerSetup } from './worker-setup.js';
 
 export type ToWorker = { type: 'unit'; spec: UnitSpec } | { type: 'abort' };
 export type FromWorker =
@@ -17,16 +17,25 @@ export type FromWorker =
   | { type: 'done'; key: string; record: import('../types.js').SampleRecord | null }
   | { type: 'fail'; key: string; message: string; user: boolean };
 
-const { config, runDir } = workerData as { config: RunConfig; runDir: string };
+export interface UnitWorkerData {
+  config: RunConfig;
+  runDir: string;
+  /** URL of the module exporting the WorkerSetup. */
+  setup: string;
+}
+
+const { config, runDir, setup: setupUrl } = workerData as UnitWorkerData;
 const port = parentPort!;
 const controller = new AbortController();
 
 async function setup(): Promise<ExecEnv> {
   const tokenizer = loadTokenizer(config.tokenizer);
+  const setup = await loadWorkerSetup(setupUrl);
+  const catalog = await setup.createCatalog();
   const prepared = new Map();
   for (const name of config.tasks)
-    prepared.set(name, await getTask(name).prepare({ tokenizer, seed: config.seed, options: config.options }));
-  const model = createLocalModel(tokenizer);
+    prepared.set(name, await catalog.task(name).prepare({ tokenizer, seed: config.seed, options: config.options }));
+  const model = await setup.createEmbeddedModel(tokenizer);
   return {
     modelId: model.id,
     prepared,
@@ -36,7 +45,7 @@ async function setup(): Promise<ExecEnv> {
     checkpoints: new CheckpointStore(runDir),
     prompts: config.storePrompts ? new PromptStore(join(runDir, 'prompts')) : undefined,
     checkpointEveryCall: false,
-    metrics: builtinCatalog().metrics,
+    metrics: catalog.metrics,
     signal: controller.signal,
   };
 }

@@ -1,4 +1,4 @@
-import { recordKey } from '../run-dir/record-key.js';
+import { recordKey, sampleId } from '../run-dir/record-key.js';
 import type { LengthTarget, PreparedTask, TaskDefinition } from '../types.js';
 import { longestChainFirst } from './schedule-policy.js';
 
@@ -20,9 +20,9 @@ export function approxTokens(length: LengthTarget): number {
   return length.kind === 'tokens' ? length.value : length.value * 141;
 }
 
-/** The record key of the unit's sample; its id is `${task}/${length label}/${index}`, as every generator builds it. */
+/** The record key of the unit's sample: the id the runner gives that sample (sampleId) and the method. */
 export function unitKey(task: string, length: LengthTarget, index: number, method: string): string {
-  return recordKey({ id: `${task}/${length.label}/${index}`, method });
+  return recordKey({ id: sampleId(task, length.label, index), method });
 }
 
 /**

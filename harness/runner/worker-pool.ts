@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { translateIOError } from '../run-dir/io-errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import type { UnitSpec } from './execute.js';
-import type { FromWorker, ToWorker } from './unit-worker.js';
+import type { FromWorker, ToWorker, UnitWorkerData } from './unit-worker.js';
 
 /** A worker's old-generation heap cap: V8 otherwise lets garbage from millions of decoded chunks grow to GBs before
  *  collecting. A unit's live data (cached pool ids, one window, one memory, one 120K-token prompt) is far smaller. */
@@ -18,8 +18,14 @@ export interface UnitRunner {
   close(): Promise<void>;
 }
 
-/** Worker threads that each hold the tokenizer, the prepared tasks and the embedded model; one unit at a time each. */
-export function createWorkerPool(size: number, config: RunConfig, runDir: string): UnitRunner & { size: number } {
+/** Worker threads that each hold the tokenizer, the prepared tasks and the embedded model, rebuilt from the module
+ *  at `setup` (worker-setup.ts); one unit at a time each. */
+export function createWorkerPool(
+  size: number,
+  config: RunConfig,
+  runDir: string,
+  setup: string,
+): UnitRunner & { size: number } {
   const here = fileURLToPath(import.meta.url);
   const entry = new URL(`./unit-worker${extname(here)}`, import.meta.url);
   type Job = {
@@ -31,7 +37,10 @@ export function createWorkerPool(size: number, config: RunConfig, runDir: string
   const workers = Array.from(
     { length: size },
     () =>
-      new Worker(entry, { workerData: { config, runDir }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }),
+      new Worker(entry, {
+        workerData: { config, runDir, setup } satisfies UnitWorkerData,
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      }),
   );
   const current = new Map<Worker, Job>();
   const idle: Worker[] = [...workers];

@@ -24,6 +24,8 @@ import { createLocalModel } from '../../../reference/local-model.js';
 import { LONGBENCH_METRICS } from '../../../generators/longbench/protocol.js';
 import { toPercent } from '../../../harness/protocol/round.js';
 import { executeRun } from '../../../harness/runner/runner.js';
+import { runHooks } from '../../../cli/run-hooks.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { RULER_TASKS } from '../../../generators/ruler/score-source.js';
 import type { SampleRecord } from '../../../harness/types.js';
 import { summarize } from '../../../reports/summary.js';
@@ -35,7 +37,10 @@ const runs = { niah: '', hqaDocs: '', hqaTokens: '', longbench: '', longbenchE: 
 async function run(out: string, args: string[]): Promise<void> {
   const cmd = parseCli(['run', ...args, '--no-progress', '--workers', '1', '--out', out]);
   if (cmd.command !== 'run') throw new Error('not a run command');
-  const result = await executeRun(cmd.config, { createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+  const result = await executeRun(cmd.config, {
+    ...runHooks(builtinCatalog()),
+    createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
+  });
   assert.ok(result.kind === 'finished' && !result.interrupted);
 }
 

@@ -18,6 +18,8 @@ import { mergeCommand } from '../../../cli/commands/merge.js';
 import { UserError } from '../../../harness/errors.js';
 import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun } from '../../../harness/runner/runner.js';
+import { runHooks } from '../../../cli/run-hooks.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import type { SampleRecord } from '../../../harness/types.js';
 
 let root: string;
@@ -43,7 +45,10 @@ async function run(out: string, shard?: string): Promise<void> {
   ]);
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') return;
-  const result = await executeRun(cmd.config, { createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+  const result = await executeRun(cmd.config, {
+    ...runHooks(builtinCatalog()),
+    createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
+  });
   assert.ok(result.kind === 'finished' && !result.interrupted);
 }
 

@@ -13,15 +13,19 @@ import { simulateSweep } from '../../../reference/simulator/sweep.js';
 import { memagentSweep, RULER_HQA_LENGTHS } from '../../../reference/simulator/workload.js';
 import { longestChainFirst } from '../../../harness/runner/schedule-policy.js';
 import { executeRun } from '../../../harness/runner/runner.js';
+import { runHooks } from '../../../cli/run-hooks.js';
+import { cliContext } from '../../../cli/context.js';
+import { builtinCatalog } from '../../../generators/index.js';
 
 async function plan(argv: string[]): Promise<{ code: number; out: string[] }> {
   const cmd = parseCli(['plan', ...argv], {});
   assert.equal(cmd.command, 'plan');
   const out: string[] = [];
-  const code = await planCli(cmd as Extract<typeof cmd, { command: 'plan' }>, {
-    out: (l) => out.push(l),
-    err: (l) => out.push(l),
-  });
+  const code = await planCli(
+    cmd as Extract<typeof cmd, { command: 'plan' }>,
+    { out: (l) => out.push(l), err: (l) => out.push(l) },
+    cliContext(),
+  );
   return { code, out };
 }
 
@@ -174,7 +178,10 @@ test("bench plan's rows are bench run --dry-run's", async () => {
   const rows = JSON.parse(out.join('\n')).plan.rows;
   const run = parseCli(['run', ...argv, '--dry-run'], {});
   assert.ok(run.command === 'run');
-  const dry = await executeRun(run.config, { createModel: () => Promise.reject(new Error('no model in a dry run')) });
+  const dry = await executeRun(run.config, {
+    ...runHooks(builtinCatalog()),
+    createModel: () => Promise.reject(new Error('no model in a dry run')),
+  });
   assert.ok(dry.kind === 'dry-run');
   assert.deepEqual(rows, dry.rows);
   assert.equal(rows.length, 8);

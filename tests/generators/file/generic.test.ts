@@ -5,9 +5,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCli } from '../../../cli/parse.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { getTask } from '../../../generators/index.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { fixturePath } from '../../../generators/longbench/load.js';
 import { jsonl, runInProcess, tempDir, write } from './helpers.js';
+
+const catalog = builtinCatalog();
 
 const tokenizer = loadTokenizer('qwen2.5');
 
@@ -76,24 +78,24 @@ test('the jsonl task names the right task for other layouts; a LongBench file ru
     jsonl([{ index: 1, input: 'x', outputs: ['y'], length: 10 }]),
   );
   await assert.rejects(
-    getTask('jsonl').prepare({ tokenizer, seed: 42, options: { data: ruler } }),
+    catalog.task('jsonl').prepare({ tokenizer, seed: 42, options: { data: ruler } }),
     /holds RULER's generated rows, which task jsonl does not read: run `bench run niah_single_3 --data /,
   );
   const lb = fixturePath('hotpotqa');
   await assert.rejects(
-    getTask('jsonl').prepare({ tokenizer, seed: 42, options: { data: lb } }),
+    catalog.task('jsonl').prepare({ tokenizer, seed: 42, options: { data: lb } }),
     /run `bench run longbench\/hotpotqa --data /,
   );
   const mine = write(join(dir, 'mine.jsonl'), jsonl(ROWS));
   await assert.rejects(
-    getTask('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: mine } }),
+    catalog.task('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: mine } }),
     /holds generic JSONL rows, which task longbench\/hotpotqa does not read: run `bench run jsonl --data /,
   );
   await assert.rejects(
-    getTask('niah_single_1').prepare({ tokenizer, seed: 42, options: { data: mine } }),
+    catalog.task('niah_single_1').prepare({ tokenizer, seed: 42, options: { data: mine } }),
     /which task niah_single_1 does not read/,
   );
-  const prepared = await getTask('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: lb } });
+  const prepared = await catalog.task('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: lb } });
   assert.equal(prepared.data?.format, 'longbench');
   assert.equal(prepared.data?.files[0].rows, readFileSync(lb, 'utf8').trim().split('\n').length);
 });

@@ -7,6 +7,8 @@ import { parseCli } from '../../../cli/parse.js';
 import { describeEvent } from '../../../cli/commands/run.js';
 import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
+import { runHooks } from '../../../cli/run-hooks.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { BUNDLED_HOTPOT, loadHotpot, renderParagraph } from '../../../datasets/hotpotqa/load.js';
 import { datasetPath } from '../../../harness/paths.js';
 import { loadPoolFile } from '../../../generators/ruler-hqa/hotpot-pool.js';
@@ -88,6 +90,7 @@ export async function runInProcess(
   if (cmd.command !== 'run') throw new Error('not a run');
   const log: string[] = [];
   const outcome = await executeRun(cmd.config, {
+    ...runHooks(builtinCatalog()),
     onEvent: (e) => log.push(describeEvent(e)),
     createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
   });

@@ -6,9 +6,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLengths } from '../../../harness/config/lengths.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { getTask } from '../../../generators/index.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { concatIds } from '../../helpers/context.js';
 import { BUNDLED_POOL, jsonl, jsonList, memagentRows, runInProcess, tempDir, write } from './helpers.js';
+
+const catalog = builtinCatalog();
 
 const tokenizer = loadTokenizer('qwen2.5');
 
@@ -79,7 +81,7 @@ test('index form builds exactly the context of the text form, from cached pool i
   const rows = memagentRows(400, 2);
   const textFile = write(join(dir, 'text.json'), jsonList(rows.textRows));
   const indexFile = write(join(dir, 'index.jsonl'), jsonl(rows.indexRows)); // JSONL container read too
-  const task = getTask('ruler-hqa');
+  const task = catalog.task('ruler-hqa');
   const [docs400] = parseLengths('docs:400');
   const fromText = await task.prepare({ tokenizer, seed: 42, options: { data: textFile } });
   const fromIndex = await task.prepare({ tokenizer, seed: 42, options: { data: indexFile, pool: BUNDLED_POOL } });
@@ -124,18 +126,18 @@ test('MemAgent data refuses --placement and ctx-dist; the HotpotQA dev file stil
   const dir = tempDir('memagent-opts');
   const file = write(join(dir, 'eval_50.json'), jsonList(memagentRows(50, 1).textRows));
   await assert.rejects(
-    getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: file, placement: '0-100' } }),
+    catalog.task('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: file, placement: '0-100' } }),
     /drop --placement/,
   );
   await assert.rejects(
-    getTask('ctx-dist').prepare({ tokenizer, seed: 42, options: { data: file } }),
+    catalog.task('ctx-dist').prepare({ tokenizer, seed: 42, options: { data: file } }),
     /ctx-dist builds its own placements/,
   );
-  const hotpot = await getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: BUNDLED_POOL } });
+  const hotpot = await catalog.task('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: BUNDLED_POOL } });
   assert.equal(hotpot.lengths, undefined, "a HotpotQA dev file is the generator's input, lengths from --lengths");
   assert.equal(hotpot.data?.format, 'hotpotqa-dev');
   await assert.rejects(
-    getTask('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: BUNDLED_POOL, pool: BUNDLED_POOL } }),
+    catalog.task('ruler-hqa').prepare({ tokenizer, seed: 42, options: { data: BUNDLED_POOL, pool: BUNDLED_POOL } }),
     /--pool is read only with MemAgent's index-form files/,
   );
 });

@@ -8,10 +8,12 @@ import { parseLengths } from '../../../harness/config/lengths.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { writeJsonRow } from '../../../harness/cache/dataset-cache.js';
 import { formatRow } from '../../../cli/commands/generate.js';
-import { getTask } from '../../../generators/index.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { niahTasks } from '../../../generators/ruler/index.js';
 import { powerOfTwoAtLeast, splitRulerInput } from '../../../generators/ruler/data-file.js';
 import { jsonl, rulerRow, runInProcess, tempDir, write } from './helpers.js';
+
+const catalog = builtinCatalog();
 
 const tokenizer = loadTokenizer('qwen2.5');
 
@@ -73,7 +75,7 @@ test("rows written by `bench generate --format ruler` split back into exactly th
     const samples = [0, 1].map((i) => gen.build(len, i));
     for (const s of samples) writeJsonRow([fd], formatRow(s, 'ruler', tokenizer));
     closeSync(fd);
-    const read = await getTask(name).prepare({ tokenizer, seed: 0, options: { data: file } });
+    const read = await catalog.task(name).prepare({ tokenizer, seed: 0, options: { data: file } });
     assert.deepEqual(read.lengths, [len]);
     samples.forEach((s, i) => {
       const back = read.build(len, i);

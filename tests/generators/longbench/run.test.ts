@@ -1,5 +1,5 @@
 // End to end in one process: the runner, the embedded reference reader and both methods on the bundled fixtures.
-// The tasks are registered here (registerTasks is idempotent) so the test does not depend on the CLI's task list.
+// The run gets a catalog of the LongBench family alone, so the test does not depend on the CLI's task list.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -9,10 +9,11 @@ import { parseCli } from '../../../cli/parse.js';
 import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun } from '../../../harness/runner/runner.js';
 import { describeEvent, describeOutcome } from '../../../cli/commands/run.js';
-import { registerTasks } from '../../../generators/index.js';
-import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
+import { writeRunSummary } from '../../../cli/run-hooks.js';
+import { Catalog } from '../../../harness/registry/family.js';
+import { longbenchFamily } from '../../../generators/longbench/family.js';
 
-registerTasks(longbenchTasks, longbenchGroups);
+const catalog = new Catalog([longbenchFamily]);
 
 test('bench run longbench-qa,longbench-sum with memagent and full-context on the fixtures: missing datasets skipped once each', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'longbench-run-')), 'run');
@@ -34,6 +35,8 @@ test('bench run longbench-qa,longbench-sum with memagent and full-context on the
   if (cmd.command !== 'run') return;
   const log: string[] = [];
   const result = await executeRun(cmd.config, {
+    catalog,
+    writeSummary: writeRunSummary,
     onEvent: (e) => log.push(describeEvent(e)),
     createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
   });

@@ -6,7 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'vitest';
-import { getTask, registerTasks } from '../../../generators/index.js';
+import { FAMILIES } from '../../../generators/index.js';
+import { writeRunSummary } from '../../../cli/run-hooks.js';
+import { Catalog } from '../../../harness/registry/family.js';
 import { parseCli } from '../../../cli/parse.js';
 import type { RunConfig } from '../../../harness/config/run-config.js';
 import { methods } from '../../../harness/methods/index.js';
@@ -16,12 +18,14 @@ import type { Model, TaskDefinition } from '../../../harness/types.js';
 
 const SENTINEL = 'Zqxjv Plorbington-7731';
 
+const builtin = new Catalog(FAMILIES);
+
 const leakProbe: TaskDefinition = {
-  ...getTask('ruler-hqa'),
+  ...builtin.task('ruler-hqa'),
   name: 'gold-leak-probe',
   description: 'RULER-HQA samples whose gold answer is a sentinel absent from the context',
   async prepare(env) {
-    const inner = await getTask('ruler-hqa').prepare(env);
+    const inner = await builtin.task('ruler-hqa').prepare(env);
     return {
       maxSamples: (length) => inner.maxSamples(length),
       build(length, index) {
@@ -40,7 +44,6 @@ const leakProbe: TaskDefinition = {
 };
 
 test('no registered method sends the gold answers or the sample metadata to the model', async () => {
-  registerTasks([leakProbe]);
   const requests: string[] = [];
   const names = methods.names();
   const cmd = parseCli([
@@ -62,6 +65,8 @@ test('no registered method sends the gold answers or the sample metadata to the 
     join(mkdtempSync(join(tmpdir(), 'bench-leak-')), 'run'),
   ]);
   const outcome = await executeRun((cmd as { config: RunConfig }).config, {
+    catalog: new Catalog([...FAMILIES, { name: 'probe', tasks: [leakProbe] }]),
+    writeSummary: writeRunSummary,
     createModel: async (_c, tokenizer) => {
       const inner = createLocalModel(tokenizer);
       const recording: Model = {

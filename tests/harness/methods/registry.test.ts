@@ -16,6 +16,8 @@ import { FULL_CONTEXT_PHRASE, fillTemplate } from '../../../harness/methods/temp
 import { tokenWindows } from '../../../harness/methods/windows.js';
 import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
+import { runHooks } from '../../../cli/run-hooks.js';
+import { builtinCatalog } from '../../../generators/index.js';
 
 /** The example a newcomer would write: answer from the first N context tokens only. */
 const firstChunkOnly: MethodDefinition = {
@@ -82,7 +84,10 @@ function config(args: string[]): RunConfig {
 }
 
 const run = (args: string[]): Promise<RunOutcome> =>
-  executeRun(config(args), { createModel: async (_c, tokenizer) => createLocalModel(tokenizer) });
+  executeRun(config(args), {
+    ...runHooks(builtinCatalog()),
+    createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
+  });
 
 async function refused(args: string[], message: RegExp): Promise<void> {
   await assert.rejects(run(args), (e: unknown) => {

@@ -21,7 +21,10 @@ import { LONGBENCH_DECODING } from '../../../generators/longbench/protocol.js';
 import { executeRun } from '../../../harness/runner/runner.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { Decoding, Method, Model, ModelRequest, Sample } from '../../../harness/types.js';
-import { getTask } from '../../../generators/index.js';
+import { builtinCatalog } from '../../../generators/index.js';
+import { runHooks } from '../../../cli/run-hooks.js';
+
+const catalog = builtinCatalog();
 
 const tokenizer = loadTokenizer('qwen2.5');
 
@@ -103,7 +106,7 @@ test("every call of every method uses the sample's task decoding, or the overrid
 });
 
 test("tasks carry their protocol's decoding on the definition and on every sample", async () => {
-  const lb = getTask('longbench/hotpotqa');
+  const lb = catalog.task('longbench/hotpotqa');
   assert.deepEqual(lb.decoding, LONGBENCH_DECODING);
   const lbSample = (await lb.prepare({ tokenizer, seed: 42, options: {} })).build(
     { kind: 'native', value: 0, label: 'all' },
@@ -111,7 +114,7 @@ test("tasks carry their protocol's decoding on the definition and on every sampl
   );
   assert.deepEqual(lbSample.prompt?.decoding, lb.decoding);
 
-  const niah = getTask('niah_single_1');
+  const niah = catalog.task('niah_single_1');
   assert.deepEqual(
     niah.decoding,
     MEMAGENT_DECODING,
@@ -124,7 +127,7 @@ test("tasks carry their protocol's decoding on the definition and on every sampl
   assert.deepEqual(niahSample.prompt?.decoding, niah.decoding);
 
   // RULER-HQA keeps the default, MemAgent's.
-  assert.deepEqual(resolveDecoding({}, getTask('ruler-hqa').decoding), MEMAGENT_DECODING);
+  assert.deepEqual(resolveDecoding({}, catalog.task('ruler-hqa').decoding), MEMAGENT_DECODING);
 });
 
 function config(task: string, args: string[]): RunConfig {
@@ -146,7 +149,7 @@ function config(task: string, args: string[]): RunConfig {
 }
 
 const run = (task: string, args: string[]) =>
-  executeRun(config(task, args), { createModel: async (_c, t) => createLocalModel(t) });
+  executeRun(config(task, args), { ...runHooks(catalog), createModel: async (_c, t) => createLocalModel(t) });
 
 test("the manifest records each task's decoding in the run identity; another decoding is refused on resume", async () => {
   const root = mkdtempSync(join(tmpdir(), 'bench-decoding-'));

@@ -1,7 +1,7 @@
-// How --data is stated in the manifest and in the grid line printed at start. (The readers are the families'
-// DataFormats, harness/data/format.ts; these two functions move to harness/data/describe.ts.)
-import type { ManifestData } from '../../harness/run-dir/manifest.js';
-import type { DataSourceInfo, PreparedTask, TaskDefinition } from '../../harness/types.js';
+// How a run states the data its tasks read from the user's files (--data): the manifest's `data` field and the data
+// part of a task's grid line printed at start. Generic over every family's readers (they fill DataSourceInfo).
+import type { ManifestData } from '../run-dir/manifest.js';
+import type { DataSourceInfo, PreparedTask, TaskDefinition } from '../types.js';
 
 /** The manifest's `data` field for a run's prepared tasks, or undefined when no task read --data. */
 export function manifestData(

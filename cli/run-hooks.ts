@@ -1,0 +1,28 @@
+// What the CLI injects into the runner besides the model and the event sink: the catalog, the summary writer
+// (reports/) and the module worker threads rebuild the catalog and the embedded model from.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Catalog } from '../harness/registry/family.js';
+import type { FinishedRun, RunHooks } from '../harness/runner/runner.js';
+import { formatSummaryTable, summarize, writeSummary } from '../reports/summary.js';
+import { markCompleteness, missingCells } from '../reports/completeness.js';
+
+/** cli/worker-setup's URL, with this build's extension (.js in dist, .ts under tsx or vitest). */
+export const WORKER_SETUP_URL = new URL(`./worker-setup${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
+  .href;
+
+/** summary.csv / summary.json with each cell's planned count and the planned cells without a sample; returns the
+ *  table printed after the run. */
+export function writeRunSummary(run: FinishedRun): string {
+  const planned = [{ expected: run.expected, methods: run.methods, model: run.model, shard: 'all' }];
+  const summary = markCompleteness(summarize(run.records), planned);
+  const missing = missingCells(summary, planned);
+  writeSummary(run.outDir, summary, missing);
+  return formatSummaryTable(summary, missing);
+}
+
+/** The runner's hooks for the built-in setup: worker threads rebuild cli/worker-setup's catalog, so `catalog` must
+ *  hold the same tasks (a catalog of your own: leave workerSetup out, and the run stays on this thread). */
+export function runHooks(catalog: Catalog): Pick<RunHooks, 'catalog' | 'writeSummary' | 'workerSetup'> {
+  return { catalog, writeSummary: writeRunSummary, workerSetup: WORKER_SETUP_URL };
+}
