@@ -114,13 +114,9 @@ export interface PromptSpec {
   decoding?: Decoding;
 }
 
-/** Per-sample inputs of a metric beyond prediction and answers (harness/scorers); set by the generator. */
-export interface MetricOptions {
-  /** LongBench classification labels (the row's all_classes). */
-  allClasses?: string[] | null;
-  /** LongBench dataset name (with or without `_e`): turns on the first-line rule for trec/triviaqa/samsum/lsht. */
-  dataset?: string;
-}
+/** Per-sample inputs of a metric beyond prediction and answers (harness/scorers), set by the generator and read only
+ *  by its family's metrics (LongBench: dataset, allClasses). Plain JSON: it is stored in each SampleRecord. */
+export type MetricOptions = Readonly<Record<string, unknown>>;
 
 export interface Sample {
   /** Stable id `${task}/${length.label}/${index}`, used for resume. The runner sets it, with task, taskVersion, length
@@ -154,7 +150,7 @@ export interface TaskEnv {
 export interface DataSourceInfo {
   /** --data as given: a file or a directory. */
   path: string;
-  /** The detected format (generators/file/detect.ts), e.g. "memagent-hqa (index form)". */
+  /** The detected format (harness/data/format.ts), e.g. "memagent-hqa (index form)". */
   format: string;
   /** Every file read, with its sha256 and row count. */
   files: Array<{ path: string; format: string; sha256: string; rows: number }>;

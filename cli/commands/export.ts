@@ -23,10 +23,14 @@ import { pyRound } from '../../harness/protocol/round.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import { readManifest } from '../../harness/run-dir/manifest.js';
 import { getMetric, scoreAll } from '../../harness/scorers/index.js';
-import { scoreSample, scoringOptionsOf } from '../../harness/scorers/score-sample.js';
+import { scoreSample } from '../../harness/scorers/score-sample.js';
+import { builtinCatalog } from '../../generators/index.js';
+import { longbenchOptionsOf } from '../../generators/longbench/scoring.js';
 import { RULER_TASKS } from '../../generators/ruler/score-source.js';
 import { latestRunRecords } from '../../harness/scorers/sources/run.js';
 import type { SampleRecord } from '../../harness/types.js';
+
+const METRICS = builtinCatalog().metrics;
 
 export type ExportFormat = 'ruler' | 'longbench' | 'memagent';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['ruler', 'longbench', 'memagent'];
@@ -100,7 +104,7 @@ const FITS: Record<ExportFormat, string> = {
 
 /** The LongBench dataset of a record as LongBench names it (`hotpotqa_e` for LongBench-E rows), or null. */
 function longbenchDataset(r: SampleRecord): string | null {
-  const opts = scoringOptionsOf(r);
+  const opts = longbenchOptionsOf(r);
   const dataset = opts.dataset ?? (r.task.startsWith('longbench/') ? r.task.slice('longbench/'.length) : undefined);
   if (dataset === undefined || longbenchMetric(dataset) === null) return null;
   return dataset;
@@ -109,7 +113,7 @@ function longbenchDataset(r: SampleRecord): string | null {
 /** The answer the run's metric scored: '' for a failed sample; the phrase answer for metrics that read the raw reply. */
 function scoredAnswer(r: SampleRecord): string {
   if (r.status !== 'ok') return '';
-  if (getMetric(r.metric).input === 'raw') return extractPhraseAnswer(r.rawOutput) ?? '';
+  if (getMetric(METRICS, r.metric).input === 'raw') return extractPhraseAnswer(r.rawOutput) ?? '';
   return r.prediction ?? '';
 }
 
@@ -155,7 +159,7 @@ function longbenchRow(r: SampleRecord): Placed {
     row: [
       ['pred', scoredAnswer(r)],
       ['answers', r.answers],
-      ['all_classes', scoringOptionsOf(r).allClasses ?? null],
+      ['all_classes', longbenchOptionsOf(r).allClasses ?? null],
       ['length', length],
     ],
   };
@@ -173,12 +177,12 @@ function memagentRow(r: SampleRecord): Placed {
   // generation is an empty reply: no answer, every judge 0.
   const response = ok ? pyStrip(r.rawOutput) : '';
   const pred = ok ? r.prediction : null;
-  const judged = scoreSample(r).score;
+  const judged = scoreSample(r, METRICS).score;
   const rel = join('results', memagentFolder(r), `${exportName(r)}.jsonl`);
   if (r.task === 'ruler-hqa') {
     // ruler_hqa.py: the eval_{N}.json item {input, answers, num_docs, index} (context popped), then _id, response,
     // answer = answers[0], pred, judge_f1 (rounded to 2 decimals), judge_em, judge_sub_em.
-    const qa = ok ? scoreAll('sub_em', r.prediction, r.answers).scores : { f1: 0, em: 0 };
+    const qa = ok ? scoreAll(getMetric(METRICS, 'sub_em'), r.prediction, r.answers).scores : { f1: 0, em: 0 };
     const numDocs = r.metadata.num_docs;
     return {
       rel,

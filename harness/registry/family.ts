@@ -6,6 +6,10 @@ import type { ReportFacet } from '../report/facet.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../suggest.js';
 import { Registry } from './registry.js';
+import type { Metric } from '../scorers/metric.js';
+import { QA_METRICS } from '../scorers/qa-metrics.js';
+import type { ScoreSource } from '../scorers/sources/source.js';
+import { withDataReader, type DataFormat } from '../data/format.js';
 
 /** A name that stands for several tasks (e.g. longbench-qa → its datasets). */
 export interface TaskGroup {
@@ -20,6 +24,13 @@ export interface Family {
   groups?: readonly TaskGroup[];
   /** What `bench report` adds for its tasks: charts, summary breakdowns, paper overlays. */
   reportFacets?: readonly ReportFacet[];
+  /** Its own metrics (the shared QA metrics, harness/scorers/qa-metrics.ts, are always there). */
+  metrics?: readonly Metric[];
+  /** Readers of its peer tool's result files for `bench score`, most specific layout first. */
+  scoreSources?: readonly ScoreSource[];
+  /** Layouts of its published data that --data reads (detected from a file's first row). The catalog sends a task's
+   *  prepare through the reader one of them declares for it, so Catalog.tasks, not Family.tasks, read --data. */
+  dataFormats?: readonly DataFormat[];
 }
 
 export class Catalog {
@@ -27,6 +38,9 @@ export class Catalog {
   readonly groups = new Registry<TaskGroup>('task group');
   readonly families = new Registry<Family>('family');
   readonly reportFacets = new Registry<ReportFacet>('report facet');
+  readonly metrics = new Registry<Metric>('metric', QA_METRICS);
+  readonly scoreSources = new Registry<ScoreSource>('score format');
+  readonly dataFormats = new Registry<DataFormat>('data format');
 
   constructor(families: Iterable<Family> = []) {
     for (const f of families) this.add(f);
@@ -34,9 +48,12 @@ export class Catalog {
 
   add(family: Family): void {
     this.families.register(family);
-    for (const t of family.tasks) this.tasks.register(t);
+    for (const t of family.tasks) this.tasks.register(withDataReader(t, family.dataFormats ?? [], this));
     for (const g of family.groups ?? []) this.groups.register(g);
     for (const f of family.reportFacets ?? []) this.reportFacets.register(f);
+    for (const m of family.metrics ?? []) this.metrics.register(m);
+    for (const s of family.scoreSources ?? []) this.scoreSources.register(s);
+    for (const f of family.dataFormats ?? []) this.dataFormats.register(f);
   }
 
   /** The task, or one line naming the closest task or group. */
