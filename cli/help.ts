@@ -278,7 +278,16 @@ function methodsHelp(): string {
   for (const o of registry.options()) {
     const arg = o.type === 'choice' ? o.choices!.join('|') : o.type === 'path' ? 'FILE' : 'N';
     const dflt = o.default === undefined ? '' : `  [${o.default}]`;
-    lines.push(`  ${pad(`--${o.flag} ${arg}`, 22)}${o.help}${dflt}  (${registry.usersOf(o.flag).join(', ')})`);
+    // A flag methods describe differently gets one line per description, the flag named on the first.
+    registry.helpOf(o.flag).forEach(({ help, methods }, i) => {
+      const flag = i === 0 ? `--${o.flag} ${arg}` : '';
+      lines.push(`  ${pad(flag, 22)}${help}${i === 0 ? dflt : ''}  (${methods.join(', ')})`);
+    });
+  }
+  lines.push('', 'prompt templates (the keys of a --templates file, with their slots):');
+  for (const t of registry.templates()) {
+    const users = registry.names().filter((m) => registry.get(m).templates.some((x) => x.name === t.name));
+    lines.push(`  ${pad(t.name, 22)}${t.slots.map((x) => `{${x}}`).join(' ')}  (${users.join(', ')})`);
   }
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Catalog } from '../harness/registry/family.js';
+import type { ReportFacet } from '../harness/report/facet.js';
 import type { FinishedRun, RunHooks } from '../harness/runner/runner.js';
 import { formatSummaryTable, summarize, writeSummary } from '../reports/summary.js';
 import { markCompleteness, missingCells } from '../reports/completeness.js';
@@ -13,16 +14,18 @@ export const WORKER_SETUP_URL = new URL(`./worker-setup${extname(fileURLToPath(i
 
 /** summary.csv / summary.json with each cell's planned count and the planned cells without a sample; returns the
  *  table printed after the run. */
-export function writeRunSummary(run: FinishedRun): string {
-  const planned = [{ expected: run.expected, methods: run.methods, model: run.model, shard: 'all' }];
-  const summary = markCompleteness(summarize(run.records), planned);
-  const missing = missingCells(summary, planned);
-  writeSummary(run.outDir, summary, missing);
-  return formatSummaryTable(summary, missing);
+export function summaryWriter(facets: readonly ReportFacet[]): (run: FinishedRun) => string {
+  return (run) => {
+    const planned = [{ expected: run.expected, methods: run.methods, model: run.model, shard: 'all' }];
+    const summary = markCompleteness(summarize(run.records, facets), planned);
+    const missing = missingCells(summary, planned);
+    writeSummary(run.outDir, summary, missing);
+    return formatSummaryTable(summary, facets, missing);
+  };
 }
 
 /** The runner's hooks for the built-in setup: worker threads rebuild cli/worker-setup's catalog, so `catalog` must
  *  hold the same tasks (a catalog of your own: leave workerSetup out, and the run stays on this thread). */
 export function runHooks(catalog: Catalog): Pick<RunHooks, 'catalog' | 'writeSummary' | 'workerSetup'> {
-  return { catalog, writeSummary: writeRunSummary, workerSetup: WORKER_SETUP_URL };
+  return { catalog, writeSummary: summaryWriter(catalog.reportFacets.all()), workerSetup: WORKER_SETUP_URL };
 }

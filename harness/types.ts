@@ -15,6 +15,10 @@ export interface GenerationParams {
 
 export interface ModelRequest {
   messages: ChatMessage[];
+  /** Set for a text completion (POST /completions): the exact text to continue, sent without a chat template.
+   *  `messages` then holds the same text as one user message, for models that only chat (the embedded reader) and
+   *  for whatever hashes or stores prompts. Unset: a chat completion of `messages`. */
+  prompt?: string;
   params: GenerationParams;
   /** The caller's own count of the prompt's tokens, when it has one cheaply (within a few tokens: template edges may
    *  merge). The embedded model reports it as usage; remote clients compare it with the server's count. */
@@ -83,7 +87,10 @@ export interface Decoding {
 export interface PromptSpec {
   /** One-shot template with {context} and {question} placeholders (full-context / rag). Default: MemAgent's full-context QA template. */
   fullContext?: string;
-  /** Max new tokens of the answering call (LongBench per-dataset limits). Default 1024 (MemAgent). */
+  /** Max new tokens of the one-shot answering call (full-context, rag): LongBench's per-dataset limits, RULER's
+   *  tokens_to_generate. Unset: 10,000 (ONE_SHOT_ANSWER_TOKENS, MemAgent's full-context baseline). MemAgent ignores it:
+   *  every one of its calls allows --memory-tokens (default 1024). `bench generate --format ruler` adds it (1024 when
+   *  unset) to a row's `length`. */
   maxNewTokens?: number;
   /** How the answer is taken from the final output: 'phrase' = MemAgent "the answer is" extraction,
    *  'boxed' = last \\boxed{}, 'raw' = the whole continuation (LongBench scores the raw text). Default 'phrase'. */
@@ -91,7 +98,9 @@ export interface PromptSpec {
   /** The task's own one-shot layout with {context} (RULER's NIAH prompt), written by `bench generate --format ruler`.
    *  Methods do not use it: full-context follows MemAgent's baseline template with the task's question. */
   nativeTemplate?: string;
-  /** RULER answer prefix, for methods that support an assistant prefill. */
+  /** RULER's answer prefix, which its native prompt ends with (after the question). No method sends it: full-context
+   *  and rag use the one-shot template, MemAgent its own prompts. `bench generate --format ruler` writes it as the
+   *  row's answer_prefix and counts it in `length`. */
   answerPrefix?: string;
   /** Middle truncation of a one-shot prompt longer than the window (docs/PROTOCOLS.md §a.9, §e.6):
    *  'memagent' keeps the first floor(max/2) and last ceil(max/2) ids and decodes them joined (MemAgent's baseline);
@@ -105,13 +114,9 @@ export interface PromptSpec {
   decoding?: Decoding;
 }
 
-/** Per-sample inputs of a metric beyond prediction and answers (harness/scorers); set by the generator. */
-export interface MetricOptions {
-  /** LongBench classification labels (the row's all_classes). */
-  allClasses?: string[] | null;
-  /** LongBench dataset name (with or without `_e`): turns on the first-line rule for trec/triviaqa/samsum/lsht. */
-  dataset?: string;
-}
+/** Per-sample inputs of a metric beyond prediction and answers (harness/scorers), set by the generator and read only
+ *  by its family's metrics (LongBench: dataset, allClasses). Plain JSON: it is stored in each SampleRecord. */
+export type MetricOptions = Readonly<Record<string, unknown>>;
 
 export interface Sample {
   /** Stable id `${task}/${length.label}/${index}`, used for resume. The runner sets it, with task, taskVersion, length
@@ -145,7 +150,7 @@ export interface TaskEnv {
 export interface DataSourceInfo {
   /** --data as given: a file or a directory. */
   path: string;
-  /** The detected format (generators/file/detect.ts), e.g. "memagent-hqa (index form)". */
+  /** The detected format (harness/data/format.ts), e.g. "memagent-hqa (index form)". */
   format: string;
   /** Every file read, with its sha256 and row count. */
   files: Array<{ path: string; format: string; sha256: string; rows: number }>;
@@ -221,11 +226,14 @@ export interface MethodOutput {
 }
 
 /** State of a multi-call method after a finished call, so a killed run resumes inside a sample. */
-export interface MethodCheckpoint {
+export interface MethodCheckpoint<State = unknown> {
   /** Number of finished calls. */
   step: number;
-  memory: string;
   usage: Usage;
+  /** The method's own state (plain JSON), e.g. MemAgent's { memory }. Only the method reads it; a state it cannot
+   *  read restarts the sample. Checkpoints written before `state` existed held MemAgent's memory beside step and
+   *  usage; harness/run-dir/checkpoints.ts reads them into this form. */
+  state: State;
 }
 
 export interface MethodContext {
@@ -236,9 +244,9 @@ export interface MethodContext {
   onCall?(record: CallRecord): void;
   /** Called before every model call with the prompt's content hash (the run stores each prompt once). */
   onPrompt?(hash: string, request: ModelRequest): void;
-  /** Where a resumed sample starts. */
+  /** Where a resumed sample starts: the last checkpoint this method saved for the sample. */
   resume?: MethodCheckpoint;
-  /** Called after every finished call of a multi-call method. */
+  /** Called after every finished call of a multi-call method; the runner saves what it is given. */
   onCheckpoint?(checkpoint: MethodCheckpoint): void;
 }
 

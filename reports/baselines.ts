@@ -1,57 +1,20 @@
-// Loads published (paper) numbers shipped under baselines/paper/ for tables and chart overlays.
+// Loads published (paper) numbers shipped under baselines/paper/ for tables and chart overlays. Which of our tasks a
+// table reports, and which table places docs:N lengths on the charts' axis, the families' report facets say
+// (harness/report/facet.ts PaperOverlay).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../harness/errors.js';
 import { packageRoot } from '../harness/paths.js';
+import type { ReportFacet } from '../harness/report/facet.js';
+import type { PaperBaseline, PaperLength } from '../harness/report/paper.js';
 
-export interface PaperLength {
-  label: string;
-  docs: number;
-  /** The paper's label read as a token count (7K → 7000, 3.5M → 3500000); where charts place paper points. */
-  nominalTokens: number;
-  /** Measured mean context tokens (Qwen2.5), or null where the source did not measure it. */
-  approxTokens: number | null;
-  minTokens: number | null;
-  maxTokens: number | null;
-}
-
-export interface PaperSeries {
-  model: string;
-  method: string;
-  checkpoint?: string;
-  /** Percent (0..100) per entry of `lengths`; null = N/A in the paper. */
-  scores: Array<number | null>;
-}
-
-export interface PaperFigureValue {
-  model: string;
-  method: string;
-  score: number;
-}
-
-export interface PaperFigure {
-  id: string;
-  task: string;
-  length: { label: string; tokens: number };
-  readFromFigure: boolean;
-  note: string;
-  values: PaperFigureValue[];
-}
-
-export interface PaperBaseline {
-  kind: 'paper-baseline';
-  id: string;
-  title: string;
-  source: { paper: string; arxiv: string; location: string; [key: string]: string };
-  task: string;
-  metric: string;
-  scale: 'percent';
-  samplesPerLength: number;
-  notes: string[];
-  lengths: PaperLength[];
-  series: PaperSeries[];
-  figures: PaperFigure[];
-}
+export type {
+  PaperBaseline,
+  PaperFigure,
+  PaperFigureValue,
+  PaperLength,
+  PaperSeries,
+} from '../harness/report/paper.js';
 
 export function paperBaselineDir(): string {
   return join(packageRoot(), 'baselines', 'paper');
@@ -73,8 +36,8 @@ function validate(value: unknown, file: string): PaperBaseline {
   return { figures: [], notes: [], ...b } as PaperBaseline;
 }
 
-/** Loads one paper baseline file (default: the MemAgent RULER-HQA table). */
-export function loadPaperBaseline(file = join(paperBaselineDir(), 'memagent-ruler-hqa.json')): PaperBaseline {
+/** Loads one paper baseline file. */
+export function loadPaperBaseline(file: string): PaperBaseline {
   if (!existsSync(file)) throw new UserError(`paper baseline not found: ${file}`);
   let parsed: unknown;
   try {
@@ -94,16 +57,23 @@ export function loadPaperBaselines(dir = paperBaselineDir()): PaperBaseline[] {
     .map((f) => loadPaperBaseline(join(dir, f)));
 }
 
-/** Paper baselines that report the given task. */
-export function paperBaselinesFor(task: string, all = loadPaperBaselines()): PaperBaseline[] {
-  return all.filter((b) => b.task === task || taskAliases(task).includes(b.task));
+/** Paper baselines that report the given task: the same name (case, '_' and spaces aside) or a facet's alias. */
+export function paperBaselinesFor(
+  task: string,
+  all: readonly PaperBaseline[],
+  facets: readonly ReportFacet[],
+): PaperBaseline[] {
+  const names = [task.toLowerCase().replace(/[_\s]/g, '-')];
+  for (const f of facets) {
+    const alias = f.paper?.paperTask?.(task);
+    if (alias !== undefined) names.push(alias);
+  }
+  return all.filter((b) => b.task === task || names.includes(b.task));
 }
 
-// Our task names may spell RULER-HQA differently from the paper file.
-function taskAliases(task: string): string[] {
-  const t = task.toLowerCase().replace(/[_\s]/g, '-');
-  if (t === 'ruler-hqa' || t === 'hqa' || t === 'rulerhqa' || t === 'hotpotqa') return ['ruler-hqa'];
-  return [t];
+/** docs → paper label and tokens, from the facets whose paper table places docs:N lengths; [] when none does. */
+export function paperLengthTable(facets: readonly ReportFacet[]): PaperLength[] {
+  return facets.flatMap((f) => f.paper?.lengthTable?.() ?? []);
 }
 
 export interface PaperPoint {

@@ -1,19 +1,12 @@
 // The 95% interval of each summary row: how it is computed (reports/stats/interval.ts) and how the summary's CSV,
 // markdown and HTML show it. Kept out of summary.ts so that file only calls in here.
 import { fmtPct } from './format.js';
+import type { RowInterval } from '../harness/report/summary-row.js';
 import { INTERVAL_NOTE, scoreInterval, type CiMethod } from './stats/interval.js';
 
 export { INTERVAL_NOTE, type CiMethod };
-
-/** The interval fields of a summary row (fractions 0..1, like score). The same names in summary.json. */
-export interface RowInterval {
-  /** Lower end of the 95% interval of `score`. */
-  ci95_low: number;
-  /** Upper end of the 95% interval of `score`. */
-  ci95_high: number;
-  /** 'wilson' (every sample scored 0 or 1) or 'bootstrap' (seeded percentile bootstrap over samples). */
-  ci_method: CiMethod;
-}
+/** The interval fields of a summary row (harness/report/summary-row.ts). */
+export type { RowInterval };
 
 /** Placeholder until the row's samples are all in (summarize fills it from rowInterval). */
 export const PENDING_INTERVAL: RowInterval = { ci95_low: 0, ci95_high: 0, ci_method: 'wilson' };

@@ -1,7 +1,9 @@
 // Markdown forms of the summary and the paper comparison.
+import type { ReportFacet } from '../harness/report/facet.js';
+import { breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
-import { BUCKET_NOTE, type SummaryRow } from './summary.js';
+import type { SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
 
@@ -14,7 +16,12 @@ function mdTable(head: string[], body: string[][], rightFrom = Infinity): string
   return [head, sep, ...body].map((row, i) => `| ${(i === 1 ? row : row.map(cell)).join(' | ')} |`).join('\n');
 }
 
-export function summaryMarkdown(rows: SummaryRow[], missing: MissingCell[] = []): string {
+/** The summary table and its notes; `facets` name the breakdown rows. */
+export function summaryMarkdown(
+  rows: SummaryRow[],
+  facets: readonly ReportFacet[],
+  missing: MissingCell[] = [],
+): string {
   const body = rows.map((r) => [
     r.task,
     r.method,
@@ -34,7 +41,7 @@ export function summaryMarkdown(rows: SummaryRow[], missing: MissingCell[] = [])
     `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
     missingNote(missing),
-    rows.some((r) => r.lengthKind === 'bucket') ? BUCKET_NOTE : '',
+    ...breakdownNotes(rows, facets),
   ]
     .filter(Boolean)
     .map((n) => `${cell(n)}.`);
@@ -52,6 +59,7 @@ export function comparisonMarkdown(c: Comparison): string {
 /** The summary.md document. */
 export function reportMarkdown(
   rows: SummaryRow[],
+  facets: readonly ReportFacet[],
   comparisons: Comparison[],
   chartNames: string[],
   missing: MissingCell[] = [],
@@ -62,7 +70,7 @@ export function reportMarkdown(
     '',
     'Scores ×100, 2 decimals; errored samples count as 0.',
     '',
-    summaryMarkdown(rows, missing),
+    summaryMarkdown(rows, facets, missing),
   ];
   if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));
   for (const section of sections) parts.push('', section);

@@ -38,7 +38,8 @@ export async function loadGateBaseline(
 ): Promise<GateBaselineSource> {
   if (existsSync(path) && statSync(path).isDirectory()) {
     const records = await loadRecords(path, { onWarning });
-    const rows = summarize(records);
+    // Gate rows only: no report facet's breakdown rows.
+    const rows = summarize(records, []);
     if (rows.length === 0) throw new UserError(`baseline run directory ${path} has no sample records`);
     return { path, kind: 'run', baseline: baselineFromRows(rows, { runDir: path }), records };
   }

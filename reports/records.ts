@@ -76,3 +76,16 @@ export async function loadRecords(runDir: string, options: ReadOptions = {}): Pr
   }
   return [...byKey.values()];
 }
+
+/** Records grouped by task × method × model, in first-seen order, keeping those `pick` accepts (one chart a group). */
+export function groupBySeries(records: Iterable<SampleRecord>, pick: (r: SampleRecord) => boolean): SampleRecord[][] {
+  const groups = new Map<string, SampleRecord[]>();
+  for (const r of records) {
+    if (!pick(r)) continue;
+    const key = `${r.task}\u0000${r.method}\u0000${r.model}`;
+    const list = groups.get(key);
+    if (list) list.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()];
+}

@@ -1,84 +1,27 @@
 // Per (task, method, model, length) aggregation of sample records, and its CSV / JSON / terminal forms.
-// Records of native-length tasks (LongBench) that carry metadata.longbench_e_bucket also feed LongBench-E bucket rows
-// (lengthKind 'bucket'): extra views of the same samples, which the gate and baselines ignore.
+// Records that fall in a report facet's breakdown (LongBench-E's length buckets, generators/longbench/report-facet.ts)
+// also feed breakdown rows (lengthKind 'bucket'): extra views of the same samples, which the gate and baselines ignore.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { LONGBENCH_E_BUCKETS } from '../generators/longbench/protocol.js';
+import type { ReportFacet } from '../harness/report/facet.js';
+import type { SummaryRow } from '../harness/report/summary-row.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
+import { breakdownNotes, breakdownsOf } from './breakdowns.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
-import {
-  CSV_INTERVAL_COLUMNS,
-  PENDING_INTERVAL,
-  insertIntervalColumns,
-  rowInterval,
-  type RowInterval,
-} from './intervals.js';
+import { CSV_INTERVAL_COLUMNS, PENDING_INTERVAL, insertIntervalColumns, rowInterval } from './intervals.js';
 
 export { readRecords, loadRecords } from './records.js';
+export type { SummaryLengthKind, SummaryRow } from '../harness/report/summary-row.js';
 
-export type SummaryLengthKind = SampleRecord['lengthKind'] | 'bucket';
-
-/** The record's LongBench-E bucket label (metadata.longbench_e_bucket), or null when it has none. */
-export function bucketOf(record: Pick<SampleRecord, 'metadata'>): string | null {
-  const b = record.metadata?.longbench_e_bucket;
-  return typeof b === 'string' && b !== '' ? b : null;
-}
-
-function bucketFrom(label: string): number {
-  return LONGBENCH_E_BUCKETS.find((b) => b.label === label)?.from ?? 0;
-}
-
-/** True for rows the gate and baselines use: one per (task, method, model, length); not the LongBench-E views. */
+/** True for rows the gate and baselines use: one per (task, method, model, length); not the breakdown rows. */
 export function isGateRow<T extends Pick<SummaryRow, 'lengthKind'>>(
   row: T,
 ): row is T & { lengthKind: SampleRecord['lengthKind'] } {
   return row.lengthKind !== 'bucket';
-}
-
-/** One group of samples. Scores are fractions 0..1 (not rounded); reports show them ×100 with 2 decimals.
- *  ci95_low, ci95_high, ci_method (RowInterval, reports/intervals.ts): the 95% interval of `score`. */
-export interface SummaryRow extends RowInterval {
-  task: string;
-  method: string;
-  model: string;
-  isReferenceReader: boolean;
-  /** Length label; for bucket rows the LongBench-E bucket ("0-4k", "4-8k", "8k+"). */
-  lengthLabel: string;
-  /** 'bucket': a LongBench-E length bucket of a native-length task (a subset of that task's 'all' row). */
-  lengthKind: SummaryLengthKind;
-  /** Target value; for bucket rows the bucket's lower bound in the dataset's own length unit (0, 4000, 8000). */
-  length: number;
-  /** Headline metric name(s) of the group, e.g. "sub_em" ("a+b" if the group mixes metrics). */
-  metric: string;
-  n: number;
-  /** Samples the run planned for this cell (manifest.json `expected`); null or absent when unknown (reports/completeness.ts). */
-  expected?: number | null;
-  /** n ≥ expected; false for an interrupted run's or an unfinished shard's cell; null or absent when unknown. */
-  complete?: boolean | null;
-  ok: number;
-  errors: number;
-  truncated: number;
-  /** Samples whose context is longer than the length target (status 'over-target'; scored as usual). */
-  overTarget: number;
-  /** Mean headline score over all n samples; errored samples count as 0. */
-  score: number;
-  /** Mean headline score over samples with status "ok" only; null when there are none. */
-  scoreOkOnly: number | null;
-  /** Mean of every entry of record.scores seen in the group (errored samples lacking the key count as 0). */
-  metrics: Record<string, number>;
-  /** Predictions that normalise to nothing (scores.empty_norm === 1). */
-  empty: number;
-  /** Samples whose context the method cut in the middle to fit the context limit (the method's extra middle_truncated). */
-  middleTruncated: number;
-  promptTokens: number;
-  completionTokens: number;
-  calls: number;
-  /** Mean context tokens actually built (record.builtTokens). */
-  meanBuiltTokens: number;
 }
 
 interface Acc {
@@ -183,10 +126,11 @@ function add(acc: Acc, r: SampleRecord): void {
 }
 
 /**
- * Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). Records
- * with a LongBench-E bucket are also counted in a bucket row of their task × method × model (lengthKind 'bucket').
+ * Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). A record
+ * in a facet's breakdown is also counted in a breakdown row of its task × method × model (lengthKind 'bucket').
  */
-export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
+export function summarize(records: Iterable<SampleRecord>, facets: readonly ReportFacet[]): SummaryRow[] {
+  const breakdowns = breakdownsOf(facets);
   const groups = new Map<string, Acc>();
   const accFor = (
     key: string,
@@ -209,13 +153,14 @@ export function summarize(records: Iterable<SampleRecord>): SummaryRow[] {
       }),
       r,
     );
-    const bucket = bucketOf(r);
-    if (bucket !== null) {
+    for (const b of breakdowns) {
+      const label = b.labelOf(r);
+      if (label === null) continue;
       add(
-        accFor([r.task, r.method, r.model, 'bucket', bucket].join('\u0000'), r, {
+        accFor([r.task, r.method, r.model, 'bucket', b.facet, label].join('\u0000'), r, {
           lengthKind: 'bucket',
-          length: bucketFrom(bucket),
-          lengthLabel: bucket,
+          length: b.lengthOf(label),
+          lengthLabel: label,
         }),
         r,
       );
@@ -313,7 +258,7 @@ export interface SummaryFile {
   scoreScale: 'fraction';
   /** One per task × method × model × length (what the gate compares). */
   rows: Array<SummaryRow & { scoreX100: number }>;
-  /** LongBench-E length buckets of native-length tasks (lengthKind 'bucket'); present only when some record has one. */
+  /** Breakdown rows (lengthKind 'bucket', e.g. LongBench-E length buckets); present only when there are some. */
   buckets?: Array<SummaryRow & { scoreX100: number }>;
   /** Cells the run planned without a finished sample (an interrupted run); present only when there are some. */
   missing?: MissingCell[];
@@ -362,14 +307,15 @@ export const CUT_NOTE =
 export const OVER_TARGET_NOTE =
   "over target: samples whose context is longer than the length, because it cannot be built smaller (a RULER-HQA question's own paragraphs alone exceed it); scored as usual, counted in n";
 
-export const BUCKET_NOTE =
-  "0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset's own length field (words; characters for Chinese)";
-
 /**
- * Terminal table: one block per task × method × model, one line per length (native tasks: "all", then the buckets);
- * an incomplete cell's n reads "n of N", and planned cells without any finished sample are named below.
+ * Terminal table: one block per task × method × model, one line per length (then any breakdown rows); an incomplete
+ * cell's n reads "n of N", and planned cells without any finished sample are named below. `facets` name the breakdowns.
  */
-export function formatSummaryTable(rows: SummaryRow[], missing: MissingCell[] = []): string {
+export function formatSummaryTable(
+  rows: SummaryRow[],
+  facets: readonly ReportFacet[],
+  missing: MissingCell[] = [],
+): string {
   const blocks: string[] = [];
   let i = 0;
   while (i < rows.length) {
@@ -421,6 +367,6 @@ export function formatSummaryTable(rows: SummaryRow[], missing: MissingCell[] = 
   if (rows.some((r) => r.complete === false)) blocks.push(INCOMPLETE_NOTE);
   if (missing.length) blocks.push(missingNote(missing));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
-  if (rows.some((r) => r.lengthKind === 'bucket')) blocks.push(BUCKET_NOTE);
+  blocks.push(...breakdownNotes(rows, facets));
   return blocks.join('\n\n');
 }

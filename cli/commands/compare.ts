@@ -9,7 +9,9 @@ import { UserError, errorMessage } from '../../harness/errors.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
-import { loadPaperBaseline } from '../../reports/baselines.js';
+import type { ReportFacet } from '../../harness/report/facet.js';
+import { builtinCatalog } from '../../generators/index.js';
+import type { CliContext } from '../context.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import {
   COMPARE_CSV_EXTRA,
@@ -34,6 +36,8 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   out?: string;
   print?: (text: string) => void;
   printError?: (text: string) => void;
+  /** The families' report facets (their paper tables place docs:N lengths). Default: the built-in catalog's. */
+  facets?: readonly ReportFacet[];
 }
 
 export interface CompareResult {
@@ -107,8 +111,8 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
     const charts = writeCharts(options.out, {
       rows: [],
       records: [],
+      facets: options.facets ?? builtinCatalog().reportFacets.all(),
       paper: [],
-      lengthTable: loadPaperBaseline().lengths,
       paired: judged,
       alpha,
     });
@@ -132,8 +136,9 @@ export async function compareCommand(options: CompareCommandOptions): Promise<nu
   }
 }
 
-export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO): Promise<number> {
+export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO, ctx: CliContext): Promise<number> {
   return compareCommand({
+    facets: (await ctx.catalog()).reportFacets.all(),
     dirs: cmd.dirs,
     methods: cmd.methods,
     alpha: cmd.alpha,

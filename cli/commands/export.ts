@@ -35,7 +35,7 @@ export interface ExportOptions {
   tasks?: string[];
 }
 
-type ExportCatalog = Pick<Catalog, 'exportLayouts' | 'exportFormats'>;
+type ExportCatalog = Pick<Catalog, 'exportLayouts' | 'exportFormats' | 'metrics'>;
 
 function jsonLine(row: Array<[string, unknown]>): string {
   return JSON.stringify(Object.fromEntries(row));
@@ -96,7 +96,7 @@ export function exportRun(opts: ExportOptions, catalog: ExportCatalog): ExportRe
   let errors = 0;
   let truncated = 0;
   for (const r of records) {
-    const { rel, row } = layout.place(r);
+    const { rel, row } = layout.place(r, catalog.metrics);
     let entry = files.get(rel);
     if (!entry) {
       entry = {

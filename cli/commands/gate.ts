@@ -11,8 +11,12 @@ import { evaluateGate, formatGate, junitXml, writeBaseline } from '../../reports
 import { formatPairedGate, loadGateBaseline, pairedGate } from '../../reports/paired-gate.js';
 import { isGateRow, summarize } from '../../reports/summary.js';
 import { loadManifestView } from '../../reports/manifest.js';
+
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+
+// The gate and baselines read only gate rows (isGateRow): no report facet's breakdown rows are needed.
+const GATE_ONLY = [] as const;
 
 export interface GateCommandOptions {
   runDir: string;
@@ -74,7 +78,7 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
       );
     const source = await loadGateBaseline(options.baseline, (m) => printError(`warning: ${m}`));
     const records = await loadRecords(options.runDir, { onWarning: (m) => printError(`warning: ${m}`) });
-    const rows = summarize(records);
+    const rows = summarize(records, GATE_ONLY);
     if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to gate`);
     const gateOptions = {
       maxDrop: options.maxDrop,
@@ -121,7 +125,7 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
     '--out',
     'pass a file in a writable directory, e.g. --out baselines/regression/mine.json',
   );
-  const rows = summarize(await loadRecords(options.runDir));
+  const rows = summarize(await loadRecords(options.runDir), GATE_ONLY);
   if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to make a baseline from`);
   const manifest = loadManifestView(options.runDir);
   const source: Record<string, unknown> = { runDir: options.runDir };

@@ -14,6 +14,7 @@ import { formatSummaryTable, loadRecords, summarize, writeSummary } from '../../
 import { identityDifferences, type RunIdentity } from '../../harness/run-dir/identity.js';
 import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
 import { loadManifestView } from '../../reports/manifest.js';
+import type { CliContext } from '../context.js';
 
 export interface MergeOptions {
   shardDirs: string[];
@@ -249,13 +250,14 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
   }
 }
 
-export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO): Promise<number> {
+export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO, ctx: CliContext): Promise<number> {
   const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out });
   const planned = [expectedSource(loadManifestView(cmd.out))];
-  const rows = markCompleteness(summarize(await loadRecords(cmd.out)), planned);
+  const facets = (await ctx.catalog()).reportFacets.all();
+  const rows = markCompleteness(summarize(await loadRecords(cmd.out), facets), planned);
   const missing = missingCells(rows, planned);
   writeSummary(cmd.out, rows, missing);
-  io.out(formatSummaryTable(rows, missing));
+  io.out(formatSummaryTable(rows, facets, missing));
   io.out(`merged ${r.samples} samples into ${cmd.out}`);
   return 0;
 }

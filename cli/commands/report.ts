@@ -6,10 +6,13 @@ import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import { modelRecordKey } from '../../harness/run-dir/record-key.js';
 import { checkOutputDir } from '../../harness/path-checks.js';
 import type { SampleRecord } from '../../harness/types.js';
+import type { ReportFacet } from '../../harness/report/facet.js';
+import { builtinCatalog } from '../../generators/index.js';
+import type { CliContext } from '../context.js';
 import {
-  loadPaperBaseline,
   paperBaselinesFor,
   loadPaperBaselines,
+  paperLengthTable,
   type PaperBaseline,
 } from '../../reports/baselines.js';
 import { writeCharts } from '../../reports/charts/index.js';
@@ -40,6 +43,8 @@ export interface ReportOptions {
   paper?: boolean;
   /** Warnings (torn lines, missing manifests, duplicates); default: stderr. */
   onWarning?: (message: string) => void;
+  /** The families' report facets (charts, breakdown rows, paper tables). Default: the built-in catalog's. */
+  facets?: readonly ReportFacet[];
 }
 
 export interface ReportResult {
@@ -62,6 +67,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   }
   if (options.out !== undefined)
     checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
+  const facets = options.facets ?? builtinCatalog().reportFacets.all();
   const warnings: string[] = [];
   const warn = (m: string) => {
     warnings.push(m);
@@ -86,7 +92,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     runs.push({ dir, manifest, records: records.length });
   }
   const records = [...byKey.values()];
-  const rows = summarize(records);
+  const rows = summarize(records, facets);
   for (const row of rows) if (referenceModels.has(row.model)) row.isReferenceReader = true;
   // Cells with fewer samples than their run planned (interrupted, unfinished shard) are flagged, not shown as complete.
   const planned = runs.flatMap((r) => expectedSources(r.manifest));
@@ -110,9 +116,9 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   mkdirSync(out, { recursive: true });
   const files = writeSummary(out, rows, missing);
 
-  const lengthTable = loadPaperBaseline().lengths;
+  const lengthTable = paperLengthTable(facets);
   const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
-  const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b]).length > 0));
+  const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b], facets).length > 0));
   const comparisons = overlays.map((b) => comparison(rows, b));
   if (options.paper && overlays.length === 0)
     warn('--paper: no task of these runs has published numbers in baselines/paper/');
@@ -128,7 +134,15 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     }
   }
 
-  const charts = writeCharts(out, { rows, records, paper: overlays, lengthTable, paired, alpha: DEFAULT_ALPHA });
+  const charts = writeCharts(out, {
+    rows,
+    records,
+    facets,
+    paper: overlays,
+    lengthTable,
+    paired,
+    alpha: DEFAULT_ALPHA,
+  });
   files.push(...charts.map((c) => c.file));
 
   const mdFile = join(out, 'summary.md');
@@ -136,6 +150,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     mdFile,
     reportMarkdown(
       rows,
+      facets,
       comparisons,
       charts.filter((c) => c.size === 'paper').map((c) => c.name),
       missing,
@@ -151,6 +166,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
       runs,
       rows,
       records,
+      facets,
       charts: charts.filter((c) => c.size === 'slide'),
       comparisons,
       warnings,
@@ -162,8 +178,9 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   return { files, rows, warnings, paired };
 }
 
-export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO): Promise<number> {
+export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO, ctx: CliContext): Promise<number> {
   const result = await reportCommand({
+    facets: (await ctx.catalog()).reportFacets.all(),
     runDirs: cmd.runDirs,
     out: cmd.out,
     paper: cmd.paper,

@@ -7,14 +7,22 @@
 // Other fields are ignored. Rows keep their own lengths: the grid is one point, `all`.
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
-import { metricNames } from '../../harness/scorers/index.js';
-import type { LengthTarget, PreparedTask, Sample, TaskEnv } from '../../harness/types.js';
-import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../file/read.js';
-import { bucketedTask, type Entry } from '../file/source.js';
+import {
+  detectFile,
+  refuseOthersOptions,
+  wrongTask,
+  type DataContext,
+  type DataFormat,
+} from '../../harness/data/format.js';
+import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
+import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
+import { bucketedTask, isDirectory, type Entry } from '../../harness/data/source.js';
 
 export const GENERIC_FIELDS = 'context, question, answers (list of strings), optional id and metric';
 export const GENERIC_DEFAULT_METRIC = 'sub_em';
 export const ALL_ROWS: LengthTarget = { kind: 'native', value: 0, label: 'all' };
+export const JSONL_TASK_VERSION = '1';
+const JSONL_ROWS = 'jsonl';
 
 interface GenericItem {
   ref: RowRef;
@@ -24,12 +32,15 @@ interface GenericItem {
   metric: string;
 }
 
-export function prepareGeneric(env: TaskEnv, task: string, version: string, path: string): PreparedTask {
-  if (env.options.pool !== undefined)
-    throw new UserError(
-      "--pool is read only with MemAgent's index-form RULER-HQA files; generic JSONL rows do not use it",
-    );
-  const known = new Set(metricNames());
+export function prepareGeneric(
+  env: TaskEnv,
+  task: string,
+  version: string,
+  path: string,
+  ctx: DataContext,
+): PreparedTask {
+  refuseOthersOptions(env, ctx, JSONL_ROWS, 'generic JSONL rows do not use it');
+  const known = new Set(ctx.metrics.names());
   const entries: Entry<GenericItem>[] = [];
   const metrics = new Set<string>();
   const file: ScannedFile = scanRows(path, (value, ref) => {
@@ -85,8 +96,47 @@ export function prepareGeneric(env: TaskEnv, task: string, version: string, path
     metric: metrics.size === 1 ? [...metrics][0] : undefined,
     data: {
       path,
-      format: 'jsonl',
-      files: [{ path: file.path, format: 'jsonl', sha256: file.sha256, rows: file.rows }],
+      format: JSONL_ROWS,
+      files: [{ path: file.path, format: JSONL_ROWS, sha256: file.sha256, rows: file.rows }],
     },
   });
 }
+
+/** The generic layout as a task: `bench run jsonl --data FILE` or `bench run file:FILE` (read by jsonlFormat). */
+export const jsonlTask: TaskDefinition = {
+  name: 'jsonl',
+  version: JSONL_TASK_VERSION,
+  description:
+    'Your own data: --data FILE (or task file:FILE) with JSONL rows {context, question, answers, id?, metric?}; sub_em unless a row names its metric',
+  metric: 'sub_em',
+  defaultSamples: Number.POSITIVE_INFINITY,
+  defaultLengths: 'from the data',
+  acceptsDocCounts: false,
+  async prepare(): Promise<PreparedTask> {
+    throw new UserError(
+      'task jsonl reads your file: `bench run jsonl --data FILE.jsonl` or `bench run file:FILE.jsonl`',
+    );
+  },
+};
+
+/** Rows {context, question, answers, id?, metric?}: any row with a context and a question, so tried last. */
+export const jsonlFormat: DataFormat = {
+  name: JSONL_ROWS,
+  title: 'generic JSONL rows',
+  expected: 'generic {context, question, answers, id?, metric?}',
+  matches: (r) => 'context' in r && 'question' in r,
+  generic: true,
+  command: (d) => `bench run jsonl --data ${d.path}`,
+  reader: {
+    tasks: (name) => name === 'jsonl',
+    read(env, task, ctx) {
+      const path = env.options.data;
+      if (path === undefined) return undefined;
+      if (isDirectory(path))
+        throw new UserError(`task jsonl reads one file, and --data ${path} is a directory: pass the file`);
+      const d = detectFile(path, ctx.dataFormats);
+      if (d.format !== JSONL_ROWS) throw wrongTask('jsonl', d);
+      return prepareGeneric(env, 'jsonl', task.version, path, ctx);
+    },
+  },
+};

@@ -4,19 +4,20 @@
 import { join } from 'node:path';
 import { UserError } from '../../harness/errors.js';
 import { exportName, scoredAnswer, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
-import { scoringOptionsOf } from '../../harness/scorers/score-sample.js';
+import type { MetricRegistry } from '../../harness/scorers/index.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { baseDataset, longbenchMetric } from './protocol.js';
+import { longbenchOptionsOf } from './scoring.js';
 
 /** The LongBench dataset of a record as LongBench names it (`hotpotqa_e` for LongBench-E rows), or null. */
 function longbenchDataset(r: SampleRecord): string | null {
-  const opts = scoringOptionsOf(r);
+  const opts = longbenchOptionsOf(r);
   const dataset = opts.dataset ?? (r.task.startsWith('longbench/') ? r.task.slice('longbench/'.length) : undefined);
   if (dataset === undefined || longbenchMetric(dataset) === null) return null;
   return dataset;
 }
 
-function longbenchRow(r: SampleRecord): PlacedRow {
+function longbenchRow(r: SampleRecord, metrics: MetricRegistry): PlacedRow {
   const dataset = longbenchDataset(r)!;
   const e = dataset.endsWith('_e');
   const length = r.metadata.length;
@@ -26,9 +27,9 @@ function longbenchRow(r: SampleRecord): PlacedRow {
     rel: join(e ? 'pred_e' : 'pred', exportName(r), `${baseDataset(dataset)}.jsonl`),
     // pred.py's fields, in its order.
     row: [
-      ['pred', scoredAnswer(r)],
+      ['pred', scoredAnswer(r, metrics)],
       ['answers', r.answers],
-      ['all_classes', scoringOptionsOf(r).allClasses ?? null],
+      ['all_classes', longbenchOptionsOf(r).allClasses ?? null],
       ['length', length],
     ],
   };

@@ -1,7 +1,6 @@
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
-import { LONGBENCH_DECODING } from '../../harness/protocol/decoding.js';
-import { longbenchEBucket, longbenchMetric, longbenchMetricProblem } from './protocol.js';
+import { LONGBENCH_DECODING, longbenchEBucket, longbenchMetric, longbenchMetricProblem } from './protocol.js';
 import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { loadLongBench, type LongBenchRow } from './load.js';
 import {

@@ -1,5 +1,13 @@
 // LongBench v1 protocol tables (THUDM/LongBench LongBench/eval.py; docs/PROTOCOLS.md §e.2, §e.6): the metric each dataset is
-// scored with, and LongBench-E's length buckets. Shared by the LongBench generator, the scorers and the reports.
+// scored with, its decoding, and LongBench-E's length buckets. Shared by the LongBench generator, metrics and layouts.
+import { UserError } from '../../harness/errors.js';
+import type { Decoding } from '../../harness/types.js';
+
+/**
+ * LongBench's pred.py: model.generate(num_beams=1, do_sample=False, temperature=1.0): greedy decoding (the
+ * temperature argument is ignored without sampling). Sent to an OpenAI-compatible server as temperature 0, top_p 1.
+ */
+export const LONGBENCH_DECODING: Readonly<Decoding> = Object.freeze({ temperature: 0, topP: 1 });
 
 /** LongBench dataset name without the LongBench-E `_e` suffix. */
 export function baseDataset(dataset: string): string {
@@ -42,6 +50,13 @@ export function longbenchMetricProblem(dataset: string): string {
     return `LongBench dataset '${dataset}' is scored on jieba word segmentation, which this harness does not include; score it with LongBench's eval.py`;
   }
   return `unknown LongBench dataset '${dataset}'; known: ${[...Object.keys(LONGBENCH_METRICS), ...LONGBENCH_JIEBA_DATASETS].join(', ')}`;
+}
+
+/** The registry metric LongBench v1 uses for a dataset (`hotpotqa` or `hotpotqa_e`); UserError when it has none. */
+export function longbenchMetricFor(dataset: string): string {
+  const metric = longbenchMetric(dataset);
+  if (metric === null) throw new UserError(longbenchMetricProblem(dataset));
+  return metric;
 }
 
 /** LongBench-E's buckets over a row's own `length` (words; characters for Chinese), in order, with lower bounds. */

@@ -2,8 +2,15 @@
 import type { ChartConfiguration } from 'chart.js';
 import { modelLabel } from '../../reports/format.js';
 import type { SummaryRow } from '../../reports/summary.js';
-import { footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
-import { barValuesPlugin, categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
+import { renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
+import { chartConfig } from '../../reports/charts/frame.js';
+import {
+  barAxisMax,
+  barValuesPlugin,
+  categoryAxis,
+  categoryTicks,
+  groupedBarSizing,
+} from '../../reports/charts/bars.js';
 import { displayLength, shortModel } from '../../reports/labels.js';
 import { datasetName } from './scores-chart.js';
 
@@ -32,7 +39,7 @@ export interface RougeChartInput {
   model?: string;
   isReferenceReader?: boolean;
   /** Summary rows; bucket rows and rows without ROUGE recall are ignored. */
-  rows: SummaryRow[];
+  rows: readonly SummaryRow[];
   size: ChartSize;
 }
 
@@ -80,7 +87,7 @@ export function rougeChartConfig(input: RougeChartInput): { config: ChartConfigu
     ...sizing,
   }));
   const top = Math.max(0, ...values.flat().filter((v): v is number => v !== undefined)) * 100;
-  const yMax = Math.min(100, Math.max(10, Math.ceil((top * 1.15) / 10) * 10));
+  const yMax = barAxisMax(top);
   const title = 'Summarisation: ROUGE recall';
   const models = [...new Set(rows.map((r) => r.model))];
   const methods = [...new Set(rows.map((r) => r.method))];
@@ -96,40 +103,19 @@ export function rougeChartConfig(input: RougeChartInput): { config: ChartConfigu
     Math.round(f * 0.75),
     Math.round(f * 0.55),
   );
-  const footPx = f * 0.6;
-  const footnote = `mean per-sample recall (pltrdy rouge rules, as LongBench); n = ${n.join('/')} per group`;
-  const config: ChartConfiguration = {
+  const config = chartConfig({
     type: 'bar',
     data: { labels: groups.map((g) => g.label), datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
-    options: {
-      layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
-      plugins: {
-        title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
-        subtitle: {
-          display: rows.length > 0,
-          text: subtitle,
-          font: { size: f * 0.72 },
-          color: '#444444',
-          padding: { bottom: 6 },
-        },
-        legend: { position: 'top', labels: { font: { size: f * 0.75 }, boxWidth: f * 1.1, padding: f * 0.6 } },
-      },
-      scales: {
-        x: {
-          ticks: { font: { size: ticks.size }, maxRotation: ticks.maxRotation, autoSkip: false },
-          grid: { display: false },
-        },
-        y: {
-          min: 0,
-          max: yMax,
-          title: { display: true, text: 'recall ×100', font: { size: f * 0.9 } },
-          ticks: { font: { size: f * 0.8 } },
-          grid: { color: '#e6e6e6' },
-        },
-      },
-    },
-    plugins: [barValuesPlugin(f * 0.55) as never, footnotePlugin(footnote, footPx)],
-  };
+    size: input.size,
+    title,
+    subtitle: { display: rows.length > 0, text: subtitle },
+    legend: { position: 'top', font: 0.75, padding: 0.6 },
+    footnote: `mean per-sample recall (pltrdy rouge rules, as LongBench); n = ${n.join('/')} per group`,
+    footnoteFont: 0.6,
+    x: categoryAxis(ticks),
+    y: { min: 0, max: yMax, title: 'recall ×100' },
+    plugins: [barValuesPlugin(f * 0.55) as never],
+  });
   return { config, title };
 }
 

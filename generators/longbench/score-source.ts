@@ -4,9 +4,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
-import { LONGBENCH_E_BUCKETS, longbenchEBucket } from './protocol.js';
+import { LONGBENCH_E_BUCKETS, longbenchEBucket, longbenchMetricFor } from './protocol.js';
 import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
-import { getMetric, longbenchMetricFor } from '../../harness/scorers/index.js';
+import { getMetric, type MetricRegistry } from '../../harness/scorers/metric.js';
+import type { ScoreSource } from '../../harness/scorers/sources/source.js';
 import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
 
 type Reference = Record<string, number | Record<string, number | null> | null>;
@@ -27,6 +28,7 @@ export function scoreLongBench(
   files: string[],
   opts: { e?: boolean; metric?: string },
   warnings: string[],
+  metrics: MetricRegistry,
 ): ScoreRow[] {
   const dir = dirname(files[0]);
   const model = basename(dir);
@@ -40,7 +42,7 @@ export function scoreLongBench(
   files.forEach((file, k) => {
     const dataset = stems[k];
     const metricName = opts.metric ?? longbenchMetricFor(dataset);
-    const metric = getMetric(metricName);
+    const metric = getMetric(metrics, metricName);
     const groups = new Map<string, Group>();
     const groupFor = (label: string): Group => {
       let g = groups.get(label);
@@ -93,3 +95,17 @@ export function scoreLongBench(
   });
   return rows;
 }
+
+/** LongBench's pred.py output for `bench score`; `--format longbench`. */
+export const longbenchScoreSource: ScoreSource = {
+  name: 'longbench',
+  files: 'LongBench pred files (pred, answers, all_classes, length)',
+  detect: (v) => 'pred' in v && Array.isArray(v.answers),
+  score: (files, ctx) =>
+    scoreLongBench(
+      files,
+      { e: typeof ctx.options.e === 'boolean' ? ctx.options.e : undefined, metric: ctx.metric },
+      ctx.warnings,
+      ctx.metrics,
+    ),
+};

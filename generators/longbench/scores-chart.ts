@@ -2,8 +2,15 @@
 import type { ChartConfiguration } from 'chart.js';
 import { modelLabel } from '../../reports/format.js';
 import type { SummaryRow } from '../../reports/summary.js';
-import { barValuesPlugin, categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
-import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
+import {
+  barAxisMax,
+  barValuesPlugin,
+  categoryAxis,
+  categoryTicks,
+  groupedBarSizing,
+} from '../../reports/charts/bars.js';
+import { colorAt, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
+import { chartConfig } from '../../reports/charts/frame.js';
 import { shortModel } from '../../reports/labels.js';
 
 /** "longbench/hotpotqa" → "hotpotqa"; other names unchanged. */
@@ -13,7 +20,7 @@ export function datasetName(task: string): string {
 
 export interface LongBenchChartInput {
   /** Summary rows; only lengthKind 'native' rows are drawn. */
-  rows: SummaryRow[];
+  rows: readonly SummaryRow[];
   size: ChartSize;
 }
 
@@ -24,7 +31,7 @@ export interface LongBenchBars {
 }
 
 /** The native rows arranged as datasets (x) × series (bars); null where a series did not run a dataset. */
-export function longbenchBars(rows: SummaryRow[]): LongBenchBars {
+export function longbenchBars(rows: readonly SummaryRow[]): LongBenchBars {
   const native = rows.filter((r) => r.lengthKind === 'native');
   // QA datasets together, then summaries: ordered by headline metric, then name.
   const metricOf = new Map(native.map((r) => [r.task, r.metric]));
@@ -75,48 +82,28 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
   });
   const ticks = categoryTicks(labels, input.size.width - f * 5, Math.round(f * 0.75), Math.round(f * 0.55));
   const top = Math.max(0, ...datasets.flatMap((d) => d.data.filter((v): v is number => v !== null)));
-  const yMax = Math.min(100, Math.max(10, Math.ceil((top * 1.15) / 10) * 10));
+  const yMax = barAxisMax(top);
   const title = 'LongBench: score per dataset';
   const subtitle =
     oneModel && series.length
       ? `model: ${modelLabel(series[0].model, series[0].isReferenceReader)}`
       : `models: ${models.length}`;
-  const footPx = f * 0.58;
   const footnote = `documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F)${
     sameN && nTexts.length ? `; n = ${nTexts[0]} per bar` : ''
   }; errors count as 0`;
-  const config: ChartConfiguration = {
+  const config = chartConfig({
     type: 'bar',
     data: { labels, datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
-    options: {
-      layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
-      plugins: {
-        title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
-        subtitle: {
-          display: series.length > 0,
-          text: subtitle,
-          font: { size: f * 0.72 },
-          color: '#444444',
-          padding: { bottom: 6 },
-        },
-        legend: { position: 'top', labels: { font: { size: f * 0.72 }, boxWidth: f * 1.1, padding: f * 0.6 } },
-      },
-      scales: {
-        x: {
-          ticks: { font: { size: ticks.size }, maxRotation: ticks.maxRotation, autoSkip: false },
-          grid: { display: false },
-        },
-        y: {
-          min: 0,
-          max: yMax,
-          title: { display: true, text: 'score ×100', font: { size: f * 0.9 } },
-          ticks: { font: { size: f * 0.8 } },
-          grid: { color: '#e6e6e6' },
-        },
-      },
-    },
-    plugins: [barValuesPlugin(f * 0.55) as never, footnotePlugin(footnote, footPx)],
-  };
+    size: input.size,
+    title,
+    subtitle: { display: series.length > 0, text: subtitle },
+    legend: { position: 'top', font: 0.72, padding: 0.6 },
+    footnote,
+    footnoteFont: 0.58,
+    x: categoryAxis(ticks),
+    y: { min: 0, max: yMax, title: 'score ×100' },
+    plugins: [barValuesPlugin(f * 0.55) as never],
+  });
   return { config, title };
 }
 

@@ -9,8 +9,23 @@ import type { ContextSource, LengthTarget, PreparedTask, Sample, TaskEnv, Tokeni
 import { HeaderCache } from './build.js';
 import type { ParagraphPool } from './pool.js';
 import { loadPoolFile, tokenizedPool, type PoolFile } from './hotpot-pool.js';
-import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../file/read.js';
-import { bucketedTask, pyStrip, pyStripEnd, type Entry } from '../file/source.js';
+import {
+  detectFile,
+  refuseOthersOptions,
+  wrongTask,
+  type DataContext,
+  type DataFormat,
+  type Detected,
+} from '../../harness/data/format.js';
+import {
+  looksLikeJson,
+  readRowAgain,
+  rowError,
+  scanRows,
+  type RowRef,
+  type ScannedFile,
+} from '../../harness/data/read.js';
+import { bucketedTask, isDirectory, listFiles, pyStrip, pyStripEnd, type Entry } from '../../harness/data/source.js';
 
 export const MEMAGENT_HQA_FIELDS = 'context, input, answers, num_docs, index';
 
@@ -190,3 +205,80 @@ export function indexContext(
     },
   };
 }
+
+/**
+ * RULER-HQA's --data: MemAgent's eval files (a file, or a directory of them, e.g. their DATAROOT) are read as they
+ * are; a HotpotQA dev file returns undefined, and the task generates its contexts from it as before.
+ */
+export function readRulerHqaData(
+  env: TaskEnv,
+  task: string,
+  version: string,
+  ctx: DataContext,
+): PreparedTask | undefined {
+  const path = env.options.data;
+  if (path === undefined) return undefined;
+  let files: string[];
+  let ignored: string[] = [];
+  if (isDirectory(path)) {
+    const found: Detected[] = [];
+    for (const f of listFiles(path, 0)) {
+      if (!looksLikeJson(f)) continue;
+      // One unreadable file in a data folder is listed as ignored, not fatal: the folder may hold other tools' files.
+      try {
+        found.push(detectFile(f, ctx.dataFormats));
+      } catch (err) {
+        if (!(err instanceof UserError)) throw err;
+        ignored.push(`${f} (unreadable)`);
+      }
+    }
+    files = found.filter((d) => d.format === 'memagent-hqa').map((d) => d.path);
+    ignored.push(...found.filter((d) => d.format !== 'memagent-hqa').map((d) => `${d.path} (${d.format})`));
+    if (files.length === 0)
+      throw new UserError(
+        `--data ${path} holds no MemAgent RULER-HQA files (JSON rows {context, input, answers, num_docs, index}, e.g. eval_50.json); for a HotpotQA dev file pass the file itself`,
+      );
+  } else {
+    const d = detectFile(path, ctx.dataFormats);
+    if (d.format === 'hotpotqa-dev') {
+      if (env.options.pool !== undefined)
+        throw new UserError(
+          `--pool is read only with MemAgent's index-form files; ${path} is a HotpotQA dev file, from which ${task} builds its own contexts`,
+        );
+      return undefined;
+    }
+    if (d.format !== 'memagent-hqa') throw wrongTask(task, d);
+    files = [path];
+  }
+  if (task === 'ctx-dist')
+    throw new UserError(
+      "ctx-dist builds its own placements and cannot reorder MemAgent's files: run `bench run ruler-hqa --data ...`",
+    );
+  if (env.options.placement !== undefined)
+    throw new UserError(
+      "--placement builds its own contexts; MemAgent's files keep their document order: drop --placement",
+    );
+  const prepared = prepareMemAgentHqa(env, task, version, files, path);
+  if (ignored.length > 0) prepared.data!.ignored = ignored;
+  return prepared;
+}
+
+/** MemAgent's taskutils/memory_data/different_docs_eval.py rows: {context, input, answers, num_docs, index}. */
+export const memagentHqaFormat: DataFormat = {
+  name: 'memagent-hqa',
+  title: "MemAgent's RULER-HQA eval file",
+  expected: `MemAgent's RULER-HQA {${MEMAGENT_HQA_FIELDS}}`,
+  matches: (r) => ['context', 'input', 'answers', 'num_docs'].every((k) => k in r),
+  options: { pool: "MemAgent's index-form RULER-HQA files" },
+  command: (d) =>
+    `bench run ruler-hqa --data ${d.path}${Array.isArray(d.first.context) ? ' --pool hotpot_dev_distractor_v1.json' : ''}`,
+  reader: {
+    tasks: (name) => name === 'ruler-hqa' || name === 'ctx-dist',
+    read(env, task, ctx) {
+      const read = readRulerHqaData(env, task.name, task.version, ctx);
+      if (read) return read;
+      refuseOthersOptions(env, ctx, undefined, `${task.name} does not use it`, true);
+      return undefined;
+    },
+  },
+};

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { exportName, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
 import { pyStrip } from '../../harness/protocol/pytext.js';
 import { pyRound } from '../../harness/protocol/round.js';
-import { scoreAll } from '../../harness/scorers/index.js';
+import { getMetric, scoreAll, type MetricRegistry } from '../../harness/scorers/index.js';
 import { scoreSample } from '../../harness/scorers/score-sample.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { isRulerTokenRecord, rulerLength } from '../ruler/export.js';
@@ -16,18 +16,18 @@ export function memagentFolder(r: Pick<SampleRecord, 'task' | 'lengthKind' | 'le
   return `ruler_${r.task}_${r.length}`;
 }
 
-function memagentRow(r: SampleRecord): PlacedRow {
+function memagentRow(r: SampleRecord, metrics: MetricRegistry): PlacedRow {
   const ok = r.status === 'ok';
   // The driver stores the stripped reply and extract_answer's result (None when there is no answer phrase). A failed
   // generation is an empty reply: no answer, every judge 0.
   const response = ok ? pyStrip(r.rawOutput) : '';
   const pred = ok ? r.prediction : null;
-  const judged = scoreSample(r).score;
+  const judged = scoreSample(r, metrics).score;
   const rel = join('results', memagentFolder(r), `${exportName(r)}.jsonl`);
   if (r.task === 'ruler-hqa') {
     // ruler_hqa.py: the eval_{N}.json item {input, answers, num_docs, index} (context popped), then _id, response,
     // answer = answers[0], pred, judge_f1 (rounded to 2 decimals), judge_em, judge_sub_em.
-    const qa = ok ? scoreAll('sub_em', r.prediction, r.answers).scores : { f1: 0, em: 0 };
+    const qa = ok ? scoreAll(getMetric(metrics, 'sub_em'), r.prediction, r.answers).scores : { f1: 0, em: 0 };
     const numDocs = r.metadata.num_docs;
     return {
       rel,

@@ -7,7 +7,8 @@ import { UserError } from '../../harness/errors.js';
 import type { Tokenizer } from '../../harness/types.js';
 import { renderParagraph } from '../../datasets/hotpotqa/load.js';
 import { compareCodePoints, poolFromTexts, type ParagraphPool } from './pool.js';
-import { rowError, scanRows } from '../file/read.js';
+import type { DataFormat } from '../../harness/data/format.js';
+import { rowError, scanRows } from '../../harness/data/read.js';
 
 export interface PoolFile {
   path: string;
@@ -67,3 +68,15 @@ export function loadPoolFile(path: string): PoolFile {
 export function tokenizedPool(file: PoolFile, tokenizer: Tokenizer): ParagraphPool {
   return poolFromTexts(file.sha256, () => file.texts, tokenizer);
 }
+
+/** HotpotQA dev (distractor) records {_id, question, answer, supporting_facts, context: [[title, sentences]]}: the
+ *  source RULER-HQA builds its contexts from (and the pool of MemAgent's index-form files); may be gzip-compressed. */
+export const hotpotDevFormat: DataFormat = {
+  name: 'hotpotqa-dev',
+  title: 'HotpotQA dev (distractor) records',
+  expected: 'HotpotQA dev records',
+  matches: (r) => ['question', 'answer', 'supporting_facts', 'context'].every((k) => k in r),
+  raw: true,
+  gzip: true,
+  command: (d) => `bench run ruler-hqa --data ${d.path}`,
+};

@@ -2,7 +2,8 @@
 import type { ChartConfiguration } from 'chart.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { modelLabel } from '../../reports/format.js';
-import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
+import { colorAt, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
+import { chartConfig } from '../../reports/charts/frame.js';
 import { errorBarsPlugin } from '../../reports/charts/bars.js';
 import { displayLength } from '../../reports/labels.js';
 
@@ -112,44 +113,27 @@ export function probeChartConfig(input: ProbeChartInput): { config: ChartConfigu
     };
   });
   const title = `${input.task}: accuracy by key-information placement`;
-  const footPx = f * 0.6;
   const footnote = `placement = relative positions of the two supporting paragraphs; grey = random (ordinary shuffle); whiskers = 95% binomial interval; n = ${nRange(t.cells)} per bar`;
-  const config: ChartConfiguration = {
+  const config = chartConfig({
     type: 'bar',
     data: {
       labels: t.lengths.map((l) => displayLength(l.label)),
       datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'],
     },
-    options: {
-      layout: { padding: { left: 8, right: 16, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
-      plugins: {
-        title: { display: true, text: title, font: { size: f * 1.1, weight: 'bold' }, padding: { bottom: 4 } },
-        subtitle: {
-          display: true,
-          text: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
-          font: { size: f * 0.72 },
-          color: '#444444',
-          padding: { bottom: 6 },
-        },
-        legend: { position: 'top', labels: { font: { size: f * 0.72 }, boxWidth: f * 1.1, padding: f * 0.5 } },
-      },
-      scales: {
-        x: {
-          title: { display: true, text: 'Context length', font: { size: f * 0.9 } },
-          ticks: { font: { size: f * 0.8 } },
-          grid: { display: false },
-        },
-        y: {
-          min: 0,
-          max: 100,
-          title: { display: true, text: `${input.metric ?? 'accuracy'} ×100`, font: { size: f * 0.9 } },
-          ticks: { font: { size: f * 0.8 }, stepSize: 20 },
-          grid: { color: '#e6e6e6' },
-        },
-      },
+    size: input.size,
+    title,
+    subtitle: { display: true, text: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}` },
+    legend: { position: 'top', font: 0.72, padding: 0.5 },
+    footnote,
+    footnoteFont: 0.6,
+    x: {
+      title: { display: true, text: 'Context length', font: { size: f * 0.9 } },
+      ticks: { font: { size: f * 0.8 } },
+      grid: { display: false },
     },
-    plugins: [errorBarsPlugin(whiskers) as never, footnotePlugin(footnote, footPx)],
-  };
+    y: { min: 0, max: 100, title: `${input.metric ?? 'accuracy'} ×100`, stepSize: 20 },
+    plugins: [errorBarsPlugin(whiskers) as never],
+  });
   return { config, title };
 }
 

@@ -2,11 +2,13 @@
 // results/ruler_hqa_<docs>/<config>.jsonl and results/ruler_<task>_<length>/<config>.jsonl). Each line is the input
 // item minus its context, plus response (stripped model output), pred (extracted answer), answer and judge_* scores.
 // We re-extract from `response`, re-score, and compare with the mean of the stored judge_sub_em.
-import { basename, dirname } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { tokenLabel } from '../../harness/config/lengths.js';
 import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
 import { extractBoxedAnswer, extractPhraseAnswer } from '../../harness/protocol/answer.js';
-import { scoreAll } from '../../harness/scorers/index.js';
+import { getMetric, scoreAll, type MetricRegistry } from '../../harness/scorers/metric.js';
+import type { ScoreSource } from '../../harness/scorers/sources/source.js';
 import { memagentNiahOnAnswer } from '../ruler/metrics.js';
 import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
 
@@ -73,6 +75,7 @@ function chooseMetric(
 export function scoreMemAgent(
   files: string[],
   warnings: string[],
+  metrics: MetricRegistry,
   opts: { metric?: string; notes?: string[] } = {},
 ): ScoreRow[] {
   const rows: ScoreRow[] = [];
@@ -102,7 +105,7 @@ export function scoreMemAgent(
         // The driver's NIAH score of an answer it already extracted.
         group.add(memagentNiahOnAnswer(pred, golds), {}, 'ok', pred);
       } else {
-        const r = scoreAll(metric, pred, golds);
+        const r = scoreAll(getMetric(metrics, metric), pred, golds);
         const extras = { ...r.scores };
         delete extras[metric];
         group.add(r.score, extras, 'ok', pred);
@@ -123,3 +126,25 @@ export function scoreMemAgent(
   }
   return rows;
 }
+
+/** MemAgent's results/ folder: one sub-folder per task and length (ruler_hqa_50/, ruler_niah_single_1_8192/). */
+function resultFolders(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((d) => d.startsWith('ruler_') && statSync(join(dir, d)).isDirectory())
+    .sort()
+    .flatMap((d) =>
+      readdirSync(join(dir, d))
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+        .map((f) => join(dir, d, f)),
+    );
+}
+
+/** MemAgent's evaluation driver output for `bench score`; `--format memagent`. */
+export const memagentScoreSource: ScoreSource = {
+  name: 'memagent',
+  files: 'MemAgent result files (response, pred, judge_sub_em)',
+  detect: (v) => 'judge_sub_em' in v && ('response' in v || 'pred' in v),
+  nestedFiles: resultFolders,
+  score: (files, ctx) => scoreMemAgent(files, ctx.warnings, ctx.metrics, { metric: ctx.metric, notes: ctx.notes }),
+};

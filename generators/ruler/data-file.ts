@@ -20,11 +20,18 @@ import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import { tokenLabel } from '../../harness/config/lengths.js';
 import type { LengthTarget, PreparedTask, Sample, TaskEnv } from '../../harness/types.js';
 import { NIAH_SPECS, TOKENS_TO_GENERATE } from './spec.js';
-import { detectFile, wrongTask } from '../file/detect.js';
-import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../file/read.js';
-import { bucketedTask, isDirectory, listFiles, type Entry } from '../file/source.js';
+import {
+  detectFile,
+  refuseOthersOptions,
+  wrongTask,
+  type DataContext,
+  type DataFormat,
+} from '../../harness/data/format.js';
+import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
+import { bucketedTask, isDirectory, listFiles, type Entry } from '../../harness/data/source.js';
 
 export const RULER_METRIC = 'string_match_all';
+const RULER_NIAH = 'ruler-niah';
 const RULER_FIELDS = 'index, input, outputs, length (and length_w_model_temp, answer_prefix, token_position_answer)';
 
 const PREAMBLE =
@@ -121,20 +128,17 @@ function rulerFilesIn(dir: string, task: string): string[] {
 }
 
 /** RULER NIAH rows for one of our niah_* tasks, from --data FILE or DIR. */
-export function prepareRulerNiah(env: TaskEnv, task: string, version: string): PreparedTask {
+export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ctx: DataContext): PreparedTask {
   const dataPath = env.options.data!;
-  if (env.options.pool !== undefined)
-    throw new UserError(
-      `--pool is read only with MemAgent's index-form RULER-HQA files; ${task} with RULER data does not use it`,
-    );
+  refuseOthersOptions(env, ctx, RULER_NIAH, `${task} with RULER data does not use it`);
   const files = isDirectory(dataPath) ? rulerFilesIn(dataPath, task) : [dataPath];
   const entries: Entry<RulerItem>[] = [];
   const scanned: ScannedFile[] = [];
   const lengthFrom = new Map<number, string>();
   for (const path of files) {
     const named = niahTaskInPath(path);
-    const d = detectFile(path);
-    if (d.format !== 'ruler-niah') throw wrongTask(task, d, named);
+    const d = detectFile(path, ctx.dataFormats);
+    if (d.format !== RULER_NIAH) throw wrongTask(task, d);
     if (named !== undefined && named !== task)
       throw new UserError(`${path} is RULER's ${named} data, not ${task}: run \`bench run ${named} --data ${path}\``);
     const fileEntries: Entry<Omit<RulerItem, 'file'>>[] = [];
@@ -217,8 +221,26 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string): P
     metric: RULER_METRIC,
     data: {
       path: dataPath,
-      format: 'ruler-niah',
-      files: scanned.map((f) => ({ path: f.path, format: 'ruler-niah', sha256: f.sha256, rows: f.rows })),
+      format: RULER_NIAH,
+      files: scanned.map((f) => ({ path: f.path, format: RULER_NIAH, sha256: f.sha256, rows: f.rows })),
     },
   });
 }
+
+/** RULER scripts/data/synthetic/niah.py rows {index, input, outputs, length, length_w_model_temp, answer_prefix, ...}:
+ *  our niah_* tasks read them with --data FILE or DIR. */
+export const rulerNiahFormat: DataFormat = {
+  name: RULER_NIAH,
+  title: "RULER's generated rows",
+  expected: "RULER's {index, input, outputs, length, ...}",
+  matches: (r) => 'input' in r && 'outputs' in r && !('context' in r),
+  command: (d) => `bench run ${niahTaskInPath(d.path) ?? 'niah_single_1'} --data ${d.path}`,
+  reader: {
+    tasks: (name) => NIAH_NAMES.includes(name),
+    read(env, task, ctx) {
+      if (env.options.data !== undefined) return prepareRulerNiah(env, task.name, task.version, ctx);
+      refuseOthersOptions(env, ctx, RULER_NIAH, `${task.name} does not use it`, true);
+      return undefined;
+    },
+  },
+};

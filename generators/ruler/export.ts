@@ -3,6 +3,7 @@
 // --data_dir DIR/<name>/synthetic/<length>/pred reads (<length> = the token target, RULER's MAX_SEQ_LENGTH).
 import { dirname, join } from 'node:path';
 import { exportName, scoredAnswer, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
+import type { MetricRegistry } from '../../harness/scorers/index.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { RULER_TASKS } from './score-source.js';
 
@@ -18,14 +19,14 @@ export function isRulerTokenRecord(r: Pick<SampleRecord, 'task' | 'lengthKind'>)
   return RULER_TASKS.includes(r.task) && r.lengthKind === 'tokens';
 }
 
-function rulerRow(r: SampleRecord): PlacedRow {
+function rulerRow(r: SampleRecord, metrics: MetricRegistry): PlacedRow {
   return {
     rel: join(exportName(r), 'synthetic', String(r.length), 'pred', `${r.task}.jsonl`),
     // call_api.py's fields. `input` is the question: the run keeps no copy of the whole prompt (RULER writes the
     // prompt with its context here; evaluate.py only prints it with --verbose).
     row: [
       ['index', r.index],
-      ['pred', scoredAnswer(r)],
+      ['pred', scoredAnswer(r, metrics)],
       ['input', r.question],
       ['outputs', r.answers],
       ['others', {}],

@@ -1,14 +1,21 @@
 // RULER (NVIDIA/RULER): the eight NIAH tasks, their data files, metrics, file layouts (bench export/generate
 // --format ruler), the --sizing task option and report facets.
 import type { Family } from '../../harness/registry/family.js';
-import { withFileData } from '../file/index.js';
+import { rulerReportFacet } from './report-facet.js';
+import { rulerNiahFormat } from './data-file.js';
 import { rulerExportLayout } from './export.js';
 import { rulerGenerateLayout } from './generate.js';
 import { niahTasks } from './index.js';
+import { RULER_METRIC_ENTRIES } from './metrics.js';
+import { rulerScoreSource } from './score-source.js';
 
 export const rulerFamily: Family = {
   name: 'ruler',
-  tasks: niahTasks.map(withFileData),
+  tasks: niahTasks,
+  metrics: RULER_METRIC_ENTRIES,
+  scoreSources: [rulerScoreSource],
+  dataFormats: [rulerNiahFormat],
+  reportFacets: [rulerReportFacet],
   exportLayouts: [rulerExportLayout],
   generateLayouts: [rulerGenerateLayout],
   taskOptions: [

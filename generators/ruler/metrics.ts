@@ -3,6 +3,7 @@
 import { extractPhraseAnswer } from '../../harness/protocol/answer.js';
 import { pyStrip } from '../../harness/protocol/pytext.js';
 import { pyRound } from '../../harness/protocol/round.js';
+import type { Metric } from '../../harness/scorers/metric.js';
 
 /** Strip, turn every control character U+0000–U+001F into '\n', strip again. */
 export function postprocessRulerPred(prediction: string): string {
@@ -44,3 +45,24 @@ export function memagentNiahOnAnswer(answer: string | null, golds: readonly stri
   if (answer === null || answer === '') return 0;
   return pyRound(stringMatchAll(answer, golds), 2);
 }
+
+/** RULER's metrics and MemAgent's NIAH variant, as registry entries (RulerFamily.metrics). */
+export const RULER_METRIC_ENTRIES: readonly Metric[] = [
+  {
+    name: 'string_match_all',
+    description: 'RULER: fraction of gold strings found case-insensitively in the post-processed prediction',
+    score: (p, a) => stringMatchAll(postprocessRulerPred(p ?? ''), a),
+  },
+  {
+    name: 'string_match_part',
+    description: 'RULER: 1 if any gold string is found case-insensitively in the post-processed prediction',
+    score: (p, a) => stringMatchPart(postprocessRulerPred(p ?? ''), a),
+  },
+  {
+    name: 'memagent_niah',
+    description:
+      'MemAgent RULER: "the answer is" extraction from the raw output, then string_match_all rounded per sample to 2 decimals',
+    input: 'raw',
+    score: (raw, a) => memagentNiah(raw, a),
+  },
+];

@@ -4,7 +4,8 @@
 import { basename, dirname, resolve, sep } from 'node:path';
 import { tokenLabel } from '../../harness/config/lengths.js';
 import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
-import { getMetric } from '../../harness/scorers/index.js';
+import { getMetric, type MetricRegistry } from '../../harness/scorers/metric.js';
+import type { ScoreSource } from '../../harness/scorers/sources/source.js';
 import { postprocessRulerPred } from './metrics.js';
 import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
 
@@ -44,7 +45,11 @@ function placeOf(file: string): { lengthLabel: string; model: string } {
 }
 
 /** Scores RULER pred files; `metric` (bench score --metric) replaces the metric evaluate.py takes from the task name. */
-export function scoreRuler(files: string[], opts: { metric?: string; notes?: string[] } = {}): ScoreRow[] {
+export function scoreRuler(
+  files: string[],
+  metrics: MetricRegistry,
+  opts: { metric?: string; notes?: string[] } = {},
+): ScoreRow[] {
   const rows: ScoreRow[] = [];
   for (const file of files) {
     const task = basename(file).replace(/\.jsonl$/, '');
@@ -54,7 +59,7 @@ export function scoreRuler(files: string[], opts: { metric?: string; notes?: str
         `${file}: metric ${metricName} chosen from the file name '${task}' (not one of RULER's tasks; RULER scores qa_* with string_match_part, the rest with string_match_all); pass --metric to override`,
       );
     }
-    const metric = getMetric(metricName);
+    const metric = getMetric(metrics, metricName);
     const { lengthLabel, model } = placeOf(file);
     const group = new Group({ task, method: 'ruler-pred', model, lengthLabel, metric: metricName });
     for (const { line, value } of readJsonl(file).lines) {
@@ -70,3 +75,11 @@ export function scoreRuler(files: string[], opts: { metric?: string; notes?: str
   }
   return rows;
 }
+
+/** RULER's call_api.py output for `bench score`; `--format ruler`. */
+export const rulerScoreSource: ScoreSource = {
+  name: 'ruler',
+  files: 'RULER pred files (index, pred, outputs)',
+  detect: (v) => 'pred' in v && ('outputs' in v || 'output' in v) && 'index' in v,
+  score: (files, ctx) => scoreRuler(files, ctx.metrics, { metric: ctx.metric, notes: ctx.notes }),
+};

@@ -35,7 +35,8 @@ export type Command =
   | {
       command: 'score';
       target: string;
-      format: 'auto' | 'memagent' | 'ruler' | 'longbench';
+      /** 'auto' or a registered score source (Catalog.scoreSources). */
+      format: string;
       json: boolean;
       metric?: string;
     }

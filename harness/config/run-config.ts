@@ -1,6 +1,6 @@
 // What `bench run` was asked to do, after parsing and validation. Shared by the runner, the model factory, the
 // worker threads and --dry-run; the CLI only produces it.
-import type { MethodSettings } from '../methods/registry.js';
+import type { MethodFlagValues } from '../methods/registry.js';
 import type { LengthTarget } from '../types.js';
 
 export interface RunConfig {
@@ -13,8 +13,9 @@ export interface RunConfig {
   out?: string;
   /** Registered method names (harness/methods/index.ts), run side by side over the same samples. */
   methods: string[];
-  /** Every method option by flag (defaults filled in); each method reads its own. */
-  methodSettings: MethodSettings;
+  /** Every method option's value by flag (defaults filled in); each method parses its own typed settings from it
+   *  (MethodDefinition.settings). Plain data: it crosses to worker threads and is the manifest's `settings`. */
+  methodSettings: MethodFlagValues;
   /** 'local' or the endpoint URLs. */
   model: 'local' | string[];
   modelName?: string;

@@ -2,7 +2,7 @@
 // the peer (generators/<family>/export.ts). cli/commands/export.ts is the generic driver: it reads the run, checks
 // every record fits, groups the rows by file, sorts them into data order and writes each file atomically.
 import { extractPhraseAnswer } from '../protocol/answer.js';
-import { getMetric } from '../scorers/index.js';
+import { getMetric, type MetricRegistry } from '../scorers/index.js';
 import type { SampleRecord } from '../types.js';
 
 /** One exported row: the file it goes to (relative to --out) and its fields, in the peer's order. */
@@ -51,8 +51,9 @@ export interface ExportLayout {
   readonly failedNote?: string;
   /** Why a record cannot go to this layout, or null when it fits. */
   misfit(record: SampleRecord): string | null;
-  /** The record's file and row; may throw UserError for a record missing what the peer needs. */
-  place(record: SampleRecord): PlacedRow;
+  /** The record's file and row (`metrics`: the catalog's, for the peer's judge fields); may throw UserError for a
+   *  record missing what the peer needs. */
+  place(record: SampleRecord, metrics: MetricRegistry): PlacedRow;
   /** How to run the peer's scorer on the export, one line per invocation. */
   peerCommands(result: ExportResult): string[];
 }
@@ -69,8 +70,8 @@ export function exportName(record: Pick<SampleRecord, 'model' | 'method'>): stri
 }
 
 /** The answer the run's metric scored: '' for a failed sample; the phrase answer for metrics that read the raw reply. */
-export function scoredAnswer(r: SampleRecord): string {
+export function scoredAnswer(r: SampleRecord, metrics: MetricRegistry): string {
   if (r.status !== 'ok') return '';
-  if (getMetric(r.metric).input === 'raw') return extractPhraseAnswer(r.rawOutput) ?? '';
+  if (getMetric(metrics, r.metric).input === 'raw') return extractPhraseAnswer(r.rawOutput) ?? '';
   return r.prediction ?? '';
 }

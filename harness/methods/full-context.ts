@@ -7,24 +7,23 @@ import {
   MAX_CONTEXT,
   ONE_SHOT_ANSWER_TOKENS,
   samplingOf,
-  templatesIdentity,
   templatesOf,
+  type TemplatesInForce,
 } from './options.js';
 import {
-  intSetting,
   PLAN_OVERHEAD_TOKENS,
+  type CallKind,
   type MethodDefinition,
-  type MethodSettings,
   type PlannedCall,
   type PlanInput,
 } from './registry.js';
-import { asksBoxed, fillTemplate, type TemplateSet } from './templates.js';
+import { asksBoxed, fillTemplate, ONE_SHOT_TEMPLATE } from './templates.js';
 import { tokenWindows } from './windows.js';
 
 export interface FullContextSettings extends DecodingOverride {
   maxContext: number;
   maxNewTokens: number;
-  templates: TemplateSet;
+  templates: Readonly<Record<'fullContext', string>>;
 }
 
 const MARGIN = 64;
@@ -138,12 +137,20 @@ export function fullContextMethod(settings: FullContextSettings): Method {
   };
 }
 
+/** The answering call of a one-shot method: its context plus the template and question (the same estimate as MemAgent's
+ *  final call), never more than the plan's bound; outputs as assumed for MemAgent's final answer. */
+export const ANSWER_CALL: CallKind = {
+  name: 'answer',
+  overheadTokens: 115,
+  output: { median: 60, sigma: 0.6, min: 8, max: 1024 },
+};
+
 /** One answering call whose prompt holds at most the window (full-context and rag). */
-export function oneShotPlan(sample: PlanInput, settings: MethodSettings): PlannedCall[] {
-  const window = intSetting(settings, 'max-context');
+export function oneShotPlan(sample: PlanInput, settings: { maxContext: number }): PlannedCall[] {
+  const window = settings.maxContext;
   return [
     {
-      kind: 'answer',
+      kind: ANSWER_CALL,
       contextTokens: Math.min(sample.contextTokens, window),
       promptTokensMax: Math.min(sample.contextTokens + PLAN_OVERHEAD_TOKENS, window),
       maxNewTokens: sample.maxNewTokens ?? ONE_SHOT_ANSWER_TOKENS,
@@ -151,17 +158,22 @@ export function oneShotPlan(sample: PlanInput, settings: MethodSettings): Planne
   ];
 }
 
-export const fullContext: MethodDefinition = {
+export const fullContext: MethodDefinition<FullContextSettings & TemplatesInForce<'fullContext'>> = {
   name: 'full-context',
   description: 'the whole context in one prompt, middle-truncated to --max-context tokens',
-  options: [MAX_CONTEXT, ...GENERATION_OPTIONS],
-  create: (settings) =>
-    fullContextMethod({
-      maxContext: intSetting(settings, 'max-context'),
-      maxNewTokens: ONE_SHOT_ANSWER_TOKENS,
-      ...samplingOf(settings),
-      templates: templatesOf(settings),
-    }),
+  options: [
+    { ...MAX_CONTEXT, help: 'prompt window in tokens; a longer prompt loses its middle' },
+    ...GENERATION_OPTIONS,
+  ],
+  templates: [ONE_SHOT_TEMPLATE],
+  calls: [ANSWER_CALL],
+  settings: (read) => ({
+    maxContext: read.int(MAX_CONTEXT),
+    maxNewTokens: ONE_SHOT_ANSWER_TOKENS,
+    ...samplingOf(read),
+    ...templatesOf(read, [ONE_SHOT_TEMPLATE]),
+  }),
+  create: fullContextMethod,
   plan: oneShotPlan,
-  identityExtras: templatesIdentity,
+  identityExtras: (s) => ({ templates: s.templatesIdentity }),
 };

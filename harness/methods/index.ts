@@ -9,8 +9,12 @@ export const methods = new MethodRegistry([memAgent, fullContext, rag]);
 export {
   methodIdentity,
   planTotals,
+  type CallKind,
   type MethodDefinition,
+  type MethodFlagValues,
   type MethodOption,
-  type MethodSettings,
+  type OutputLength,
   type PlannedCall,
+  type RegisteredMethod,
+  type SettingsReader,
 } from './registry.js';

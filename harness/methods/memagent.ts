@@ -1,19 +1,27 @@
-import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
+import type {
+  GenerationParams,
+  Method,
+  MethodCheckpoint,
+  MethodContext,
+  MethodOutput,
+  Sample,
+  Usage,
+} from '../types.js';
 import { errorMessage } from '../errors.js';
 import { afterLastThink, takeAnswer } from '../protocol/answer.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import { addUsage, callModel, failureStatus } from './call.js';
-import { GENERATION_OPTIONS, samplingOf, templatesIdentity, templatesOf } from './options.js';
+import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import {
-  intSetting,
   PLAN_OVERHEAD_TOKENS,
+  type CallKind,
   type MethodDefinition,
-  type MethodSettings,
+  type MethodOption,
   type PlannedCall,
   type PlanInput,
 } from './registry.js';
-import { asksBoxed, fillTemplate, NO_MEMORY, type TemplateSet } from './templates.js';
+import { asksBoxed, FINAL_TEMPLATE, fillTemplate, NO_MEMORY, UPDATE_TEMPLATE } from './templates.js';
 import { skipWindows } from './windows.js';
 
 export interface MemAgentSettings {
@@ -22,7 +30,18 @@ export interface MemAgentSettings {
   /** --temperature / --top-p; unset fields take the task's decoding (MemAgent's 0.7 / 0.95 on its own tasks). */
   temperature?: number;
   topP?: number;
-  templates: TemplateSet;
+  templates: Readonly<Record<'update' | 'final', string>>;
+}
+
+/** What MemAgent keeps in a checkpoint: the memory after the last finished update. */
+export interface MemAgentState {
+  memory: string;
+}
+
+/** The state of a checkpoint, if it is MemAgent's (a checkpoint it cannot read restarts the sample). */
+function resumeState(resume: MethodCheckpoint | undefined): (MethodCheckpoint & { state: MemAgentState }) | undefined {
+  const state = resume?.state as Partial<MemAgentState> | undefined;
+  return resume && typeof state?.memory === 'string' ? { ...resume, state: { memory: state.memory } } : undefined;
 }
 
 /**
@@ -37,10 +56,11 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
       const params: GenerationParams = { maxTokens: settings.memoryTokens, ...sampleDecoding(settings, sample) };
       // recurrent.py: prompt = item['input'].strip(), on every task (docs/PROTOCOLS.md §a.3; LongBench too, §e.4).
       const question = pyStrip(sample.question);
-      let memory = ctx.resume?.memory ?? NO_MEMORY;
-      let step = ctx.resume?.step ?? 0;
-      let usage: Usage = ctx.resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
-      let memoryTokens = ctx.resume ? ctx.tokenizer.count(memory) : ctx.tokenizer.count(NO_MEMORY);
+      const resume = resumeState(ctx.resume);
+      let memory = resume?.state.memory ?? NO_MEMORY;
+      let step = resume?.step ?? 0;
+      let usage: Usage = resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
+      let memoryTokens = ctx.tokenizer.count(memory);
       const updateOverhead = ctx.tokenizer.count(
         fillTemplate(settings.templates.update, { question, memory: '', chunk: '' }),
       );
@@ -58,7 +78,7 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
           memoryTokens = res.usage.completionTokens;
           usage = addUsage(usage, res.usage);
           step++;
-          ctx.onCheckpoint?.({ step, memory, usage });
+          ctx.onCheckpoint?.({ step, usage, state: { memory } satisfies MemAgentState });
         }
         const finalPrompt = fillTemplate(settings.templates.final, { question, memory });
         const res = await callModel(ctx, sample, 'memagent', step, 'final', {
@@ -95,46 +115,79 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
   };
 }
 
+// Prompt tokens besides context and memory, as bench plan expects them: instructions (96), question (~25), chat
+// template (~30) for an update; instructions 60 + question + template for the final call. Outputs: our assumption,
+// no public trace of RL-MemAgent outputs exists (docs/SIMULATION.md, "Output lengths"); --calibrate measures them.
+/** Tokens of "No previous memory", the memory before the first update. */
+const INITIAL_MEMORY_TOKENS = 3;
+export const UPDATE_CALL: CallKind = {
+  name: 'update',
+  overheadTokens: 150,
+  readsMemory: { initialTokens: INITIAL_MEMORY_TOKENS },
+  writesMemory: true,
+  output: { median: 400, sigma: 0.5, min: 16, max: 1024 },
+};
+export const FINAL_CALL: CallKind = {
+  name: 'final',
+  overheadTokens: 115,
+  readsMemory: { initialTokens: INITIAL_MEMORY_TOKENS },
+  output: { median: 60, sigma: 0.6, min: 8, max: 1024 },
+};
+
 /** The calls of one sample: ceil(tokens / chunk) updates (the last window is the remainder), then the final answer. */
-export function memAgentPlan(sample: PlanInput, settings: MethodSettings): PlannedCall[] {
-  const chunk = intSetting(settings, 'chunk-tokens');
-  const memory = intSetting(settings, 'memory-tokens');
+export function memAgentPlan(
+  sample: PlanInput,
+  settings: Pick<MemAgentSettings, 'chunkTokens' | 'memoryTokens'>,
+): PlannedCall[] {
+  const { chunkTokens: chunk, memoryTokens: memory } = settings;
   const updates = Math.ceil(sample.contextTokens / chunk);
   const calls: PlannedCall[] = [];
   for (let i = 0; i < updates; i++) {
     const window = i < updates - 1 ? chunk : sample.contextTokens - chunk * (updates - 1);
     calls.push({
-      kind: 'update',
+      kind: UPDATE_CALL,
       contextTokens: window,
       promptTokensMax: window + PLAN_OVERHEAD_TOKENS + memory,
       maxNewTokens: memory,
     });
   }
-  calls.push({ kind: 'final', contextTokens: 0, promptTokensMax: PLAN_OVERHEAD_TOKENS + memory, maxNewTokens: memory });
+  calls.push({
+    kind: FINAL_CALL,
+    contextTokens: 0,
+    promptTokensMax: PLAN_OVERHEAD_TOKENS + memory,
+    maxNewTokens: memory,
+  });
   return calls;
 }
 
-export const memAgent: MethodDefinition = {
+const CHUNK_TOKENS: MethodOption = {
+  flag: 'chunk-tokens',
+  type: 'integer',
+  min: 16,
+  default: 5000,
+  help: 'context tokens per memory-update call',
+};
+const MEMORY_TOKENS: MethodOption = {
+  flag: 'memory-tokens',
+  type: 'integer',
+  min: 16,
+  default: 1024,
+  help: 'memory and final-answer budget (max new tokens of every call)',
+};
+
+export const memAgent: MethodDefinition<MemAgentSettings & TemplatesInForce<'update' | 'final'>> = {
   name: 'memagent',
   description: 'reads the context in windows, overwriting a fixed memory after each, then answers from memory alone',
-  options: [
-    { flag: 'chunk-tokens', type: 'integer', min: 16, default: 5000, help: 'context tokens per memory-update call' },
-    {
-      flag: 'memory-tokens',
-      type: 'integer',
-      min: 16,
-      default: 1024,
-      help: 'memory and final-answer budget (max new tokens of every call)',
-    },
-    ...GENERATION_OPTIONS,
-  ],
-  create: (settings) =>
-    memAgentMethod({
-      chunkTokens: intSetting(settings, 'chunk-tokens'),
-      memoryTokens: intSetting(settings, 'memory-tokens'),
-      ...samplingOf(settings),
-      templates: templatesOf(settings),
-    }),
+  options: [CHUNK_TOKENS, MEMORY_TOKENS, ...GENERATION_OPTIONS],
+  templates: [UPDATE_TEMPLATE, FINAL_TEMPLATE],
+  calls: [UPDATE_CALL, FINAL_CALL],
+  settings: (read) => ({
+    chunkTokens: read.int(CHUNK_TOKENS),
+    memoryTokens: read.int(MEMORY_TOKENS),
+    ...samplingOf(read),
+    ...templatesOf(read, [UPDATE_TEMPLATE, FINAL_TEMPLATE]),
+  }),
+  create: memAgentMethod,
   plan: memAgentPlan,
-  identityExtras: templatesIdentity,
+  identityExtras: (s) => ({ templates: s.templatesIdentity }),
 };

@@ -1,9 +1,8 @@
-// Options that several methods read. A flag shared by methods is declared once here, so its spec cannot drift.
-import { createHash } from 'node:crypto';
-import type { MethodOption, MethodSettings } from './registry.js';
-import { stringSetting } from './registry.js';
+// Options that several methods read, and the typed reads of them. A shared flag keeps one type, default and range
+// (the registry checks); a method may give it its own help line by spreading the option with another `help`.
 import type { DecodingOverride } from '../protocol/decoding.js';
-import { loadTemplates, type FinalVariant, type TemplateSet } from './templates.js';
+import type { MethodOption, SettingsReader } from './registry.js';
+import { resolveTemplates, templatesFingerprint, type FinalVariant, type TemplateSpec } from './templates.js';
 
 // No default: unset means each task's own protocol decoding (harness/protocol/decoding.ts: MemAgent's tasks 0.7 / 0.95,
 // LongBench greedy), resolved per sample; the identity records the value given, or null for "task default", and the
@@ -22,26 +21,27 @@ export const TOP_P: MethodOption = {
   max: 1,
   help: 'nucleus sampling for every task [task default: 0.95 MemAgent/RULER tasks, 1 LongBench]',
 };
-export const FINAL: MethodOption = {
+export const FINAL = {
   flag: 'final',
   type: 'choice',
-  choices: ['phrase', 'boxed', 'boxed-upstream'],
+  choices: ['phrase', 'boxed', 'boxed-upstream'] as const,
   default: 'phrase',
   help: 'answer format asked for: "Therefore, the answer is …" (released evaluation), \\boxed{} (RL training), or boxed with upstream\'s literal full-context prompt (\\boxed{{}})',
-};
-// The path is not identity; the templates' content is (identityExtras below), so an edited file is caught.
+} satisfies MethodOption & { choices: readonly FinalVariant[] };
+// The path is not identity; the templates' content is (templatesIdentity below), so an edited file is caught.
 export const TEMPLATES: MethodOption = {
   flag: 'templates',
   type: 'path',
   identity: false,
-  help: 'JSON overriding prompt templates {update, final, fullContext}',
+  help: 'JSON object overriding prompt templates by name (see prompt templates below)',
 };
+/** The prompt window of the one-shot methods; each gives its own help line. */
 export const MAX_CONTEXT: MethodOption = {
   flag: 'max-context',
   type: 'integer',
   min: 256,
   default: 120000,
-  help: 'prompt window; longer prompts are middle-truncated (full-context) or filled with the best passages (rag)',
+  help: 'prompt window in tokens',
 };
 
 export const GENERATION_OPTIONS: readonly MethodOption[] = [TEMPERATURE, TOP_P, FINAL, TEMPLATES];
@@ -49,26 +49,33 @@ export const GENERATION_OPTIONS: readonly MethodOption[] = [TEMPERATURE, TOP_P, 
 /** max_tokens of a one-shot answer when the task sets none: MemAgent's full-context baseline allows 10,000. */
 export const ONE_SHOT_ANSWER_TOKENS = 10000;
 
-export function templatesOf(settings: MethodSettings): TemplateSet {
-  const final = stringSetting(settings, 'final');
-  const variant: FinalVariant = final === 'boxed' || final === 'boxed-upstream' ? final : 'phrase';
-  return loadTemplates(stringSetting(settings, 'templates'), variant);
+/** A method's templates in force, and their fingerprint for the run identity. */
+export interface TemplatesInForce<N extends string> {
+  templates: Record<N, string>;
+  /** e.g. "memagent-phrase:<16 hex>"; the identity key `templates` holds it. */
+  templatesIdentity: string;
 }
 
-/** A fingerprint of the prompt templates in force: a run made with other templates never resumes into this one. */
-export function templatesIdentity(settings: MethodSettings): { templates: string } {
-  const t = templatesOf(settings);
-  const hash = createHash('sha256')
-    .update(JSON.stringify([t.update, t.final, t.fullContext]))
-    .digest('hex')
-    .slice(0, 16);
-  return { templates: `${t.name.startsWith('custom:') ? 'custom' : t.name}:${hash}` };
+/** The texts of `specs` under --final and --templates (the file checked against every registered method's templates). */
+export function templatesOf<N extends string>(
+  read: SettingsReader,
+  specs: readonly TemplateSpec<N>[],
+): TemplatesInForce<N> {
+  const variant = read.choice(FINAL);
+  const file = read.optionalPath(TEMPLATES);
+  const overrides = file === undefined ? {} : read.templatesFile(file);
+  return {
+    templates: resolveTemplates(specs, variant, overrides),
+    templatesIdentity: templatesFingerprint(specs, variant, overrides, file !== undefined),
+  };
 }
 
 /** The user's --temperature / --top-p; an absent field means the task's default (resolved per sample). */
-export function samplingOf(settings: MethodSettings): DecodingOverride {
+export function samplingOf(read: Pick<SettingsReader, 'optionalNumber'>): DecodingOverride {
   const out: DecodingOverride = {};
-  if (typeof settings.temperature === 'number') out.temperature = settings.temperature;
-  if (typeof settings['top-p'] === 'number') out.topP = settings['top-p'];
+  const temperature = read.optionalNumber(TEMPERATURE);
+  const topP = read.optionalNumber(TOP_P);
+  if (temperature !== undefined) out.temperature = temperature;
+  if (topP !== undefined) out.topP = topP;
   return out;
 }

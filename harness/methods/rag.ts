@@ -1,17 +1,17 @@
 import type { ContextSource, Method, MethodContext, MethodOutput, Sample, Tokenizer } from '../types.js';
 import { Bm25Index, TopK } from './bm25.js';
 import { answerOnce } from './call.js';
-import { oneShotPlan, oneShotQuestion } from './full-context.js';
+import { ANSWER_CALL, oneShotPlan, oneShotQuestion } from './full-context.js';
 import {
   GENERATION_OPTIONS,
   MAX_CONTEXT,
   ONE_SHOT_ANSWER_TOKENS,
   samplingOf,
-  templatesIdentity,
   templatesOf,
+  type TemplatesInForce,
 } from './options.js';
-import { intSetting, optionalIntSetting, type MethodDefinition } from './registry.js';
-import { asksBoxed, fillTemplate, type TemplateSet } from './templates.js';
+import type { MethodDefinition, MethodOption } from './registry.js';
+import { asksBoxed, fillTemplate, ONE_SHOT_TEMPLATE } from './templates.js';
 import { tokenWindows } from './windows.js';
 
 export interface RagSettings {
@@ -25,7 +25,7 @@ export interface RagSettings {
   /** --temperature / --top-p; unset fields take the task's decoding. */
   temperature?: number;
   topP?: number;
-  templates: TemplateSet;
+  templates: Readonly<Record<'fullContext', string>>;
 }
 
 export const PASSAGE_SEPARATOR = '\n\n';
@@ -137,30 +137,35 @@ export function ragMethod(settings: RagSettings): Method {
   };
 }
 
-export const rag: MethodDefinition = {
+const RAG_TOP_K: MethodOption = {
+  flag: 'rag-top-k',
+  type: 'integer',
+  min: 1,
+  help: 'keep at most N passages (default: as many as fit the window)',
+};
+
+export const rag: MethodDefinition<RagSettings & TemplatesInForce<'fullContext'>> = {
   name: 'rag',
   description:
     'BM25 over 500-token passages; the best that fit --max-context, in document order, in the full-context prompt',
   options: [
-    MAX_CONTEXT,
-    {
-      flag: 'rag-top-k',
-      type: 'integer',
-      min: 1,
-      help: 'keep at most N passages (default: as many as fit the window)',
-    },
+    { ...MAX_CONTEXT, help: 'prompt window in tokens, filled with the best passages' },
+    RAG_TOP_K,
     ...GENERATION_OPTIONS,
   ],
-  create: (settings) => {
-    const topK = optionalIntSetting(settings, 'rag-top-k');
-    return ragMethod({
-      maxContext: intSetting(settings, 'max-context'),
+  templates: [ONE_SHOT_TEMPLATE],
+  calls: [ANSWER_CALL],
+  settings: (read) => {
+    const topK = read.optionalInt(RAG_TOP_K);
+    return {
+      maxContext: read.int(MAX_CONTEXT),
       maxNewTokens: ONE_SHOT_ANSWER_TOKENS,
-      ...samplingOf(settings),
-      templates: templatesOf(settings),
+      ...samplingOf(read),
+      ...templatesOf(read, [ONE_SHOT_TEMPLATE]),
       ...(topK ? { topK } : {}),
-    });
+    };
   },
+  create: ragMethod,
   plan: oneShotPlan,
-  identityExtras: templatesIdentity,
+  identityExtras: (s) => ({ templates: s.templatesIdentity }),
 };

@@ -18,7 +18,7 @@ export async function createModel(
   embedded: EmbeddedModelFactory,
 ): Promise<Model> {
   if (config.model === 'local') return embedded(tokenizer);
-  return createEndpointModel(config, tokenizer);
+  return createEndpointModel(endpointSettings(config));
 }
 
 /**
@@ -37,29 +37,62 @@ export function timeoutSettings(requestTimeoutMs: number | undefined): {
   };
 }
 
+/** What createEndpointModel uses: the endpoint flags of `bench run`, nothing else of the run. */
+export interface EndpointSettings {
+  /** Base URLs (--model), one pooled client each. */
+  urls: string[];
+  /** --model-name. */
+  modelName: string;
+  /** Name of the environment variable holding the API key (--api-key-env); read here, never stored. */
+  apiKeyEnv?: string;
+  /** Retry 429s (default) or fail the call at once (--no-retry-429). */
+  retry429: boolean;
+  /** --request-timeout in ms (see timeoutSettings). */
+  requestTimeoutMs?: number;
+  /** First retry backoff ceiling in ms. */
+  retryBaseMs?: number;
+  /** Calls in flight per endpoint at most (the pool's starting limit). */
+  requestsPerEndpoint: number;
+  /** The on-disk response cache: off, or on for this trial (--trial) with optional per-call debug lines. */
+  cache: false | { trial: number; debug: boolean };
+}
+
+/** The endpoint settings of a run that calls endpoints (not the embedded model). */
+export function endpointSettings(config: RunConfig): EndpointSettings {
+  if (config.model === 'local') throw new Error('endpointSettings called for the local model');
+  return {
+    urls: config.model,
+    modelName: config.modelName!,
+    apiKeyEnv: config.apiKeyEnv,
+    retry429: config.retry429,
+    requestTimeoutMs: config.requestTimeoutMs,
+    retryBaseMs: config.retryBaseMs,
+    requestsPerEndpoint: config.requestsPerEndpoint,
+    cache: config.cache ? { trial: config.trial, debug: config.cacheDebug } : false,
+  };
+}
+
 /** Endpoint models for a run: each URL probed once (down, bad key, wrong model → one clear line), then pooled. */
 export async function createEndpointModel(
-  config: RunConfig,
-  _tokenizer: Tokenizer,
+  settings: EndpointSettings,
   warn: (line: string) => void = (l) => process.stderr.write(l + '\n'),
 ): Promise<Model> {
-  if (config.model === 'local') throw new Error('createEndpointModel called for the local model');
-  const modelName = config.modelName!;
+  const { modelName, urls } = settings;
   let apiKey: string | undefined;
-  if (config.apiKeyEnv) {
-    apiKey = process.env[config.apiKeyEnv];
-    if (!apiKey) throw new UserError(`--api-key-env ${config.apiKeyEnv}: that environment variable is not set`);
+  if (settings.apiKeyEnv) {
+    apiKey = process.env[settings.apiKeyEnv];
+    if (!apiKey) throw new UserError(`--api-key-env ${settings.apiKeyEnv}: that environment variable is not set`);
   }
   const endpoints: Model[] = [];
   // Each endpoint reports its 429s to the pool, which halves that endpoint's concurrency (AIMD).
   let pool: PoolModel | undefined;
-  for (const [index, baseURL] of config.model.entries()) {
+  for (const [index, baseURL] of urls.entries()) {
     // --request-timeout bounds the probe too (default 10 s): a server that never answers is named within S seconds.
     await probeEndpoint({
       baseURL,
       modelName,
       apiKey,
-      ...(config.requestTimeoutMs !== undefined ? { timeoutMs: config.requestTimeoutMs } : {}),
+      ...(settings.requestTimeoutMs !== undefined ? { timeoutMs: settings.requestTimeoutMs } : {}),
     });
     let budgetWarned = false;
     endpoints.push(
@@ -67,7 +100,7 @@ export async function createEndpointModel(
         baseURL,
         modelName,
         apiKey,
-        retryRateLimited: config.retry429,
+        retryRateLimited: settings.retry429,
         onRetry: (event) => {
           if (event.kind === 'rate-limited') pool?.rateLimited(index);
         },
@@ -76,23 +109,23 @@ export async function createEndpointModel(
           budgetWarned = true;
           warn(`warning: ${message}; its sample ends as an error (later such calls are not reported here)`);
         },
-        ...timeoutSettings(config.requestTimeoutMs),
-        ...(config.retryBaseMs !== undefined ? { backoff: { baseMs: config.retryBaseMs } } : {}),
+        ...timeoutSettings(settings.requestTimeoutMs),
+        ...(settings.retryBaseMs !== undefined ? { backoff: { baseMs: settings.retryBaseMs } } : {}),
       }),
     );
   }
   pool = createPool(endpoints, {
-    maxInFlightPerEndpoint: config.requestsPerEndpoint,
+    maxInFlightPerEndpoint: settings.requestsPerEndpoint,
     id: endpoints.map((m) => m.id).join(','),
   });
-  const checked = withWaitingNotice(withDriftCheck(pool, warn), config.model.join(', '), warn);
-  if (!config.cache) return checked;
+  const checked = withWaitingNotice(withDriftCheck(pool, warn), urls.join(', '), warn);
+  if (!settings.cache) return checked;
   // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
   return withResponseCache(checked, {
     dir: responseCacheDir(),
-    endpoint: config.model.join(','),
+    endpoint: urls.join(','),
     modelName,
-    trial: config.trial,
-    debug: config.cacheDebug ? warn : undefined,
+    trial: settings.cache.trial,
+    debug: settings.cache.debug ? warn : undefined,
   });
 }

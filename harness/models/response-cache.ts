@@ -33,6 +33,8 @@ export interface CacheKeyInputs {
   endpoint: string;
   model: string;
   messages: string;
+  /** sha256 of a text completion's prompt; absent for chat calls (whose keys stay as they were). */
+  prompt?: string;
   params: { maxTokens: number; temperature: number; topP: number; stop: string[] | null };
   trial: number;
 }
@@ -87,6 +89,7 @@ export function cacheKeyInputs(
     endpoint: opts.endpoint,
     model: opts.modelName,
     messages: messagesHash(request.messages),
+    ...(request.prompt !== undefined ? { prompt: sha256(request.prompt) } : {}),
     params: { maxTokens: p.maxTokens, temperature: p.temperature, topP: p.topP, stop: p.stop ?? null },
     trial: opts.trial,
   };

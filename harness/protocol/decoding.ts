@@ -9,12 +9,6 @@ import type { Decoding, Sample } from '../types.js';
  */
 export const MEMAGENT_DECODING: Readonly<Decoding> = Object.freeze({ temperature: 0.7, topP: 0.95 });
 
-/**
- * LongBench's pred.py: model.generate(num_beams=1, do_sample=False, temperature=1.0): greedy decoding (the
- * temperature argument is ignored without sampling). Sent to an OpenAI-compatible server as temperature 0, top_p 1.
- */
-export const LONGBENCH_DECODING: Readonly<Decoding> = Object.freeze({ temperature: 0, topP: 1 });
-
 /** The user's overrides (--temperature / --top-p); an undefined field means "the task's default". */
 export interface DecodingOverride {
   temperature?: number;

@@ -2,6 +2,7 @@
 // exports a Family; generators/index.ts lists them. The catalog is every family's entries, one registry per kind,
 // built once by the CLI and handed to the commands and the runner.
 import type { TaskDefinition } from '../types.js';
+import type { ReportFacet } from '../report/facet.js';
 import type { TaskOption } from '../config/task-option.js';
 import type { ExportLayout } from '../formats/export-layout.js';
 import type { GenerateLayout } from '../formats/generate-layout.js';
@@ -9,6 +10,10 @@ import { nativeGenerateLayout } from '../formats/native.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../suggest.js';
 import { Registry } from './registry.js';
+import type { Metric } from '../scorers/metric.js';
+import { QA_METRICS } from '../scorers/qa-metrics.js';
+import type { ScoreSource } from '../scorers/sources/source.js';
+import { withDataReader, type DataFormat } from '../data/format.js';
 
 /** A name that stands for several tasks (e.g. longbench-qa → its datasets). */
 export interface TaskGroup {
@@ -21,6 +26,15 @@ export interface Family {
   name: string;
   tasks: readonly TaskDefinition[];
   groups?: readonly TaskGroup[];
+  /** What `bench report` adds for its tasks: charts, summary breakdowns, paper overlays. */
+  reportFacets?: readonly ReportFacet[];
+  /** Its own metrics (the shared QA metrics, harness/scorers/qa-metrics.ts, are always there). */
+  metrics?: readonly Metric[];
+  /** Readers of its peer tool's result files for `bench score`, most specific layout first. */
+  scoreSources?: readonly ScoreSource[];
+  /** Layouts of its published data that --data reads (detected from a file's first row). The catalog sends a task's
+   *  prepare through the reader one of them declares for it, so Catalog.tasks, not Family.tasks, read --data. */
+  dataFormats?: readonly DataFormat[];
   /** Its peer tools' layouts for `bench export --format` and `bench generate --format`. */
   exportLayouts?: readonly ExportLayout[];
   generateLayouts?: readonly GenerateLayout[];
@@ -32,6 +46,10 @@ export class Catalog {
   readonly tasks = new Registry<TaskDefinition>('task');
   readonly groups = new Registry<TaskGroup>('task group');
   readonly families = new Registry<Family>('family');
+  readonly reportFacets = new Registry<ReportFacet>('report facet');
+  readonly metrics = new Registry<Metric>('metric', QA_METRICS);
+  readonly scoreSources = new Registry<ScoreSource>('score format');
+  readonly dataFormats = new Registry<DataFormat>('data format');
   readonly exportLayouts = new Registry<ExportLayout>('export format');
   readonly generateLayouts = new Registry<GenerateLayout>('generate format', [nativeGenerateLayout]);
   readonly taskOptions = new Registry<TaskOption>('task option');
@@ -42,8 +60,12 @@ export class Catalog {
 
   add(family: Family): void {
     this.families.register(family);
-    for (const t of family.tasks) this.tasks.register(t);
+    for (const t of family.tasks) this.tasks.register(withDataReader(t, family.dataFormats ?? [], this));
     for (const g of family.groups ?? []) this.groups.register(g);
+    for (const f of family.reportFacets ?? []) this.reportFacets.register(f);
+    for (const m of family.metrics ?? []) this.metrics.register(m);
+    for (const s of family.scoreSources ?? []) this.scoreSources.register(s);
+    for (const f of family.dataFormats ?? []) this.dataFormats.register(f);
     for (const l of family.exportLayouts ?? []) this.exportLayouts.register(l);
     for (const l of family.generateLayouts ?? []) this.generateLayouts.register(l);
     for (const o of family.taskOptions ?? []) this.taskOptions.register(o);

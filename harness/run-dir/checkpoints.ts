@@ -5,6 +5,18 @@ import type { MethodCheckpoint } from '../types.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { guardIO } from './io-errors.js';
 
+/**
+ * A stored checkpoint as the method saved it. Checkpoints written before `state` existed held the method's fields
+ * (MemAgent's memory) beside step and usage: those fields become the state, so a run killed by an older bench
+ * resumes where it stopped.
+ */
+export function readCheckpoint(stored: unknown): MethodCheckpoint | undefined {
+  if (!stored || typeof stored !== 'object') return undefined;
+  const { step, usage, state, ...beside } = stored as Record<string, unknown>;
+  if (typeof step !== 'number' || !usage || typeof usage !== 'object') return undefined;
+  return { step, usage: usage as MethodCheckpoint['usage'], state: 'state' in stored ? state : beside };
+}
+
 /** One small file per unfinished (sample, method), replaced atomically after each call; removed when it ends. */
 export class CheckpointStore {
   private dir: string;
@@ -17,8 +29,8 @@ export class CheckpointStore {
   }
   load(key: string): MethodCheckpoint | undefined {
     try {
-      const parsed = JSON.parse(readFileSync(this.file(key), 'utf8')) as { key: string; checkpoint: MethodCheckpoint };
-      return parsed.key === key ? parsed.checkpoint : undefined;
+      const parsed = JSON.parse(readFileSync(this.file(key), 'utf8')) as { key: string; checkpoint: unknown };
+      return parsed.key === key ? readCheckpoint(parsed.checkpoint) : undefined;
     } catch {
       return undefined;
     }

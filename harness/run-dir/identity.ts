@@ -1,7 +1,7 @@
 // A run directory's identity: every setting that changes results. Resuming into a directory made with other
 // settings is refused with a line that names each differing setting, so one summary row never mixes two settings.
 import type { RunConfig } from '../config/run-config.js';
-import { methods as registry, methodIdentity } from '../methods/index.js';
+import { methods as registry } from '../methods/index.js';
 import { samplingOf } from '../methods/options.js';
 import { resolveDecoding } from '../protocol/decoding.js';
 import type { TaskDefinition } from '../types.js';
@@ -19,7 +19,8 @@ export interface RunIdentity {
   trial: number;
   /** Task options (--placement, --data). */
   options: Record<string, string>;
-  /** Per method: its result-changing settings by flag. */
+  /** Per method: its result-changing settings by flag, plus its extras (`templates`: the templates' fingerprint).
+   *  Keys and values stay as they were written, so existing run directories resume. */
   methods: Record<string, Record<string, unknown>>;
   /** Per task: the decoding its calls use (docs/PROTOCOLS.md §a.5, §e.6). Absent in directories written before it. */
   decoding?: Record<string, IdentityDecoding>;
@@ -30,7 +31,7 @@ export function taskDecodings(
   tasks: readonly Pick<TaskDefinition, 'name' | 'decoding'>[],
   settings: RunConfig['methodSettings'],
 ): Record<string, IdentityDecoding> {
-  const override = samplingOf(settings);
+  const override = samplingOf(registry.readFlags(settings));
   return Object.fromEntries(
     tasks.map((t) => {
       const d = resolveDecoding(override, t.decoding);
@@ -52,7 +53,7 @@ export function runIdentity(
     trial: config.trial,
     options: config.options,
     methods: Object.fromEntries(
-      config.methods.map((name) => [name, methodIdentity(registry.get(name), config.methodSettings)]),
+      config.methods.map((name) => [name, registry.get(name).identity(config.methodSettings)]),
     ),
     decoding: taskDecodings(tasks, config.methodSettings),
   };

@@ -80,7 +80,7 @@ export interface RunManifest {
   resumed?: number;
   /** Set by bench merge: the shards it was made from, in shard order. */
   merged_from?: MergedShard[];
-  /** Set when samples were read from --data files (generators/file): where from, in which detected format. */
+  /** Set when samples were read from --data files (harness/data): where from, in which detected format. */
   data?: ManifestData;
   /**
    * One entry per `bench run` invocation into this directory, oldest first (append-only). Absent in directories

@@ -1,6 +1,7 @@
 import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry } from '../methods/index.js';
 import { scoreSample } from '../scorers/score-sample.js';
+import type { MetricRegistry } from '../scorers/metric.js';
 import type { CallRecord, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
 import type { CheckpointStore } from '../run-dir/checkpoints.js';
 import type { PromptStore } from '../run-dir/prompt-store.js';
@@ -28,6 +29,8 @@ export interface ExecEnv {
   prompts?: PromptStore;
   /** Save a checkpoint after every call (remote models) or at most once a second (embedded model). */
   checkpointEveryCall: boolean;
+  /** The catalog's metrics, which score each finished sample. */
+  metrics: MetricRegistry;
   signal?: AbortSignal;
 }
 
@@ -79,12 +82,15 @@ export async function executeUnit(
   if (env.signal?.aborted && output.status !== 'ok') return null;
   // A context longer than its token target is scored as usual but never passes for that length.
   const over = overTarget(sample.length, sample.context.tokenCount);
-  const { score, scores } = scoreSample({
-    ...output,
-    metric: sample.metric,
-    answers: sample.answers,
-    scoring: sample.scoring,
-  });
+  const { score, scores } = scoreSample(
+    {
+      ...output,
+      metric: sample.metric,
+      answers: sample.answers,
+      scoring: sample.scoring,
+    },
+    env.metrics,
+  );
   const status = over && output.status === 'ok' ? 'over-target' : output.status;
   return {
     id: sample.id,

@@ -10,6 +10,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { RunStoppedError, UserError, errorMessage, isFatalModelError, type ModelCallError } from '../errors.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
+import type { MetricRegistry } from '../scorers/metric.js';
 import { environmentInfo } from '../run-dir/environment.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
 import { RunDir } from '../run-dir/run-dir.js';
@@ -199,6 +200,7 @@ async function runUnits(
   open: OpenRun,
   model: Model,
   tokenizer: Tokenizer,
+  metrics: MetricRegistry,
   workerSetup: string | undefined,
   signal?: AbortSignal,
 ): Promise<CallStats> {
@@ -240,6 +242,7 @@ async function runUnits(
     tokenizer,
     checkpoints: runDir.checkpoints,
     checkpointEveryCall: !model.isReferenceReader,
+    metrics,
     signal: stop.signal,
     prompts: config.storePrompts ? new PromptStore(join(outDir, 'prompts')) : undefined,
   };
@@ -356,7 +359,16 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   try {
     const open = openRun(config, plan, model, tokenizer, onEvent);
     try {
-      const calls = await runUnits(config, plan, open, model, tokenizer, hooks.workerSetup, hooks.signal);
+      const calls = await runUnits(
+        config,
+        plan,
+        open,
+        model,
+        tokenizer,
+        hooks.catalog.metrics,
+        hooks.workerSetup,
+        hooks.signal,
+      );
       const records = plan.units
         .map((u) => open.runDir.finished.get(u.key))
         .filter((r): r is SampleRecord => r !== undefined);

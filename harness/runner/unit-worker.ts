@@ -45,6 +45,7 @@ async function setup(): Promise<ExecEnv> {
     checkpoints: new CheckpointStore(runDir),
     prompts: config.storePrompts ? new PromptStore(join(runDir, 'prompts')) : undefined,
     checkpointEveryCall: false,
+    metrics: catalog.metrics,
     signal: controller.signal,
   };
 }

@@ -15,7 +15,7 @@ export interface ScoreRow {
   truncated: number;
   /** Samples whose prediction is null or empty. */
   empty: number;
-  /** Mean headline score, 0..1; null for an empty group (a LongBench-E bucket with no sample). */
+  /** Mean headline score, 0..1; null for an empty group (e.g. a length bucket with no sample). */
   mean: number | null;
   /** mean ×100, 2 decimals (ties to even); null when mean is. */
   percent: number | null;
@@ -29,7 +29,8 @@ export interface ScoreRow {
 
 export interface ScoreTable {
   target: string;
-  format: 'run' | 'memagent' | 'ruler' | 'longbench';
+  /** 'run' (a bench run's samples.jsonl) or the name of the ScoreSource that read the files. */
+  format: string;
   rows: ScoreRow[];
   warnings: string[];
   /** How a metric was chosen where the files did not say it themselves (e.g. from a folder name). */

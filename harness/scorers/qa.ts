@@ -33,10 +33,10 @@ export function subEm(prediction: string | null, answers: readonly string[]): nu
   return gold.includes(pred) || pred.includes(gold) ? 1 : 0;
 }
 
-function containsTokens(haystack: readonly string[], needle: readonly string[]): boolean {
-  if (needle.length === 0 || needle.length > haystack.length) return false;
-  outer: for (let start = 0; start + needle.length <= haystack.length; start++) {
-    for (let k = 0; k < needle.length; k++) if (haystack[start + k] !== needle[k]) continue outer;
+function containsTokens(tokens: readonly string[], part: readonly string[]): boolean {
+  if (part.length === 0 || part.length > tokens.length) return false;
+  outer: for (let start = 0; start + part.length <= tokens.length; start++) {
+    for (let k = 0; k < part.length; k++) if (tokens[start + k] !== part[k]) continue outer;
     return true;
   }
   return false;
@@ -84,10 +84,10 @@ export function tokenF1(
 const YES_NO = new Set(['yes', 'no', 'noanswer']);
 
 /**
- * HotpotQA token F1 against answers[0], as MemAgent's driver: 0 when either side normalises to yes/no/noanswer and
+ * HotpotQA's token F1 (its official eval) against answers[0], as MemAgent's driver: 0 when either side normalises to yes/no/noanswer and
  * the two differ. (The driver also rounds each sample's F1 to 2 decimals before averaging; this returns it unrounded.)
  */
-export function hotpotF1(prediction: string | null, answers: readonly string[]): number {
+export function answerF1(prediction: string | null, answers: readonly string[]): number {
   if (isAbsent(prediction) || answers.length === 0) return 0;
   const pred = normalizeAnswer(prediction);
   const gold = normalizeAnswer(answers[0]);

@@ -11,24 +11,17 @@ import { dryRunRows, type BuiltSampleSize, type DryRunRow } from '../../harness/
 import type { RunPlan } from '../../harness/runner/plan.js';
 import { scheduleUnits } from '../../harness/runner/units.js';
 import { rngFor, type Rng } from '../../harness/util/rng.js';
-import {
-  DEFAULT_WORKLOAD,
-  drawLength,
-  type LengthDist,
-  type SimCall,
-  type SimChain,
-} from '../simulator/workload.js';
+import { drawLength, type LengthDist, type SimCall, type SimChain } from '../simulator/workload.js';
 
 /** Completion-length assumption per call kind (memagent: update, final; full-context and rag: answer). */
 export type OutputAssumption = Readonly<Record<string, LengthDist>>;
 
-/** The simulator workload's distributions (docs/SIMULATION.md, "Output lengths"): no public trace of RL-MemAgent
- *  outputs exists, so these are assumptions; `bench plan --calibrate` measures them on a finished run. */
-export const DEFAULT_OUTPUTS: OutputAssumption = {
-  update: DEFAULT_WORKLOAD.updateOutput,
-  final: DEFAULT_WORKLOAD.finalOutput,
-  answer: DEFAULT_WORKLOAD.finalOutput,
-};
+/** What each registered method's call kinds declare (CallKind.output; MemAgent's are docs/SIMULATION.md's "Output
+ *  lengths"): no public trace of RL-MemAgent outputs exists, so these are assumptions; `bench plan --calibrate`
+ *  measures them on a finished run. */
+export const DEFAULT_OUTPUTS: OutputAssumption = Object.fromEntries(
+  registry.callKinds().map((k) => [k.name, k.output]),
+);
 
 /** `--output-tokens update=400:0.5,final=60` → distributions (sigma defaults to 0: every call exactly MEDIAN),
  *  on top of the defaults; the upper clamp is each call's own max_tokens. */
@@ -64,22 +57,17 @@ export function formatOutputTokens(o: OutputAssumption): string {
     .join(',');
 }
 
-/** Prompt tokens besides context and memory (the default templates; from the simulator's workload). */
-const UPDATE_OVERHEAD = DEFAULT_WORKLOAD.updateOverhead;
-const FINAL_OVERHEAD = DEFAULT_WORKLOAD.finalOverhead;
-
-/** One sample's planned calls → (prompt, completion) tokens. Memory-carrying calls (update, final) carry the previous
- *  call's output; other kinds send their context plus template, never more than the plan's bound. */
+/** One sample's planned calls → (prompt, completion) tokens, from each call's declared kind: its overhead, its
+ *  context and, for a kind that reads memory, the output of the last memory-writing call; never more than the
+ *  call's prompt bound. An --output-tokens entry for the kind replaces its assumed output length. */
 export function expectedCalls(planned: readonly PlannedCall[], outputs: OutputAssumption, rng: Rng): SimCall[] {
-  let memory = DEFAULT_WORKLOAD.initialMemory;
+  let memory: number | undefined;
   return planned.map((c) => {
-    const dist = outputs[c.kind] ?? outputs.answer ?? DEFAULT_OUTPUTS.answer;
+    const dist = outputs[c.kind.name] ?? c.kind.output;
     const output = Math.max(1, Math.min(c.maxNewTokens, drawLength(rng, dist)));
-    let prompt: number;
-    if (c.kind === 'update') prompt = UPDATE_OVERHEAD + memory + c.contextTokens;
-    else if (c.kind === 'final') prompt = FINAL_OVERHEAD + memory;
-    else prompt = Math.min(c.promptTokensMax, c.contextTokens + FINAL_OVERHEAD);
-    if (c.kind === 'update') memory = output;
+    const carried = c.kind.readsMemory ? (memory ?? c.kind.readsMemory.initialTokens) : 0;
+    const prompt = Math.min(c.promptTokensMax, c.kind.overheadTokens + carried + c.contextTokens);
+    if (c.kind.writesMemory) memory = output;
     return { prompt, output };
   });
 }

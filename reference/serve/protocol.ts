@@ -1,5 +1,5 @@
-// OpenAI chat-completions wire format for `bench serve`: request validation and response/error bodies (pure).
-import type { ChatMessage, ModelRequest, ModelResponse, Role } from '../../harness/types.js';
+// OpenAI chat- and text-completions wire format for `bench serve`: request validation and response/error bodies (pure).
+import type { ChatMessage, GenerationParams, ModelRequest, ModelResponse, Role } from '../../harness/types.js';
 
 export interface ErrorBody {
   error: { message: string; type: string; param: string | null; code: string | number | null };
@@ -87,15 +87,23 @@ function numberField(
   return v;
 }
 
-/**
- * Validates a /v1/chat/completions body. `defaultMaxTokens` applies when neither max_tokens nor
- * max_completion_tokens is given. Streaming and n > 1 are refused with a 400.
- */
-export function parseChatRequest(raw: unknown, defaultMaxTokens: number): ParsedChatRequest | HttpError {
+/** The checks every completion body gets first: an object naming the model, not streaming, n = 1. */
+function parseEnvelope(raw: unknown): { raw: Record<string, unknown>; model: string } | HttpError {
   if (!isRecord(raw)) return badRequest('request body must be a JSON object');
   if (typeof raw.model !== 'string' || raw.model === '') return badRequest("'model' is required", 'model');
   if (raw.stream === true) return badRequest('streaming is not supported by bench serve', 'stream');
   if (raw.n !== undefined && raw.n !== null && raw.n !== 1) return badRequest("only 'n' = 1 is supported", 'n');
+  return { raw, model: raw.model };
+}
+
+/**
+ * Validates a /v1/chat/completions body. `defaultMaxTokens` applies when neither max_tokens nor
+ * max_completion_tokens is given. Streaming and n > 1 are refused with a 400.
+ */
+export function parseChatRequest(body: unknown, defaultMaxTokens: number): ParsedChatRequest | HttpError {
+  const envelope = parseEnvelope(body);
+  if ('status' in envelope) return envelope;
+  const { raw, model } = envelope;
   if (!Array.isArray(raw.messages) || raw.messages.length === 0)
     return badRequest("'messages' must be a non-empty array", 'messages');
   const messages: ChatMessage[] = [];
@@ -107,6 +115,36 @@ export function parseChatRequest(raw: unknown, defaultMaxTokens: number): Parsed
     if (content === undefined) return badRequest(`messages[${i}].content must be a string or text parts`, 'messages');
     messages.push({ role: m.role as Role, content });
   }
+  const sampling = parseSampling(raw, defaultMaxTokens);
+  if ('status' in sampling) return sampling;
+  return { model, request: { messages, params: sampling.params }, explicitMaxTokens: sampling.explicitMaxTokens };
+}
+
+/**
+ * Validates a /v1/completions body: `prompt` is one string (token-id and batched prompts are refused with a 400).
+ * The request carries the prompt as `prompt` and, for the reply model, as one user message.
+ */
+export function parseTextRequest(body: unknown, defaultMaxTokens: number): ParsedChatRequest | HttpError {
+  const envelope = parseEnvelope(body);
+  if ('status' in envelope) return envelope;
+  const { raw, model } = envelope;
+  const prompt = Array.isArray(raw.prompt) && raw.prompt.length === 1 ? raw.prompt[0] : raw.prompt;
+  if (typeof prompt !== 'string' || prompt === '')
+    return badRequest("'prompt' must be one non-empty string (bench serve takes no token ids or batches)", 'prompt');
+  const sampling = parseSampling(raw, defaultMaxTokens);
+  if ('status' in sampling) return sampling;
+  return {
+    model,
+    request: { messages: [{ role: 'user', content: prompt }], prompt, params: sampling.params },
+    explicitMaxTokens: sampling.explicitMaxTokens,
+  };
+}
+
+/** max_tokens (or max_completion_tokens), temperature, top_p and stop, as the harness's GenerationParams. */
+function parseSampling(
+  raw: Record<string, unknown>,
+  defaultMaxTokens: number,
+): { params: GenerationParams; explicitMaxTokens: boolean } | HttpError {
   const given = raw.max_tokens ?? raw.max_completion_tokens;
   let maxTokens = defaultMaxTokens;
   if (given !== undefined && given !== null) {
@@ -128,8 +166,7 @@ export function parseChatRequest(raw: unknown, defaultMaxTokens: number): Parsed
   } else if (raw.stop !== undefined && raw.stop !== null)
     return badRequest("'stop' must be a string or strings", 'stop');
   return {
-    model: raw.model,
-    request: { messages, params: { maxTokens, temperature, topP, ...(stop ? { stop } : {}) } },
+    params: { maxTokens, temperature, topP, ...(stop ? { stop } : {}) },
     explicitMaxTokens: given !== undefined && given !== null,
   };
 }
@@ -174,6 +211,32 @@ export function completionBody(id: string, model: string, created: number, respo
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
     },
+  };
+}
+
+export interface TextCompletionBody {
+  id: string;
+  object: 'text_completion';
+  created: number;
+  model: string;
+  choices: { index: number; text: string; finish_reason: string; logprobs: null }[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+export function textCompletionBody(
+  id: string,
+  model: string,
+  created: number,
+  response: ModelResponse,
+): TextCompletionBody {
+  const chat = completionBody(id, model, created, response);
+  return {
+    id,
+    object: 'text_completion',
+    created,
+    model,
+    choices: [{ index: 0, text: response.text, finish_reason: response.finishReason, logprobs: null }],
+    usage: chat.usage,
   };
 }
 

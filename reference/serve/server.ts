@@ -1,8 +1,9 @@
-// `bench serve`: a local Model behind an OpenAI-compatible HTTP API (node:http), with seeded fault injection.
+// `bench serve`: a local Model behind an OpenAI-compatible HTTP API (node:http): POST /v1/chat/completions and
+// POST /v1/completions (the prompt reaches the model as one user message), with seeded fault injection.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
-import type { ChatMessage, Model } from '../../harness/types.js';
+import type { ChatMessage, Model, ModelResponse } from '../../harness/types.js';
 import { ModelCallError, errorMessage } from '../../harness/errors.js';
 import { FaultPlanner, NO_FAULTS, hashBody, type FaultConfig, type FaultKind } from './faults.js';
 import {
@@ -14,7 +15,10 @@ import {
   modelNotFound,
   modelsBody,
   parseChatRequest,
+  parseTextRequest,
+  textCompletionBody,
   type HttpError,
+  type ParsedChatRequest,
 } from './protocol.js';
 
 export interface ServerOptions {
@@ -57,8 +61,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MALFORMED =
-  '{"id":"chatcmpl-malformed","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis';
+/** What differs between POST /v1/chat/completions and POST /v1/completions: the request and the answer's shape. */
+interface Route {
+  parse(raw: unknown, defaultMaxTokens: number): ParsedChatRequest | HttpError;
+  reply(id: number, model: string, created: number, response: ModelResponse): unknown;
+  /** A 200 body cut short (the 'malformed' fault). */
+  malformed: string;
+}
+
+const CHAT: Route = {
+  parse: parseChatRequest,
+  reply: (id, model, created, response) => completionBody(`chatcmpl-${id}`, model, created, response),
+  malformed: '{"id":"chatcmpl-malformed","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis',
+};
+
+const TEXT: Route = {
+  parse: parseTextRequest,
+  reply: (id, model, created, response) => textCompletionBody(`cmpl-${id}`, model, created, response),
+  malformed: '{"id":"cmpl-malformed","object":"text_completion","choices":[{"index":0,"text":"Par',
+};
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
@@ -118,7 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let completions = 0;
   let seq = 0;
 
-  async function chat(req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> {
+  async function complete(route: Route, req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> {
     const body = await readBody(req, maxBody);
     if (body === 'too-large') {
       sendError(res, {
@@ -157,7 +178,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sendError(res, { status: 400, body: errorBody('request body is not valid JSON', 'invalid_request_error', null) });
       return;
     }
-    const parsed = parseChatRequest(raw, defaultMaxTokens);
+    const parsed = route.parse(raw, defaultMaxTokens);
     if ('status' in parsed) return sendError(res, parsed);
     if (parsed.model !== modelName) return sendError(res, modelNotFound(parsed.model));
     const { request, explicitMaxTokens } = parsed;
@@ -194,11 +215,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (gone.aborted) return;
     if (fault.kind === 'malformed') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(MALFORMED);
+      res.end(route.malformed);
       return;
     }
     completions++;
-    sendJson(res, 200, completionBody(`chatcmpl-${++seq}`, modelName, Math.floor(Date.now() / 1000), response));
+    sendJson(res, 200, route.reply(++seq, modelName, Math.floor(Date.now() / 1000), response));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -214,7 +235,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return sendError(res, invalidApiKey());
     }
     if (req.method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelsBody(modelName, maxContext));
-    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, gone.signal);
+    if (req.method === 'POST' && path === '/v1/chat/completions') return complete(CHAT, req, res, gone.signal);
+    if (req.method === 'POST' && path === '/v1/completions') return complete(TEXT, req, res, gone.signal);
     req.resume();
     sendError(res, {
       status: 404,

@@ -4,7 +4,7 @@
 import { createGpuServer } from './cluster.js';
 import { stepSeconds, type GpuParams } from './gpu-params.js';
 import type { SimChain } from './workload.js';
-import { PriorityQueue } from '../../harness/runner/schedule-policy.js';
+import { PriorityQueue } from '../../harness/util/priority-queue.js';
 
 export type SweepSchedule =
   /** One queue: lanes take the next sample in `order` whenever fewer than `concurrency` are in flight. With `gate`,

@@ -1,7 +1,8 @@
 // Synthetic MemAgent sweep for the simulated server: per sample, the sequence of (prompt, output) token counts of its
 // calls. Seeded per sample, so every schedule replays the same calls. Assumptions are documented in docs/SIMULATION.md.
 import { rngFor, type Rng } from '../../harness/util/rng.js';
-import { memAgentPlan } from '../../harness/methods/memagent.js';
+import type { OutputLength } from '../../harness/methods/index.js';
+import { FINAL_CALL, memAgentPlan, UPDATE_CALL } from '../../harness/methods/memagent.js';
 
 export interface SimCall {
   prompt: number;
@@ -46,12 +47,7 @@ export const RULER_HQA_LENGTHS: readonly SweepLength[] = [
 ];
 
 /** Output length: log-normal with this median and sigma, rounded and clamped to [min, max]. */
-export interface LengthDist {
-  median: number;
-  sigma: number;
-  min: number;
-  max: number;
-}
+export type LengthDist = OutputLength;
 
 export interface MemAgentWorkload {
   lengths: readonly SweepLength[];
@@ -70,16 +66,18 @@ export interface MemAgentWorkload {
   finalOutput: LengthDist;
 }
 
+/** Overheads, initial memory and output lengths are what MemAgent's call kinds declare (harness/methods/memagent.ts),
+ *  the same that `bench plan` uses. */
 export const DEFAULT_WORKLOAD: MemAgentWorkload = {
   lengths: RULER_HQA_LENGTHS,
   samples: 128,
   seed: 0,
   chunkTokens: 5000,
-  updateOverhead: 150,
-  finalOverhead: 115,
-  initialMemory: 3,
-  updateOutput: { median: 400, sigma: 0.5, min: 16, max: 1024 },
-  finalOutput: { median: 60, sigma: 0.6, min: 8, max: 1024 },
+  updateOverhead: UPDATE_CALL.overheadTokens,
+  finalOverhead: FINAL_CALL.overheadTokens,
+  initialMemory: UPDATE_CALL.readsMemory!.initialTokens,
+  updateOutput: UPDATE_CALL.output,
+  finalOutput: FINAL_CALL.output,
 };
 
 /** One output length from the distribution (also used by `bench plan` for its completion-length assumption). */
@@ -98,9 +96,9 @@ export function memagentChain(w: MemAgentWorkload, length: SweepLength, index: n
   let memory = w.initialMemory;
   for (const step of memAgentPlan(
     { contextTokens },
-    { 'chunk-tokens': w.chunkTokens, 'memory-tokens': w.updateOutput.max },
+    { chunkTokens: w.chunkTokens, memoryTokens: w.updateOutput.max },
   )) {
-    if (step.kind === 'update') {
+    if (step.kind.writesMemory) {
       const output = drawLength(rng, w.updateOutput);
       calls.push({ prompt: w.updateOverhead + memory + step.contextTokens, output });
       memory = output;

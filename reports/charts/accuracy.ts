@@ -4,7 +4,8 @@ import type { ChartConfiguration, ChartDataset, Scale } from 'chart.js';
 import type { PaperBaseline, PaperLength } from '../baselines.js';
 import { paperCurves } from '../baselines.js';
 import type { SummaryRow } from '../summary.js';
-import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
+import { colorAt, renderChartJs, type ChartSize } from './canvas.js';
+import { chartConfig } from './frame.js';
 import { displayLength, shortModel } from '../labels.js';
 import { modelLabel } from '../format.js';
 import { fmtCount } from '../completeness.js';
@@ -165,45 +166,28 @@ export function accuracyChartConfig(input: AccuracyChartInput): { config: ChartC
   const xMax = xs.length ? xs[xs.length - 1] * 1.3 : 4e6;
   const f = input.size.font;
   const title = `${input.task}: accuracy vs context length`;
-  const footPx = f * 0.62;
-  const footnote = mappingNote(rows, paper, paper.length > 0);
-  const legendFont = f * 0.68;
+  const legendFont = 0.68;
   // chart.js caps a side legend at a quarter of the width; long labels go underneath instead.
   const longest = Math.max(0, ...datasets.map((d) => String(d.label).length));
+  const legendPx = f * legendFont;
   const legendPosition =
-    datasets.length <= 3 ? 'top' : longest * legendFont * 0.6 + f * 2.5 < input.size.width / 4 ? 'right' : 'bottom';
-  const config: ChartConfiguration = {
+    datasets.length <= 3 ? 'top' : longest * legendPx * 0.6 + f * 2.5 < input.size.width / 4 ? 'right' : 'bottom';
+  const config = chartConfig({
     type: 'line',
     data: { datasets: datasets as ChartDataset[] },
-    options: {
-      layout: { padding: { left: 8, right: 24, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
-      plugins: {
-        title: { display: true, text: title, font: { size: f * 1.15, weight: 'bold' }, padding: { bottom: 4 } },
-        subtitle: {
-          display: models.length > 0,
-          text: oneModel ? `model: ${modelLabel(models[0], rows[0].isReferenceReader)}` : `models: ${models.length}`,
-          font: { size: f * 0.72 },
-          color: '#444444',
-          padding: { bottom: 6 },
-        },
-        legend: {
-          position: legendPosition,
-          labels: { font: { size: legendFont }, boxWidth: f * 1.6, boxHeight: 3, padding: f * 0.45 },
-        },
-      },
-      scales: {
-        x: lengthAxis(xMin, xMax, xs, ticks, f),
-        y: {
-          min: 0,
-          max: 100,
-          title: { display: true, text: `${metric} ×100`, font: { size: f * 0.9 } },
-          grid: { color: '#e6e6e6' },
-          ticks: { font: { size: f * 0.8 }, stepSize: 20 },
-        },
-      },
+    size: input.size,
+    title,
+    subtitle: {
+      display: models.length > 0,
+      text: oneModel ? `model: ${modelLabel(models[0], rows[0].isReferenceReader)}` : `models: ${models.length}`,
     },
-    plugins: [footnotePlugin(footnote, footPx), intervalBandsPlugin(bands)],
-  };
+    legend: { position: legendPosition, font: legendFont, padding: 0.45 },
+    footnote: mappingNote(rows, paper, paper.length > 0),
+    footnoteFont: 0.62,
+    x: lengthAxis(xMin, xMax, xs, ticks, f),
+    y: { min: 0, max: 100, title: `${metric} ×100`, stepSize: 20 },
+    plugins: [intervalBandsPlugin(bands)],
+  });
   return { config, title };
 }
 

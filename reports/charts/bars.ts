@@ -104,3 +104,16 @@ export function groupedBarSizing(
   const bar = Math.min(maxBarPx, (category * 0.8 * barPercentage) / slots);
   return { categoryPercentage: Math.min(0.8, (slots * bar) / barPercentage / category), barPercentage };
 }
+
+/** The category (x) axis of grouped bars, at the tick size and rotation `categoryTicks` chose. */
+export function categoryAxis(ticks: { size: number; maxRotation: number }) {
+  return {
+    ticks: { font: { size: ticks.size }, maxRotation: ticks.maxRotation, autoSkip: false },
+    grid: { display: false },
+  };
+}
+
+/** The value axis' top for bars whose tallest is `top` (×100): 15% headroom, up to the next 10, within 10..100. */
+export function barAxisMax(top: number): number {
+  return Math.min(100, Math.max(10, Math.ceil((top * 1.15) / 10) * 10));
+}

@@ -16,6 +16,7 @@ import {
   type ChartConfiguration,
   type Plugin,
 } from 'chart.js';
+import type { ChartSize, ChartSizeName } from '../../harness/report/facet.js';
 
 Chart.register(
   LineController,
@@ -31,17 +32,7 @@ Chart.register(
   SubTitle,
 );
 
-export type ChartSizeName = 'paper' | 'slide';
-
-export interface ChartSize {
-  name: ChartSizeName;
-  width: number;
-  height: number;
-  /** Pixels per inch written into the PNG (pHYs). */
-  ppi: number;
-  /** Base font size in px; other text scales from it. */
-  font: number;
-}
+export type { ChartSize, ChartSizeName } from '../../harness/report/facet.js';
 
 /** paper: 3.5 in × 2.33 in at 300 ppi (one column); slide: 16:9. */
 export const CHART_SIZES: Record<ChartSizeName, ChartSize> = {

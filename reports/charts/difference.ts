@@ -4,7 +4,8 @@ import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import type { PaperLength } from '../baselines.js';
 import type { DiffRow } from '../paired.js';
 import { dodge, intervalBandsPlugin, type Band } from './bands.js';
-import { colorAt, footnotePadding, footnotePlugin, renderChartJs, type ChartSize } from './canvas.js';
+import { colorAt, renderChartJs, type ChartSize } from './canvas.js';
+import { chartConfig } from './frame.js';
 import { lengthAxis, xPosition } from './accuracy.js';
 
 export interface DifferenceChartInput {
@@ -82,35 +83,27 @@ export function differenceChartConfig(input: DifferenceChartInput): { config: Ch
     `filled: significant after Holm across the ${input.rows.filter((r) => r.p !== null).length} paired comparisons of the report (α = ${input.alpha}); hollow: not significant`,
     ...(family ? [] : ['no paired rows']),
   ].join('; ');
-  const footPx = f * 0.62;
-  const config: ChartConfiguration = {
+  const config = chartConfig({
     type: 'line',
     data: { datasets: datasets as ChartDataset[] },
-    options: {
-      layout: { padding: { left: 8, right: 24, top: 8, bottom: footnotePadding(footnote, footPx, input.size.width) } },
-      plugins: {
-        title: { display: true, text: title, font: { size: f * 1.15, weight: 'bold' }, padding: { bottom: 6 } },
-        legend: {
-          position: 'top',
-          labels: { font: { size: f * 0.68 }, boxWidth: f * 1.6, boxHeight: 3, padding: f * 0.45 },
-        },
-      },
-      scales: {
-        x: lengthAxis(xMin, xMax, xs, ticks, f),
-        y: {
-          min: -range,
-          max: range,
-          title: { display: true, text: 'B − A (points ×100)', font: { size: f * 0.9 } },
-          grid: {
-            color: (ctx) => (ctx.tick?.value === 0 ? '#555555' : '#e6e6e6'),
-            lineWidth: (ctx) => (ctx.tick?.value === 0 ? 2 : 1),
-          },
-          ticks: { font: { size: f * 0.8 }, stepSize: range > 30 ? 10 : 5 },
-        },
+    size: input.size,
+    title,
+    legend: { position: 'top', font: 0.68, padding: 0.45 },
+    footnote,
+    footnoteFont: 0.62,
+    x: lengthAxis(xMin, xMax, xs, ticks, f),
+    y: {
+      min: -range,
+      max: range,
+      title: 'B − A (points ×100)',
+      stepSize: range > 30 ? 10 : 5,
+      grid: {
+        color: (ctx) => (ctx.tick?.value === 0 ? '#555555' : '#e6e6e6'),
+        lineWidth: (ctx) => (ctx.tick?.value === 0 ? 2 : 1),
       },
     },
-    plugins: [footnotePlugin(footnote, footPx), intervalBandsPlugin(bands)],
-  };
+    plugins: [intervalBandsPlugin(bands)],
+  });
   return { config, title };
 }
 

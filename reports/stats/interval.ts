@@ -1,9 +1,10 @@
 // The 95% interval reported beside every summary score, and which method made it.
 import { bootstrapMeanInterval, type SeedParts } from './bootstrap.js';
 import { wilsonInterval, type Interval } from './wilson.js';
+import type { CiMethod } from '../../harness/report/summary-row.js';
 
 /** 'wilson': every sample scored exactly 0 or 1 (a binomial count). 'bootstrap': any other scores (F1, ROUGE, partial credit). */
-export type CiMethod = 'wilson' | 'bootstrap';
+export type { CiMethod };
 
 export interface ScoreInterval extends Interval {
   method: CiMethod;

@@ -1,10 +1,12 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { loadPaperBaseline, paperCurves, paperBaselinesFor, loadPaperBaselines } from '../../reports/baselines.js';
+import { paperCurves, paperBaselinesFor, loadPaperBaselines } from '../../reports/baselines.js';
+import { memagentRulerHqaTable } from '../../generators/ruler-hqa/report-facet.js';
+import { FACETS } from './fixtures.js';
 import { fmtPct } from '../../reports/format.js';
 
 test('the MemAgent RULER-HQA table is complete and consistent', () => {
-  const b = loadPaperBaseline();
+  const b = memagentRulerHqaTable();
   assert.equal(b.source.arxiv, '2507.02259');
   assert.equal(b.source.location, 'Table 2');
   assert.deepEqual(
@@ -41,7 +43,7 @@ test('the MemAgent RULER-HQA table is complete and consistent', () => {
 
 test('paper baselines are found by task name', () => {
   const all = loadPaperBaselines();
-  assert.equal(paperBaselinesFor('ruler-hqa', all).length, 1);
-  assert.equal(paperBaselinesFor('ruler_hqa', all).length, 1);
-  assert.equal(paperBaselinesFor('niah_single_1', all).length, 0);
+  assert.equal(paperBaselinesFor('ruler-hqa', all, FACETS).length, 1);
+  assert.equal(paperBaselinesFor('ruler_hqa', all, FACETS).length, 1);
+  assert.equal(paperBaselinesFor('niah_single_1', all, FACETS).length, 0);
 });

@@ -11,12 +11,12 @@ import { depthOf, heatColor, heatmapGrid, renderHeatmap } from '../../generators
 import { writeCharts } from '../../reports/charts/index.js';
 import { placementLabel, probeTable, renderProbeChart } from '../../generators/ruler-hqa/probe-chart.js';
 import { renderRougeChart, rougeRecalls } from '../../generators/longbench/rouge-chart.js';
-import { loadPaperBaseline } from '../../reports/baselines.js';
+import { memagentRulerHqaTable } from '../../generators/ruler-hqa/report-facet.js';
 import { summarize } from '../../reports/summary.js';
-import { record } from './fixtures.js';
+import { record, FACETS } from './fixtures.js';
 import { pngSize } from './png.js';
 
-const paper = loadPaperBaseline();
+const paper = memagentRulerHqaTable();
 
 function hqaRecords(shift: number): SampleRecord[] {
   const out: SampleRecord[] = [];
@@ -55,7 +55,7 @@ function niahRecords(flip: boolean): SampleRecord[] {
 }
 
 test('every chart kind renders valid PNGs at both sizes', () => {
-  const rows = summarize(hqaRecords(0));
+  const rows = summarize(hqaRecords(0), FACETS);
   for (const size of Object.values(CHART_SIZES)) {
     const pngs = [
       renderAccuracyChart({ task: 'ruler-hqa', rows, paper: [paper], lengthTable: paper.lengths, size }),
@@ -76,9 +76,10 @@ test('every chart kind renders valid PNGs at both sizes', () => {
       renderRougeChart({
         method: 'memagent',
         model: 'm',
-        rows: summarize([
-          record({ model: 'm', task: 'qmsum', scores: { rouge1_r: 0.4, rouge2_r: 0.1, rougeL_r: 0.3 } }),
-        ]),
+        rows: summarize(
+          [record({ model: 'm', task: 'qmsum', scores: { rouge1_r: 0.4, rouge2_r: 0.1, rougeL_r: 0.3 } })],
+          FACETS,
+        ),
         size,
       }),
     ];
@@ -90,19 +91,19 @@ test('charts differ when the data differ', () => {
   const size = CHART_SIZES.paper;
   const a = renderAccuracyChart({
     task: 'ruler-hqa',
-    rows: summarize(hqaRecords(0)),
+    rows: summarize(hqaRecords(0), FACETS),
     lengthTable: paper.lengths,
     size,
   });
   const a2 = renderAccuracyChart({
     task: 'ruler-hqa',
-    rows: summarize(hqaRecords(0)),
+    rows: summarize(hqaRecords(0), FACETS),
     lengthTable: paper.lengths,
     size,
   });
   const b = renderAccuracyChart({
     task: 'ruler-hqa',
-    rows: summarize(hqaRecords(1)),
+    rows: summarize(hqaRecords(1), FACETS),
     lengthTable: paper.lengths,
     size,
   });
@@ -160,21 +161,27 @@ test('probe placements: labels, order with random last, means', () => {
 });
 
 test('rouge recall keys are found under common spellings', () => {
-  const [row] = summarize([record({ scores: { rouge1_r: 0.5, 'rouge-2-r': 0.25, rougel_recall: 0.4 } })]);
+  const [row] = summarize([record({ scores: { rouge1_r: 0.5, 'rouge-2-r': 0.25, rougel_recall: 0.4 } })], FACETS);
   assert.deepEqual(rougeRecalls(row), [0.5, 0.25, 0.4]);
 });
 
 test('docs lengths sit at the paper label; token lengths at their token count', () => {
-  const [row] = summarize([record({ lengthKind: 'docs', length: 3200, lengthLabel: 'docs:3200' })]);
+  const [row] = summarize([record({ lengthKind: 'docs', length: 3200, lengthLabel: 'docs:3200' })], FACETS);
   assert.deepEqual(xPosition(row, paper.lengths), { x: 448000, label: '448K' });
-  const [tok] = summarize([record({ lengthKind: 'tokens', length: 32768, lengthLabel: '32k' })]);
+  const [tok] = summarize([record({ lengthKind: 'tokens', length: 32768, lengthLabel: '32k' })], FACETS);
   assert.deepEqual(xPosition(tok, paper.lengths), { x: 32768, label: '32K' });
 });
 
 test('writeCharts picks the charts the data supports and writes both sizes', () => {
   const out = mkdtempSync(join(tmpdir(), 'bench-charts-'));
   const records = [...hqaRecords(0), ...niahRecords(false)];
-  const files = writeCharts(out, { rows: summarize(records), records, paper: [paper], lengthTable: paper.lengths });
+  const files = writeCharts(out, {
+    facets: FACETS,
+    rows: summarize(records, FACETS),
+    records,
+    paper: [paper],
+    lengthTable: paper.lengths,
+  });
   const kinds = files.map((f) => `${f.kind}/${f.size}`).sort();
   assert.deepEqual(kinds, [
     'accuracy/paper',
@@ -191,7 +198,8 @@ test('the probe chart needs two placements; plain RULER-HQA (placement "random")
   const out = mkdtempSync(join(tmpdir(), 'bench-charts-'));
   const plain = hqaRecords(0).map((r) => ({ ...r, metadata: { placement: 'random' } }));
   const files = writeCharts(out, {
-    rows: summarize(plain),
+    facets: FACETS,
+    rows: summarize(plain, FACETS),
     records: plain,
     paper: [],
     lengthTable: paper.lengths,
@@ -205,7 +213,8 @@ test('the probe chart needs two placements; plain RULER-HQA (placement "random")
     [0, 1].map((k) => record({ task: 'ctx-dist', index: i * 2 + k, metadata: { placement: pl } })),
   );
   const files2 = writeCharts(out, {
-    rows: summarize(probe),
+    facets: FACETS,
+    rows: summarize(probe, FACETS),
     records: probe,
     paper: [],
     lengthTable: paper.lengths,

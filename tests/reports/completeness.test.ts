@@ -17,7 +17,7 @@ import {
 } from '../../reports/completeness.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { formatSummaryTable, summarize } from '../../reports/summary.js';
-import { record, runDir } from './fixtures.js';
+import { record, runDir, FACETS } from './fixtures.js';
 import { manifestFixture } from '../helpers/manifest.js';
 
 const MODEL = 'local:reference-reader';
@@ -88,7 +88,7 @@ test('markCompleteness and fmtCount: "n of N" only where fewer than planned; unk
     ...Array.from({ length: 3 }, (_, i) => record({ index: i })),
     record({ index: 0, lengthLabel: '14k', length: 14336 }),
   ];
-  const rows = markCompleteness(summarize(recs), [
+  const rows = markCompleteness(summarize(recs, FACETS), [
     { expected: { 'ruler-hqa/7k': 3, 'ruler-hqa/14k': 1024 }, methods: ['memagent'], model: MODEL, shard: 'all' },
   ]);
   assert.deepEqual(
@@ -99,10 +99,10 @@ test('markCompleteness and fmtCount: "n of N" only where fewer than planned; unk
     ],
   );
   assert.equal(fmtCount({ n: 286, expected: 1024, complete: false }), '286 of 1,024');
-  const unknown = markCompleteness(summarize(recs), [null]);
+  const unknown = markCompleteness(summarize(recs, FACETS), [null]);
   assert.ok(unknown.every((r) => r.expected === null && r.complete === null && fmtCount(r) === String(r.n)));
   // The terminal table says it too.
-  const table = formatSummaryTable(rows);
+  const table = formatSummaryTable(rows, FACETS);
   assert.match(table, /^14k\s+1 of 1,024\s+100\.00/m);
   assert.match(table, /"n of N": only n of the N samples the run planned have finished/);
 });
@@ -116,7 +116,7 @@ test('missingCells: planned cells without a finished sample, grouped in one note
       shard: 'all',
     },
   ];
-  const rows = summarize([record({ method: 'memagent' }), record({ method: 'rag' })]);
+  const rows = summarize([record({ method: 'memagent' }), record({ method: 'rag' })], FACETS);
   const missing = missingCells(rows, planned);
   assert.deepEqual(
     missing.map((m) => `${m.method} ${m.lengthLabel} ${m.expected}`),

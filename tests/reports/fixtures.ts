@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SampleRecord } from '../../harness/types.js';
+import { builtinCatalog } from '../../generators/index.js';
 
 export function record(over: Partial<SampleRecord> = {}): SampleRecord {
   const task = over.task ?? 'ruler-hqa';
@@ -48,3 +49,6 @@ export function runDir(
   if (opts.manifest) writeFileSync(join(dir, 'manifest.json'), JSON.stringify(opts.manifest));
   return dir;
 }
+
+/** The built-in families' report facets (charts, LongBench-E breakdown rows, the RULER-HQA paper table). */
+export const FACETS = builtinCatalog().reportFacets.all();

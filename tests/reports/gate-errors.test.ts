@@ -9,7 +9,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import { gateCommand } from '../../cli/commands/gate.js';
 import { writeBaseline } from '../../reports/regression.js';
 import { summarize } from '../../reports/summary.js';
-import { record, runDir } from './fixtures.js';
+import { record, runDir, FACETS } from './fixtures.js';
 
 function samples(n: number, errors: number): SampleRecord[] {
   return Array.from({ length: n }, (_, i) =>
@@ -23,7 +23,7 @@ function samples(n: number, errors: number): SampleRecord[] {
 
 function baselineOf(records: SampleRecord[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'bench-gate-errors-')), 'baseline.json');
-  writeBaseline(summarize(records), file);
+  writeBaseline(summarize(records, FACETS), file);
   return file;
 }
 

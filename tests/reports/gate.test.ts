@@ -8,7 +8,7 @@ import { baselineCommand, gateCommand } from '../../cli/commands/gate.js';
 import { allowedDrop, writeBaseline } from '../../reports/regression.js';
 import { summarize } from '../../reports/summary.js';
 import { manifestFixture } from '../helpers/manifest.js';
-import { record, runDir } from './fixtures.js';
+import { record, runDir, FACETS } from './fixtures.js';
 
 /** n samples at one length, `correct` of them scoring 1. */
 function samples(correct: number, n: number, over: Partial<SampleRecord> = {}): SampleRecord[] {
@@ -17,7 +17,7 @@ function samples(correct: number, n: number, over: Partial<SampleRecord> = {}): 
 
 function baselineFile(records: SampleRecord[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'bench-gate-')), 'baseline.json');
-  writeBaseline(summarize(records), file);
+  writeBaseline(summarize(records, FACETS), file);
   return file;
 }
 

@@ -9,12 +9,13 @@ import { accuracyChartConfig } from '../../reports/charts/accuracy.js';
 import { CHART_SIZES } from '../../reports/charts/canvas.js';
 import { summarize, summaryCsv, summaryJson } from '../../reports/summary.js';
 import { wilsonInterval } from '../../reports/stats/wilson.js';
-import { record, runDir } from './fixtures.js';
+import { record, runDir, FACETS } from './fixtures.js';
 
 test('a 0/1 row gets the Wilson interval of its count; errored samples count as 0', () => {
   // 3 right of 5 (one of the 4 scored-1 records errored): Wilson 3/5.
   const rows = summarize(
     [1, 1, 1, 0, 1].map((s, i) => record({ index: i, score: s, ...(i === 4 ? { status: 'error' as const } : {}) })),
+    FACETS,
   );
   const w = wilsonInterval(3, 5);
   assert.deepEqual([rows[0].ci95_low, rows[0].ci95_high, rows[0].ci_method], [w.low, w.high, 'wilson']);
@@ -24,8 +25,8 @@ test('a row with partial credit gets the seeded bootstrap, the same on every cal
   const recs = [0, 0.5, 1, 0.25, 0.75, 1, 0, 0.5].map((s, i) =>
     record({ index: i, metric: 'f1', score: s, scores: { f1: s } }),
   );
-  const [a] = summarize(recs);
-  const [b] = summarize([...recs].reverse());
+  const [a] = summarize(recs, FACETS);
+  const [b] = summarize([...recs].reverse(), FACETS);
   assert.equal(a.ci_method, 'bootstrap');
   assert.deepEqual([a.ci95_low, a.ci95_high], [b.ci95_low, b.ci95_high]);
   assert.ok(a.ci95_low < a.score && a.score < a.ci95_high);
@@ -33,7 +34,10 @@ test('a row with partial credit gets the seeded bootstrap, the same on every cal
 });
 
 test('summary.csv and summary.json carry ci95_low, ci95_high and ci_method', () => {
-  const rows = summarize([record({ index: 0, score: 1 }), record({ index: 1, score: 0, scores: { sub_em: 0 } })]);
+  const rows = summarize(
+    [record({ index: 0, score: 1 }), record({ index: 1, score: 0, scores: { sub_em: 0 } })],
+    FACETS,
+  );
   const [head, line] = summaryCsv(rows)
     .trim()
     .split('\n')

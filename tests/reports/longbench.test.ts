@@ -16,11 +16,11 @@ import {
   renderLongBenchChart,
 } from '../../generators/longbench/scores-chart.js';
 import { rougeGroups } from '../../generators/longbench/rouge-chart.js';
-import { loadPaperBaseline } from '../../reports/baselines.js';
+import { memagentRulerHqaTable } from '../../generators/ruler-hqa/report-facet.js';
 import { baselineFromRows, evaluateGate, readBaseline } from '../../reports/regression.js';
 import { formatSummaryTable, summarize, summaryCsv, summaryJson } from '../../reports/summary.js';
 import { manifestFixture } from '../helpers/manifest.js';
-import { record, runDir } from './fixtures.js';
+import { record, runDir, FACETS } from './fixtures.js';
 import { pngSize } from './png.js';
 
 const BUCKETS = ['0-4k', '4-8k', '8k+'];
@@ -59,7 +59,7 @@ function lbRun(methods = ['memagent', 'full-context'], shift = 0): SampleRecord[
 }
 
 test('native records give one "all" row per task × method × model, then its LongBench-E bucket rows', () => {
-  const rows = summarize(lbRun(['memagent']));
+  const rows = summarize(lbRun(['memagent']), FACETS);
   assert.deepEqual(
     rows.map((r) => `${r.task} ${r.lengthKind}:${r.lengthLabel} n=${r.n}`),
     [
@@ -86,7 +86,7 @@ test('native records give one "all" row per task × method × model, then its Lo
   );
   assert.equal(hot[1].metric, 'qa_f1');
   // Records without a bucket make no bucket rows.
-  assert.ok(summarize([record()]).every((r) => r.lengthKind !== 'bucket'));
+  assert.ok(summarize([record()], FACETS).every((r) => r.lengthKind !== 'bucket'));
 });
 
 test('an errored sample counts as 0 in its bucket as in "all"', () => {
@@ -94,20 +94,20 @@ test('an errored sample counts as 0 in its bucket as in "all"', () => {
     lb({ dataset: 'qasper', bucket: '4-8k', score: 1 }),
     lb({ dataset: 'qasper', bucket: '4-8k', index: 1, score: 1, status: 'error', scores: {} }),
   ];
-  const bucket = summarize(recs).find((r) => r.lengthKind === 'bucket');
+  const bucket = summarize(recs, FACETS).find((r) => r.lengthKind === 'bucket');
   assert.equal(bucket?.n, 2);
   assert.equal(bucket?.errors, 1);
   assert.equal(bucket?.score, 0.5);
 });
 
 test('summary.json keeps bucket rows apart; summary.csv marks them length_kind "bucket"', () => {
-  const rows = summarize(lbRun());
+  const rows = summarize(lbRun(), FACETS);
   const json = summaryJson(rows);
   assert.ok(json.rows.every((r) => r.lengthKind === 'native'));
   assert.equal(json.rows.length, 4);
   assert.equal(json.buckets?.length, 8);
   assert.ok(json.buckets?.every((r) => r.lengthKind === 'bucket'));
-  assert.equal(summaryJson(summarize([record()])).buckets, undefined);
+  assert.equal(summaryJson(summarize([record()], FACETS)).buckets, undefined);
   const csv = summaryCsv(rows)
     .trim()
     .split('\n')
@@ -122,7 +122,7 @@ test('summary.json keeps bucket rows apart; summary.csv marks them length_kind "
 });
 
 test('the terminal table shows "all" and the buckets per native task, with a note', () => {
-  const text = formatSummaryTable(summarize(lbRun(['memagent'])));
+  const text = formatSummaryTable(summarize(lbRun(['memagent']), FACETS), FACETS);
   const block = text.split('\n\n')[0].split('\n');
   assert.match(block[0], /^longbench\/hotpotqa · memagent/);
   assert.deepEqual(
@@ -132,17 +132,17 @@ test('the terminal table shows "all" and the buckets per native task, with a not
   assert.match(block[3], /^all\s+6\s+25\.00\s+0\s+0$/);
   assert.match(block[6], /^8k\+\s+2\s+50\.00\s+0\s+0$/);
   assert.match(text, /LongBench-E buckets/);
-  assert.doesNotMatch(formatSummaryTable(summarize([record()])), /LongBench-E/);
+  assert.doesNotMatch(formatSummaryTable(summarize([record()], FACETS), FACETS), /LongBench-E/);
 });
 
 test('the gate and baselines ignore bucket rows; native baselines read back', async () => {
-  const rows = summarize(lbRun());
+  const rows = summarize(lbRun(), FACETS);
   const baseline = baselineFromRows(rows);
   assert.equal(baseline.entries.length, 4);
   assert.ok(baseline.entries.every((e) => e.lengthKind === 'native'));
   // Errors are counted once per sample, not again in the buckets.
   const oneError = lbRun().map((r, i) => (i === 0 ? { ...r, status: 'error' as const, scores: {} } : r));
-  const result = evaluateGate(baseline, summarize(oneError), { maxErrors: 1, maxDrop: 100 });
+  const result = evaluateGate(baseline, summarize(oneError, FACETS), { maxErrors: 1, maxDrop: 100 });
   assert.equal(result.errors.total, 1);
   assert.equal(result.exitCode, 0);
   assert.equal(result.checks.length, 4);
@@ -173,7 +173,7 @@ test('the gate and baselines ignore bucket rows; native baselines read back', as
 
 test('longbenchBars: datasets by metric then name, one series per method, gaps as null', () => {
   const recs = [...lbRun(), lb({ dataset: '2wikimqa', bucket: '0-4k', method: 'memagent', score: 1 })];
-  const bars = longbenchBars(summarize(recs));
+  const bars = longbenchBars(summarize(recs, FACETS));
   assert.deepEqual(bars.tasks, ['longbench/2wikimqa', 'longbench/hotpotqa', 'longbench/multi_news']);
   assert.deepEqual(
     bars.series.map((s) => s.method),
@@ -187,7 +187,7 @@ test('longbenchBars: datasets by metric then name, one series per method, gaps a
     ],
   );
   assert.equal(datasetName('longbench/qmsum'), 'qmsum');
-  const { config } = longbenchChartConfig({ rows: summarize(recs), size: CHART_SIZES.paper });
+  const { config } = longbenchChartConfig({ rows: summarize(recs, FACETS), size: CHART_SIZES.paper });
   // n differs across datasets, so each label carries it.
   assert.deepEqual(config.data.labels?.[0], ['2wikimqa', 'qa_f1', 'n=1']);
   assert.deepEqual(
@@ -201,26 +201,30 @@ test('longbenchBars: datasets by metric then name, one series per method, gaps a
 
 test('the LongBench chart renders at both sizes and changes with the data', () => {
   for (const size of Object.values(CHART_SIZES)) {
-    assert.deepEqual(pngSize(renderLongBenchChart({ rows: summarize(lbRun()), size })), {
+    assert.deepEqual(pngSize(renderLongBenchChart({ rows: summarize(lbRun(), FACETS), size })), {
       width: size.width,
       height: size.height,
     });
   }
-  const a = renderLongBenchChart({ rows: summarize(lbRun()), size: CHART_SIZES.paper });
-  const b = renderLongBenchChart({ rows: summarize(lbRun(['memagent', 'full-context'], 1)), size: CHART_SIZES.paper });
-  assert.ok(a.equals(renderLongBenchChart({ rows: summarize(lbRun()), size: CHART_SIZES.paper })));
+  const a = renderLongBenchChart({ rows: summarize(lbRun(), FACETS), size: CHART_SIZES.paper });
+  const b = renderLongBenchChart({
+    rows: summarize(lbRun(['memagent', 'full-context'], 1), FACETS),
+    size: CHART_SIZES.paper,
+  });
+  assert.ok(a.equals(renderLongBenchChart({ rows: summarize(lbRun(), FACETS), size: CHART_SIZES.paper })));
   assert.ok(!a.equals(b));
 });
 
 test('native runs get the LongBench and ROUGE charts, never an accuracy-vs-length chart', () => {
   const out = mkdtempSync(join(tmpdir(), 'bench-lb-charts-'));
   const records = lbRun();
-  const rows = summarize(records);
+  const rows = summarize(records, FACETS);
   const files = writeCharts(out, {
+    facets: FACETS,
     rows,
     records,
     paper: [],
-    lengthTable: loadPaperBaseline().lengths,
+    lengthTable: memagentRulerHqaTable().lengths,
     sizes: [CHART_SIZES.paper],
   });
   assert.deepEqual(files.map((f) => f.kind).sort(), ['longbench', 'rouge']);

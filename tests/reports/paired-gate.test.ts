@@ -8,7 +8,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import { gateCommand } from '../../cli/commands/gate.js';
 import { writeBaseline } from '../../reports/regression.js';
 import { summarize } from '../../reports/summary.js';
-import { record, runDir } from './fixtures.js';
+import { record, runDir, FACETS } from './fixtures.js';
 
 /** Sample i scores 1 when right(i). */
 function samples(n: number, right: (i: number) => boolean, over: Partial<SampleRecord> = {}): SampleRecord[] {
@@ -77,7 +77,7 @@ test('--paired: a large but not significant change passes; Holm runs across the 
 test('--paired falls back to the unpaired rule, and says so, for a baseline file or a run with other ids', async () => {
   const records = samples(100, (i) => i < 80);
   const file = join(mkdtempSync(join(tmpdir(), 'bench-gate-')), 'baseline.json');
-  writeBaseline(summarize(records), file);
+  writeBaseline(summarize(records, FACETS), file);
   const r = await gate({ runDir: runDir(samples(100, (i) => i < 73)), baseline: file, paired: true });
   assert.equal(r.code, 0, r.out);
   assert.match(

@@ -4,7 +4,7 @@ import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarize, summaryCsv, writeSummary, formatSummaryTable, loadRecords } from '../../reports/summary.js';
 import { fmt2, fmtPct } from '../../reports/format.js';
-import { record, runDir } from './fixtures.js';
+import { record, runDir, FACETS } from './fixtures.js';
 
 test('summarize groups, counts and averages; errors count as 0', () => {
   const recs = [
@@ -15,7 +15,7 @@ test('summarize groups, counts and averages; errors count as 0', () => {
     record({ lengthLabel: '14k', length: 14336, index: 0, score: 0, scores: { sub_em: 0 } }),
     record({ method: 'full-context', index: 0, score: 1 }),
   ];
-  const rows = summarize(recs);
+  const rows = summarize(recs, FACETS);
   assert.deepEqual(
     rows.map((r) => `${r.method}/${r.lengthLabel}`),
     ['full-context/7k', 'memagent/7k', 'memagent/14k'],
@@ -37,11 +37,14 @@ test('summarize groups, counts and averages; errors count as 0', () => {
 });
 
 test('numeric length order, not label order', () => {
-  const rows = summarize([
-    record({ lengthLabel: '128k', length: 131072 }),
-    record({ lengthLabel: '8k', length: 8192 }),
-    record({ lengthLabel: '16k', length: 16384 }),
-  ]);
+  const rows = summarize(
+    [
+      record({ lengthLabel: '128k', length: 131072 }),
+      record({ lengthLabel: '8k', length: 8192 }),
+      record({ lengthLabel: '16k', length: 16384 }),
+    ],
+    FACETS,
+  );
   assert.deepEqual(
     rows.map((r) => r.lengthLabel),
     ['8k', '16k', '128k'],
@@ -50,11 +53,14 @@ test('numeric length order, not label order', () => {
 
 test('writeSummary writes CSV and JSON atomically', () => {
   const dir = runDir([]);
-  const rows = summarize([
-    record({ score: 1 }),
-    record({ index: 1, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } }),
-    record({ index: 2, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } }),
-  ]);
+  const rows = summarize(
+    [
+      record({ score: 1 }),
+      record({ index: 1, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } }),
+      record({ index: 2, score: 0, scores: { sub_em: 0, em: 0, f1: 0 } }),
+    ],
+    FACETS,
+  );
   const files = writeSummary(dir, rows);
   assert.deepEqual(
     files.map((f) => f.slice(dir.length + 1)),
@@ -86,11 +92,11 @@ test('rounding at the edge is half-to-even on the exact value, like the paper', 
 });
 
 test('formatSummaryTable aligns columns and names the metric and scale', () => {
-  const rows = summarize([
-    record({ lengthLabel: '7k' }),
-    record({ lengthLabel: '112k', length: 114688, score: 0, scores: { sub_em: 0 } }),
-  ]);
-  const text = formatSummaryTable(rows);
+  const rows = summarize(
+    [record({ lengthLabel: '7k' }), record({ lengthLabel: '112k', length: 114688, score: 0, scores: { sub_em: 0 } })],
+    FACETS,
+  );
+  const text = formatSummaryTable(rows, FACETS);
   const lines = text.split('\n');
   assert.match(lines[0], /reference reader \(not an LLM\)/);
   assert.match(lines[1], /sub_em ×100/);
@@ -126,17 +132,17 @@ test('middle-truncated contexts are counted, in the CSV and as a terminal column
     record({ method: 'full-context', index: 1, metadata: {}, extra: { middle_truncated: false } }),
     record({ method: 'full-context', index: 2 }),
   ];
-  const [row] = summarize(recs);
+  const [row] = summarize(recs, FACETS);
   assert.equal(row.middleTruncated, 1);
   const csv = summaryCsv([row])
     .trim()
     .split('\n')
     .map((l) => l.split(','));
   assert.equal(csv[1][csv[0].indexOf('middle_truncated')], '1');
-  const text = formatSummaryTable([row]);
+  const text = formatSummaryTable([row], FACETS);
   assert.match(text.split('\n')[1], /context cut$/);
   assert.match(text, /context cut: samples whose context was cut/);
-  assert.doesNotMatch(formatSummaryTable(summarize([record()])), /context cut/);
+  assert.doesNotMatch(formatSummaryTable(summarize([record()], FACETS), FACETS), /context cut/);
 });
 
 test('records written before `extra` existed (method extras inside metadata) still count as middle-truncated', () => {
@@ -144,10 +150,11 @@ test('records written before `extra` existed (method extras inside metadata) sti
     record({ method: 'full-context', index: 0, metadata: { middle_truncated: true, prompt_tokens: 16000 } }),
     record({ method: 'full-context', index: 1, metadata: { middle_truncated: false } }),
   ];
-  assert.equal(summarize(old)[0].middleTruncated, 1);
+  assert.equal(summarize(old, FACETS)[0].middleTruncated, 1);
   // A new record reads its extras only: a generator fact of the same name in metadata is not a method extra.
   assert.equal(
-    summarize([record({ method: 'full-context', metadata: { middle_truncated: true }, extra: {} })])[0].middleTruncated,
+    summarize([record({ method: 'full-context', metadata: { middle_truncated: true }, extra: {} })], FACETS)[0]
+      .middleTruncated,
     0,
   );
 });
@@ -162,7 +169,7 @@ test('over-target samples are scored as usual and counted apart, in the CSV and 
     }),
     record({ index: 1, score: 0 }),
   ];
-  const [row] = summarize(recs);
+  const [row] = summarize(recs, FACETS);
   assert.deepEqual([row.n, row.ok, row.errors, row.truncated, row.overTarget], [2, 1, 0, 0, 1]);
   assert.equal(row.score, 0.5);
   const csv = summaryCsv([row])
@@ -171,6 +178,6 @@ test('over-target samples are scored as usual and counted apart, in the CSV and 
     .map((l) => l.split(','));
   assert.equal(csv[0].indexOf('over_target'), csv[0].indexOf('truncated') + 1);
   assert.equal(csv[1][csv[0].indexOf('over_target')], '1');
-  assert.match(formatSummaryTable([row]).split('\n')[1], /truncated\s+over target$/);
-  assert.doesNotMatch(formatSummaryTable(summarize([record()])), /over target/);
+  assert.match(formatSummaryTable([row], FACETS).split('\n')[1], /truncated\s+over target$/);
+  assert.doesNotMatch(formatSummaryTable(summarize([record()], FACETS), FACETS), /over target/);
 });

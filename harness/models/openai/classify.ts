@@ -78,6 +78,9 @@ export interface ClassifyContext {
   nowMs: number;
   /** The model name sent (--model-name), for 404 messages. */
   modelName?: string;
+  /** The route called and what a good answer from it is (default: /chat/completions, a chat completion). */
+  route?: string;
+  answer?: string;
 }
 
 /** True when a body is an HTML (or XML) page rather than an API answer. */
@@ -131,8 +134,8 @@ export function isModelMissingMessage(text: string): boolean {
 }
 
 /**
- * A 404/405 from POST /chat/completions: the model name is wrong (the server says so, or GET /models does not list
- * it), or the route itself is missing (wrong base URL). Both are fatal for the run.
+ * A 404/405 from POST <route> (default /chat/completions): the model name is wrong (the server says so, or GET
+ * /models does not list it), or the route itself is missing (wrong base URL). Both are fatal for the run.
  */
 export function explainMissing(
   endpoint: string,
@@ -140,6 +143,7 @@ export function explainMissing(
   status: number,
   said: string,
   listed?: string[],
+  route = '/chat/completions',
 ): string {
   const modelMissing = isModelMissingMessage(said) || (listed !== undefined && !listed.includes(modelName));
   if (modelMissing) {
@@ -149,24 +153,25 @@ export function explainMissing(
         : '';
     return `endpoint ${endpoint} does not serve model '${modelName}' ${httpTag(status, said)}: check --model-name${names}`;
   }
-  return `endpoint ${endpoint} has no POST /chat/completions route ${httpTag(status, said)}: check the base URL given to --model (it usually ends in /v1)`;
+  return `endpoint ${endpoint} has no POST ${route} route ${httpTag(status, said)}: check the base URL given to --model (it usually ends in /v1)`;
 }
 
-/** A 200 answer whose body is not a chat completion (HTML page, plain text, JSON without choices). */
-export class NotChatCompletion extends Error {
+/** A 200 answer whose body is not a completion (HTML page, plain text, JSON without choices). */
+export class NotACompletion extends Error {
   constructor(readonly what: string) {
     super(what);
-    this.name = 'NotChatCompletion';
+    this.name = 'NotACompletion';
   }
 }
 
 /**
  * Classifies one failed attempt. 401/403/404/405 are fatal for the run; 404s and 405s come back with a provisional
- * text that the client replaces (explainMissing) after listing the endpoint's models. A body that is not a chat
+ * text that the client replaces (explainMissing) after listing the endpoint's models. A body that is not a
  * completion is retryable here; the client makes it fatal when the endpoint has never answered a call properly.
  */
 export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
   const { endpoint } = ctx;
+  const route = ctx.route ?? '/chat/completions';
   if (ctx.timedOut || err instanceof APIConnectionTimeoutError) {
     return {
       error: new ModelCallError(
@@ -206,7 +211,7 @@ export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
     if (status === 404 || status === 405 || ((status === 400 || status === 422) && isModelMissingMessage(text))) {
       return {
         error: new ModelCallError(
-          explainMissing(endpoint, ctx.modelName ?? '(unknown)', status, text),
+          explainMissing(endpoint, ctx.modelName ?? '(unknown)', status, text, undefined, route),
           'fatal',
           status,
         ),
@@ -248,10 +253,10 @@ export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
       retryable: false,
     };
   }
-  if (err instanceof NotChatCompletion) {
+  if (err instanceof NotACompletion) {
     return {
       error: new ModelCallError(
-        `endpoint ${endpoint} answered POST /chat/completions with ${err.what}, not a chat completion`,
+        `endpoint ${endpoint} answered POST ${route} with ${err.what}, not ${ctx.answer ?? 'a chat completion'}`,
         'transient',
       ),
       reason: 'not-a-completion',

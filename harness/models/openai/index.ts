@@ -15,3 +15,6 @@ export {
   type BackoffPolicy,
 } from './policy.js';
 export { classifyFailure, parseRetryAfter, isContextLengthMessage, isRetryableStatus } from './classify.js';
+export { chatWire, chatCompletionBody, readChatCompletion } from './chat-wire.js';
+export { textWire, textCompletionBody, readTextCompletion } from './text-wire.js';
+export type { WireFormat, WireAnswer, WireSettings } from './wire.js';

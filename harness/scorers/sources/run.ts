@@ -1,7 +1,7 @@
 // Re-scores a `bench run` directory: samples.jsonl lines (SampleRecord), grouped by task × method × model × length.
 import type { SampleRecord, SampleStatus } from '../../types.js';
 import { Group, type ScoreRow } from '../aggregate.js';
-import { getMetric } from '../index.js';
+import { getMetric, type MetricRegistry } from '../metric.js';
 import { scoreSample, scoringOptionsOf } from '../score-sample.js';
 import { isStringArray, jsonlRows, lineError, tornLineMessage } from '../../run-dir/jsonl.js';
 import { modelRecordKey } from '../../run-dir/record-key.js';
@@ -50,13 +50,18 @@ export function latestRunRecords(samplesFile: string, warnings: string[]): Locat
 }
 
 /** Re-scores a samples.jsonl; `metricOverride` (bench score --metric) replaces every record's own metric. */
-export function scoreRun(samplesFile: string, warnings: string[], metricOverride?: string): ScoreRow[] {
+export function scoreRun(
+  samplesFile: string,
+  warnings: string[],
+  metrics: MetricRegistry,
+  metricOverride?: string,
+): ScoreRow[] {
   const groups = new Map<string, { group: Group; order: number }>();
   let overTarget = 0;
   for (const { record, line } of latestRunRecords(samplesFile, warnings)) {
     let metric;
     try {
-      metric = getMetric(metricOverride ?? record.metric);
+      metric = getMetric(metrics, metricOverride ?? record.metric);
     } catch (err) {
       throw lineError(samplesFile, line, (err as Error).message);
     }
@@ -79,7 +84,10 @@ export function scoreRun(samplesFile: string, warnings: string[], metricOverride
     if (record.status === 'over-target') overTarget++;
     const status: Exclude<SampleStatus, 'over-target'> = record.status === 'over-target' ? 'ok' : record.status;
     // The runner's rule: a sample that did not finish ok (error, truncated) scores 0 whatever it holds.
-    const result = scoreSample({ ...record, status, metric: metric.name, scoring: scoringOptionsOf(record) });
+    const result = scoreSample(
+      { ...record, status, metric: metric.name, scoring: scoringOptionsOf(record, metric) },
+      metrics,
+    );
     const extras = { ...result.scores };
     delete extras[metric.name];
     entry.group.add(result.score, extras, status, status === 'error' ? null : stripSpecialTokens(record.prediction));

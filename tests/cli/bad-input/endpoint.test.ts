@@ -201,9 +201,10 @@ test('a chat route that never answers, with --request-timeout 2: ends within its
   const server = await fakeEndpoint(() => {});
   const out = freshDir();
   try {
-    // The guard bounds the wall time: a run still going after 30 s is killed and fails the exit-code assertion.
-    const r = await runBench(runArgs(server.url, out, 1, ['--request-timeout', '2']), { timeoutMs: 30_000 });
-    assert.equal(r.signal, null, 'killed by the 30 s guard');
+    // The message shows the call ended on its 16 s retry budget. The guard only catches a run that never ends: 16 s of
+    // attempts plus a start-up that busy CPUs can stretch to tens of seconds must fit under it.
+    const r = await runBench(runArgs(server.url, out, 1, ['--request-timeout', '2']), { timeoutMs: 120_000 });
+    assert.equal(r.signal, null, 'killed by the 120 s guard');
     assertOneLine(
       r,
       2,

@@ -32,6 +32,7 @@ import { runHooks } from '../../../cli/run-hooks.js';
 import { RULER_TASKS } from '../../../generators/ruler/score-source.js';
 import type { SampleRecord } from '../../../harness/types.js';
 import { summarize } from '../../../reports/summary.js';
+import { longbenchReportFacet } from '../../../generators/longbench/report-facet.js';
 import { assertOneLine, runBench } from '../../helpers/cli.js';
 
 const catalog = builtinCatalog();
@@ -320,7 +321,9 @@ describe('--format longbench: LongBench eval.py --model <name> [--e], run in <ou
     assert.deepEqual(readdirSync(join(res.out, 'pred_e', name)), ['hotpotqa.jsonl']);
     const table = await scoreTarget(join(res.out, 'pred_e', name));
     const got = byKey(table.rows, (r) => r.lengthLabel);
-    const buckets = summarize(records(runs.longbenchE)).filter((r) => r.lengthKind === 'bucket');
+    const buckets = summarize(records(runs.longbenchE), [longbenchReportFacet]).filter(
+      (r) => r.lengthKind === 'bucket',
+    );
     assert.deepEqual([...got.keys()], ['0-4k', '4-8k', '8k+']);
     assert.deepEqual(got, new Map(buckets.map((b) => [b.lengthLabel, [b.n, toPercent(b.score, 'numpy')]])));
   });

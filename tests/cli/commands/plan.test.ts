@@ -3,7 +3,12 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { parseCli } from '../../../cli/parse.js';
 import { planCli, simulateSpecOf } from '../../../cli/commands/plan.js';
-import { DEFAULT_OUTPUTS, expectedCalls, formatOutputTokens, parseOutputTokens } from '../../../reference/plan/chains.js';
+import {
+  DEFAULT_OUTPUTS,
+  expectedCalls,
+  formatOutputTokens,
+  parseOutputTokens,
+} from '../../../reference/plan/chains.js';
 import { predict, sweepConcurrencies } from '../../../reference/plan/predict.js';
 import { UserError } from '../../../harness/errors.js';
 import { memAgentPlan } from '../../../harness/methods/memagent.js';
@@ -78,7 +83,7 @@ test('--output-tokens: KIND=MEDIAN[:SIGMA] on top of the defaults; the printed f
 });
 
 test("a sample's expected calls follow its plan: updates carry the previous output as memory, clamped to max_tokens", () => {
-  const planned = memAgentPlan({ contextTokens: 12_000 }, { 'chunk-tokens': 5000, 'memory-tokens': 1024 });
+  const planned = memAgentPlan({ contextTokens: 12_000 }, { chunkTokens: 5000, memoryTokens: 1024 });
   const calls = expectedCalls(planned, parseOutputTokens('update=700,final=20'), rngFor('t'));
   assert.deepEqual(
     calls.map((c) => c.output),

@@ -9,7 +9,7 @@ import { parseCli } from '../../../cli/parse.js';
 import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun } from '../../../harness/runner/runner.js';
 import { describeEvent, describeOutcome } from '../../../cli/commands/run.js';
-import { writeRunSummary } from '../../../cli/run-hooks.js';
+import { summaryWriter } from '../../../cli/run-hooks.js';
 import { Catalog } from '../../../harness/registry/family.js';
 import { longbenchFamily } from '../../../generators/longbench/family.js';
 
@@ -36,7 +36,7 @@ test('bench run longbench-qa,longbench-sum with memagent and full-context on the
   const log: string[] = [];
   const result = await executeRun(cmd.config, {
     catalog,
-    writeSummary: writeRunSummary,
+    writeSummary: summaryWriter(catalog.reportFacets.all()),
     onEvent: (e) => log.push(describeEvent(e)),
     createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
   });

@@ -5,6 +5,7 @@ import { loadHotpot } from '../../../datasets/hotpotqa/load.js';
 import { DatasetMissingError } from '../../../harness/errors.js';
 import { longbenchEBucket } from '../../../generators/longbench/protocol.js';
 import { scoreSample } from '../../../harness/scorers/score-sample.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { LengthTarget, TaskDefinition } from '../../../harness/types.js';
 import { buildHotpotFixtureRows, FIXTURE_FIRST_QUESTION, toJsonl } from '../../../generators/longbench/fixture-rows.js';
@@ -92,10 +93,13 @@ test('multi_news fixture: the summarisation instruction is the problem statement
   assert.equal(s.metadata.length, 2099);
   assert.equal(s.metadata.longbench_e_bucket, '0-4k');
   assert.ok(s.context.text().startsWith('Passage 1:\n'));
-  const perfect = scoreSample({ ...s, prediction: s.answers[0], rawOutput: s.answers[0], status: 'ok' });
+  const perfect = scoreSample(
+    { ...s, prediction: s.answers[0], rawOutput: s.answers[0], status: 'ok' },
+    builtinCatalog().metrics,
+  );
   assert.ok(Math.abs(perfect.score - 1) < 1e-7, `perfect summary scored ${perfect.score}`); // pltrdy: 2pr/(p+r+1e-8)
   const half = s.answers[0].slice(0, Math.floor(s.answers[0].length / 2));
-  const partial = scoreSample({ ...s, prediction: half, rawOutput: half, status: 'ok' });
+  const partial = scoreSample({ ...s, prediction: half, rawOutput: half, status: 'ok' }, builtinCatalog().metrics);
   assert.ok(partial.score > 0.3 && partial.score < 1, `partial summary scored ${partial.score}`);
   assert.ok('rouge_l_f' in partial.scores);
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'vitest';
 import { FAMILIES } from '../../../generators/index.js';
-import { writeRunSummary } from '../../../cli/run-hooks.js';
+import { summaryWriter } from '../../../cli/run-hooks.js';
 import { Catalog } from '../../../harness/registry/family.js';
 import { parseCli } from '../../../cli/parse.js';
 import type { RunConfig } from '../../../harness/config/run-config.js';
@@ -66,7 +66,7 @@ test('no registered method sends the gold answers or the sample metadata to the 
   ]);
   const outcome = await executeRun((cmd as { config: RunConfig }).config, {
     catalog: new Catalog([...FAMILIES, { name: 'probe', tasks: [leakProbe] }]),
-    writeSummary: writeRunSummary,
+    writeSummary: summaryWriter([]),
     createModel: async (_c, tokenizer) => {
       const inner = createLocalModel(tokenizer);
       const recording: Model = {

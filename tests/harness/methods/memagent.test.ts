@@ -7,7 +7,7 @@ import { defaultTemplates, NO_MEMORY } from '../../../harness/methods/templates.
 import { tokenWindows, skipWindows } from '../../../harness/methods/windows.js';
 import { textContext } from '../../../harness/context.js';
 import { ModelCallError } from '../../../harness/errors.js';
-import type { Model, ModelRequest, Sample } from '../../../harness/types.js';
+import type { MethodCheckpoint, Model, ModelRequest, Sample } from '../../../harness/types.js';
 import { modelFromReply } from '../../../reference/serve/reply-model.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
@@ -98,7 +98,7 @@ test('a resumed sample continues at its checkpoint and makes only the remaining 
     topP: 0.95,
     templates: defaultTemplates('phrase'),
   });
-  const checkpoints: Array<{ step: number; memory: string }> = [];
+  const checkpoints: MethodCheckpoint[] = [];
   const full = await method.run(sample, { model, tokenizer, onCheckpoint: (cp) => checkpoints.push(cp) });
   const total = log.length;
   log.length = 0;

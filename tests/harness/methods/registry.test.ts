@@ -11,7 +11,7 @@ import { helpText } from '../../../cli/help.js';
 import type { RunConfig } from '../../../harness/config/run-config.js';
 import { UserError } from '../../../harness/errors.js';
 import { answerOnce } from '../../../harness/methods/call.js';
-import { methods, type MethodDefinition, type MethodOption } from '../../../harness/methods/index.js';
+import { methods, type CallKind, type MethodDefinition, type MethodOption } from '../../../harness/methods/index.js';
 import { FULL_CONTEXT_PHRASE, fillTemplate } from '../../../harness/methods/templates.js';
 import { tokenWindows } from '../../../harness/methods/windows.js';
 import { createLocalModel } from '../../../reference/local-model.js';
@@ -19,18 +19,34 @@ import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
 import { runHooks } from '../../../cli/run-hooks.js';
 import { builtinCatalog } from '../../../generators/index.js';
 
-/** The example a newcomer would write: answer from the first N context tokens only. */
-const firstChunkOnly: MethodDefinition = {
+const FIRST_CHUNK_TOKENS: MethodOption = {
+  flag: 'first-chunk-tokens',
+  type: 'integer',
+  min: 1,
+  default: 1000,
+  help: 'context tokens shown to the model',
+};
+
+/** Its one call kind, with what bench plan needs to cost it. */
+const FIRST_CHUNK_ANSWER: CallKind = {
+  name: 'first-chunk-answer',
+  overheadTokens: 60,
+  output: { median: 20, sigma: 0, min: 1, max: 64 },
+};
+
+/** The example a newcomer would write: answer from the first N context tokens only, with typed settings. */
+const firstChunkOnly: MethodDefinition<{ firstTokens: number }> = {
   name: 'first-chunk-only',
   description: 'answers from the first --first-chunk-tokens tokens of the context (an example method)',
-  options: [
-    { flag: 'first-chunk-tokens', type: 'integer', min: 1, default: 1000, help: 'context tokens shown to the model' },
-  ],
-  create: (settings) => ({
+  options: [FIRST_CHUNK_TOKENS],
+  templates: [],
+  calls: [FIRST_CHUNK_ANSWER],
+  settings: (read) => ({ firstTokens: read.int(FIRST_CHUNK_TOKENS) }),
+  create: ({ firstTokens }) => ({
     name: 'first-chunk-only',
     async run(sample, ctx) {
       let first: Uint32Array = new Uint32Array(0);
-      for (const w of tokenWindows(sample.context.pieces(), settings['first-chunk-tokens'] as number)) {
+      for (const w of tokenWindows(sample.context.pieces(), firstTokens)) {
         first = w;
         break;
       }
@@ -48,11 +64,11 @@ const firstChunkOnly: MethodDefinition = {
       );
     },
   }),
-  plan: (sample, settings) => [
+  plan: (sample, { firstTokens }) => [
     {
-      kind: 'answer',
-      contextTokens: Math.min(sample.contextTokens, settings['first-chunk-tokens'] as number),
-      promptTokensMax: (settings['first-chunk-tokens'] as number) + 256,
+      kind: FIRST_CHUNK_ANSWER,
+      contextTokens: Math.min(sample.contextTokens, firstTokens),
+      promptTokensMax: firstTokens + 256,
       maxNewTokens: 64,
     },
   ],

@@ -8,7 +8,6 @@ import { textContext } from '../../../harness/context.js';
 import { fullContextMethod } from '../../../harness/methods/full-context.js';
 import { methodIdentity, methods } from '../../../harness/methods/index.js';
 import { memAgentMethod } from '../../../harness/methods/memagent.js';
-import { templatesOf } from '../../../harness/methods/options.js';
 import {
   asksBoxed,
   defaultTemplates,
@@ -106,7 +105,6 @@ test('--final boxed-upstream is a choice of the CLI and its own run identity', (
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') return;
   const settings = cmd.config.methodSettings;
-  assert.equal(templatesOf(settings).name, 'memagent-boxed-upstream');
   const a = methodIdentity(methods.get('full-context'), settings);
   const b = methodIdentity(methods.get('full-context'), { ...settings, final: 'boxed' });
   assert.match(String(a.templates), /^memagent-boxed-upstream:/);

@@ -9,7 +9,7 @@ import {
   longbenchMetric,
   longbenchMetricProblem,
 } from '../../../generators/longbench/protocol.js';
-import { getMetric } from '../../../harness/scorers/index.js';
+import { getMetric } from '../scorers/catalog-metrics.js';
 
 describe('LongBench protocol tables', () => {
   it('LongBench-E buckets: < 4000 words, 4000-7999, 8000 and up, with their lower bounds', () => {

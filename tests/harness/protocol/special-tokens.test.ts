@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { SPECIAL_TOKENS, stripSpecialTokens } from '../../../harness/protocol/special-tokens.js';
 import { takeAnswer } from '../../../harness/protocol/answer.js';
 import { datasetPath } from '../../../harness/paths.js';
-import { scoreAll } from '../../../harness/scorers/index.js';
+import { scoreAll } from '../scorers/catalog-metrics.js';
 
 test('every Qwen2.5 special token except the tool-call tags (ordinary content in Qwen) is in the list', () => {
   const vocab = JSON.parse(

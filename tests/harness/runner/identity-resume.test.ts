@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'vitest';
 import { parseCli } from '../../../cli/parse.js';
-import { writeRunSummary } from '../../../cli/run-hooks.js';
+import { summaryWriter } from '../../../cli/run-hooks.js';
 import { FAMILIES } from '../../../generators/index.js';
 import type { RunConfig } from '../../../harness/config/run-config.js';
 import { Catalog } from '../../../harness/registry/family.js';
@@ -64,7 +64,7 @@ test('a task with its own id format resumes: the second run makes no model call 
   const run = (): Promise<RunOutcome> =>
     executeRun((cmd as { config: RunConfig }).config, {
       catalog,
-      writeSummary: writeRunSummary,
+      writeSummary: summaryWriter(catalog.reportFacets.all()),
       createModel: async (_c, tokenizer) => {
         const inner = createLocalModel(tokenizer);
         const counting: Model = {

@@ -6,7 +6,7 @@ import { describe, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { scoreTarget } from '../../../cli/commands/score.js';
 import { Group, numpySum } from '../../../harness/scorers/aggregate.js';
-import { getMetric } from '../../../harness/scorers/index.js';
+import { getMetric } from './catalog-metrics.js';
 import { classification, codeSim, count, firstLine, retrieval } from '../../../generators/longbench/metrics.js';
 
 const PRED_DIR = fileURLToPath(new URL('./fixtures/longbench-pred-llama2-7b-chat-4k', import.meta.url));

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { test } from 'vitest';
 import { formatScoreTable, scoreTarget } from '../../../cli/commands/score.js';
 import { toPercent } from '../../../harness/protocol/round.js';
-import { scoreAll } from '../../../harness/scorers/index.js';
-import { hotpotF1 } from '../../../harness/scorers/qa.js';
+import { scoreAll } from './catalog-metrics.js';
+import { answerF1 } from '../../../harness/scorers/qa.js';
 
 // [prediction, gold, exact F1]: p = r = 2/3; p = 1/4, r = 1; p = 1/6, r = 1.
 const CASES: Array<[string, string, number]> = [
@@ -23,9 +23,9 @@ const CASES: Array<[string, string, number]> = [
 test("the sub_em metric's f1 is each sample's F1 rounded to 2 decimals; the f1 metric stays unrounded", () => {
   const rounded = [0.67, 0.4, 0.29];
   CASES.forEach(([pred, gold, f1], i) => {
-    assert.ok(Math.abs(hotpotF1(pred, [gold]) - f1) < 1e-12);
+    assert.ok(Math.abs(answerF1(pred, [gold]) - f1) < 1e-12);
     assert.equal(scoreAll('sub_em', pred, [gold]).scores.f1, rounded[i]);
-    assert.equal(scoreAll('f1', pred, [gold]).score, hotpotF1(pred, [gold]));
+    assert.equal(scoreAll('f1', pred, [gold]).score, answerF1(pred, [gold]));
   });
 });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import {
   exactMatch,
-  hotpotF1,
+  answerF1,
   normalizeAnswer,
   normalizesToEmpty,
   subEm,
@@ -70,20 +70,20 @@ describe('em and f1 (MemAgent driver)', () => {
   it('em and f1 compare with answers[0] only, as the driver (item["answer"] = item["answers"][0])', () => {
     assert.equal(exactMatch('London', ['Paris', 'London']), 0);
     assert.equal(exactMatch('Paris', ['Paris', 'London']), 1);
-    assert.equal(hotpotF1('London', ['Paris', 'London']), 0);
-    assert.equal(hotpotF1('Paris', ['Paris', 'London']), 1);
+    assert.equal(answerF1('London', ['Paris', 'London']), 0);
+    assert.equal(answerF1('Paris', ['Paris', 'London']), 1);
   });
 
   it('f1 is token F1 with the yes/no/noanswer rule', () => {
-    assert.equal(hotpotF1('Paris', ['Paris']), 1);
+    assert.equal(answerF1('Paris', ['Paris']), 1);
     // pred {eiffel, tower, paris}, gold {eiffel, tower}: p = 2/3, r = 1
-    assert.equal(hotpotF1('the Eiffel Tower, Paris', ['Eiffel Tower']), (2 * (2 / 3) * 1) / (2 / 3 + 1));
-    assert.equal(hotpotF1('yes', ['no']), 0);
-    assert.equal(hotpotF1('yes it is', ['yes']), 0);
+    assert.equal(answerF1('the Eiffel Tower, Paris', ['Eiffel Tower']), (2 * (2 / 3) * 1) / (2 / 3 + 1));
+    assert.equal(answerF1('yes', ['no']), 0);
+    assert.equal(answerF1('yes it is', ['yes']), 0);
     // The rule applies from the prediction's side too: plain token F1 would give 2/3 here (upstream f1_score: 0).
-    assert.equal(hotpotF1('yes', ['yes sir']), 0);
-    assert.equal(hotpotF1('yes', ['yes']), 1);
-    assert.equal(hotpotF1('London', ['Paris']), 0);
-    assert.equal(hotpotF1('', ['Paris']), 0);
+    assert.equal(answerF1('yes', ['yes sir']), 0);
+    assert.equal(answerF1('yes', ['yes']), 1);
+    assert.equal(answerF1('London', ['Paris']), 0);
+    assert.equal(answerF1('', ['Paris']), 0);
   });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { UserError } from '../../../harness/errors.js';
 import { toPercent } from '../../../harness/protocol/round.js';
-import { getMetric, longbenchMetricFor, metricNames, scoreAll } from '../../../harness/scorers/index.js';
+import { longbenchMetricFor } from '../../../generators/longbench/protocol.js';
+import { getMetric, metricNames, scoreAll } from './catalog-metrics.js';
 
 describe('metric registry', () => {
   it('knows the documented metrics and rejects unknown names with a UserError', () => {

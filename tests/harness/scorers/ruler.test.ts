@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { getMetric } from '../../../harness/scorers/index.js';
-import { memagentNiah, postprocessRulerPred, stringMatchAll, stringMatchPart } from '../../../generators/ruler/metrics.js';
+import { getMetric } from './catalog-metrics.js';
+import {
+  memagentNiah,
+  postprocessRulerPred,
+  stringMatchAll,
+  stringMatchPart,
+} from '../../../generators/ruler/metrics.js';
 
 describe('RULER scorers', () => {
   it('post-processes: strip, control characters to newlines, strip', () => {

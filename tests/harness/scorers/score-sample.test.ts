@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { scoreSample, scoringOptionsOf, type FinishedSample } from '../../../harness/scorers/score-sample.js';
+import {
+  scoreSample as scoreWith,
+  scoringOptionsOf,
+  type FinishedSample,
+} from '../../../harness/scorers/score-sample.js';
+import { getMetric, metrics } from './catalog-metrics.js';
+
+const scoreSample = (s: FinishedSample) => scoreWith(s, metrics);
+// LongBench's metrics read old records' metadata; the shared QA metrics read no options.
+const classification = getMetric('classification');
 
 const finished = (over: Partial<FinishedSample>): FinishedSample => ({
   metric: 'sub_em',
@@ -48,18 +57,23 @@ describe('scoreSample (runner and rescoring)', () => {
 describe('scoringOptionsOf', () => {
   it("takes the record's scoring field over its metadata", () => {
     assert.deepEqual(
-      scoringOptionsOf({ scoring: { dataset: 'trec', allClasses: null }, metadata: { dataset: 'lsht' } }),
+      scoringOptionsOf(
+        { scoring: { dataset: 'trec', allClasses: null }, metadata: { dataset: 'lsht' } },
+        classification,
+      ),
       { dataset: 'trec', allClasses: null },
     );
   });
 
   it('reads dataset and all_classes (or allClasses) from the metadata of older records', () => {
-    assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 'trec', all_classes: ['a', 'b'] } }), {
+    assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 'trec', all_classes: ['a', 'b'] } }, classification), {
       dataset: 'trec',
       allClasses: ['a', 'b'],
     });
-    assert.deepEqual(scoringOptionsOf({ metadata: { allClasses: ['a'] } }), { allClasses: ['a'] });
-    assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 3, all_classes: null } }), {});
-    assert.deepEqual(scoringOptionsOf({}), {});
+    assert.deepEqual(scoringOptionsOf({ metadata: { allClasses: ['a'] } }, classification), { allClasses: ['a'] });
+    assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 3, all_classes: null } }, classification), {});
+    assert.deepEqual(scoringOptionsOf({}, classification), {});
+    // A metric that reads no options takes none from metadata.
+    assert.deepEqual(scoringOptionsOf({ metadata: { dataset: 'trec' } }, getMetric('sub_em')), {});
   });
 });

@@ -1,5 +1,6 @@
 // bench plan --calibrate on exact traces of the simulated server (no clock): the fit recovers the parameters the
-// trace was made with, from a start far away; the live end-to-end check is calibrate-live.test.ts.
+// trace was made with, from a start far away; calibrate-run.test.ts does the same through the CLI on a real run's
+// calls.jsonl, and the live comparison (wall clock) is `npm run bench:plan`.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -8,8 +8,17 @@ import type { CallRecord } from '../../../harness/types.js';
 
 /** Calls in the order they were sent, with their simulated start and latency. */
 export function simulatedTrace(params: GpuParams, chains: readonly SimChain[], concurrency: number): TimedCall[] {
+  return simulatedRun(params, chains, concurrency).map((s) => s.call);
+}
+
+/** simulatedTrace, with each call's chain and step (index into chains[chain].calls). */
+export function simulatedRun(
+  params: GpuParams,
+  chains: readonly SimChain[],
+  concurrency: number,
+): { chain: number; step: number; call: TimedCall }[] {
   const engine = createGpuServer(params);
-  const calls: TimedCall[] = [];
+  const calls: { chain: number; step: number; call: TimedCall }[] = [];
   const sent = new Map<number, { chain: number; step: number; call: TimedCall }>();
   let next = 0;
   const send = (chain: number, step: number) => {
@@ -22,8 +31,9 @@ export function simulatedTrace(params: GpuParams, chains: readonly SimChain[], c
       kind: step === chains[chain].calls.length - 1 ? 'final' : 'update',
       usable: true,
     };
-    sent.set(engine.submit({ promptTokens: c.prompt, outputTokens: c.output }), { chain, step, call });
-    calls.push(call);
+    const entry = { chain, step, call };
+    sent.set(engine.submit({ promptTokens: c.prompt, outputTokens: c.output }), entry);
+    calls.push(entry);
   };
   while (next < chains.length && next < concurrency) send(next++, 0);
   while (!engine.idle) {
@@ -36,6 +46,41 @@ export function simulatedTrace(params: GpuParams, chains: readonly SimChain[], c
     }
   }
   return calls;
+}
+
+/**
+ * A run's own calls.jsonl lines with their times replaced by the simulated server's clock: each sample × method is
+ * one chain of its calls in step order, all chains sent closed-loop with `concurrency` in flight, and times written
+ * as a run against a server `timeScale` times faster than the simulated one would record them (bench serve
+ * --time-scale). Tokens, kinds and ids stay the run's.
+ */
+export function retimedRecords(
+  records: readonly CallRecord[],
+  params: GpuParams,
+  concurrency: number,
+  timeScale: number,
+  epochMs = 1.7e12,
+): CallRecord[] {
+  const byChain = new Map<string, CallRecord[]>();
+  for (const r of records) {
+    const key = `${r.sampleId}\0${r.method}`;
+    byChain.set(key, [...(byChain.get(key) ?? []), r]);
+  }
+  // Chains in a fixed order (the run appends calls as they finish, in an order the CPU decides).
+  const keys = [...byChain.keys()].sort();
+  const groups = keys.map((k) => [...byChain.get(k)!].sort((a, b) => a.step - b.step));
+  const chains: SimChain[] = groups.map((g, index) => ({
+    key: `${g[0].sampleId}/${g[0].method}`,
+    group: g[0].method,
+    index,
+    contextTokens: 0,
+    calls: g.map((r) => ({ prompt: r.usage.promptTokens, output: r.usage.completionTokens })),
+  }));
+  return simulatedRun(params, chains, concurrency).map(({ chain, step, call }) => ({
+    ...groups[chain][step],
+    latencyMs: (call.latencyS / timeScale) * 1000,
+    startedAt: epochMs + (call.startS / timeScale) * 1000,
+  }));
 }
 
 /** The trace as calls.jsonl lines of a run against a server `timeScale` times faster than the simulated one. */

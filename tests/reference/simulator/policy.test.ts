@@ -1,7 +1,8 @@
 // The runner-side scheduling policy: priority queue, call gate, gated model.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { CallGate, PriorityQueue, gatedModel } from '../../../harness/runner/schedule-policy.js';
+import { CallGate, gatedModel } from '../../../harness/runner/schedule-policy.js';
+import { PriorityQueue } from '../../../harness/util/priority-queue.js';
 import { modelFromReply } from '../../../reference/serve/reply-model.js';
 import type { Model } from '../../../harness/types.js';
 

@@ -5,7 +5,7 @@ import { accuracyChartConfig, HOLLOW_LEGEND, renderAccuracyChart } from '../../.
 import { CHART_SIZES } from '../../../reports/charts/canvas.js';
 import { markCompleteness } from '../../../reports/completeness.js';
 import { summarize } from '../../../reports/summary.js';
-import { record } from '../fixtures.js';
+import { record, FACETS } from '../fixtures.js';
 import { pngSize } from '../png.js';
 
 const LENGTHS = [
@@ -24,7 +24,7 @@ function rows(planned = true) {
   );
   const expected = Object.fromEntries(LENGTHS.map(([label]) => [`ruler-hqa/${label}`, 8]));
   return markCompleteness(
-    summarize(recs),
+    summarize(recs, FACETS),
     planned ? [{ expected, methods: ['memagent', 'rag'], model: 'local:reference-reader', shard: 'all' }] : [null],
   );
 }

@@ -1,6 +1,6 @@
 // Endpoints that cannot serve a run (issue 11): what the client makes of each misbehaviour, how many calls it costs,
 // and the helpers behind the messages. The CLI side is tests/cli/bad-input/endpoint.test.ts.
-import { test } from 'vitest';
+import { test, vi } from 'vitest';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import {
@@ -11,7 +11,8 @@ import {
   DEFAULT_TIMEOUT_POLICY,
 } from '../../../../harness/models/openai/index.js';
 import { explainMissing, isModelMissingMessage, serverWords } from '../../../../harness/models/openai/classify.js';
-import { parseCompletion } from '../../../../harness/models/openai/model.js';
+import { readChatCompletion } from '../../../../harness/models/openai/chat-wire.js';
+import { readTextCompletion } from '../../../../harness/models/openai/text-wire.js';
 import { timeoutSettings } from '../../../../harness/models/factory.js';
 import { withWaitingNotice } from '../../../../harness/models/waiting.js';
 import { ModelCallError, UserError } from '../../../../harness/errors.js';
@@ -37,15 +38,20 @@ function fatalOf(results: PromiseSettledResult<ModelResponse>[]): EndpointCallEr
   });
 }
 
-test('parseCompletion names what came back instead of a chat completion; a body cut short stays a retryable SyntaxError', () => {
-  const what = (text: string) => {
+/** What a reader says of a 200 body: 'ok', 'syntax' (a cut-short JSON body) or the error's message. */
+function judged(read: (text: string) => unknown) {
+  return (text: string) => {
     try {
-      parseCompletion(text);
+      read(text);
     } catch (e) {
       return e instanceof SyntaxError ? 'syntax' : (e as Error).message;
     }
     return 'ok';
   };
+}
+
+test('readChatCompletion names what came back instead of a chat completion; a body cut short stays a retryable SyntaxError', () => {
+  const what = judged(readChatCompletion);
   assert.equal(what(NGINX), 'an HTML page titled "Welcome to nginx!" (HTTP 200)');
   assert.equal(what('OK'), 'a body that is not JSON (HTTP 200: "OK")');
   assert.equal(what(''), 'an empty body (HTTP 200)');
@@ -55,6 +61,27 @@ test('parseCompletion names what came back instead of a chat completion; a body 
   assert.equal(what('[1, 2]'), 'JSON that is not an object (HTTP 200)');
   assert.equal(what('{"id":"x","choices":[{"index":0,"message":{"role":"assis'), 'syntax');
   assert.equal(what(JSON.stringify(completion())), 'ok');
+  assert.equal(what('{"choices":[{"message":{"content":7}}]}'), 'message.content is not text');
+});
+
+test('readTextCompletion refuses the same bodies and reads choices[0].text', () => {
+  const what = judged(readTextCompletion);
+  assert.equal(what(NGINX), 'an HTML page titled "Welcome to nginx!" (HTTP 200)');
+  assert.equal(what('{"choices": []}'), 'an empty "choices" list (HTTP 200)');
+  assert.equal(what('{"id":"x","choices":[{"index":0,"text":"Par'), 'syntax');
+  assert.equal(what('{"choices":[{"text":["a"]}]}'), 'choices[0].text is not text');
+  assert.deepEqual(
+    readTextCompletion(
+      '{"choices":[{"text":" Paris","finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":1}}',
+    ),
+    { text: ' Paris', usage: { promptTokens: 5, completionTokens: 1 }, finishReason: 'length' },
+  );
+  // A server that leaves usage and finish_reason out.
+  assert.deepEqual(readTextCompletion('{"choices":[{}]}'), {
+    text: '',
+    usage: { promptTokens: 0, completionTokens: 0 },
+    finishReason: 'unknown',
+  });
 });
 
 test('404s: the server saying the model does not exist is a model error, anything else a missing route', () => {
@@ -232,6 +259,16 @@ test('GET /models answering HTML, plain text or other JSON: the probe says it is
 });
 
 test('waiting notice: a line while calls are out and none finishes, none once they finish', async () => {
+  // Fake timers and clock: the notice's interval and its "last 0.1 s" figures run on test time, not the wall clock.
+  vi.useFakeTimers();
+  try {
+    await waitingNotice();
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+async function waitingNotice(): Promise<void> {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const slow: Model = {
@@ -250,18 +287,22 @@ test('waiting notice: a line while calls are out and none finishes, none once th
     },
   };
   const lines: string[] = [];
-  const model = withWaitingNotice(slow, 'http://h/v1', (l) => lines.push(l), { quietMs: 30, tickMs: 5 });
+  const model = withWaitingNotice(slow, 'http://h/v1', (l) => lines.push(l), {
+    quietMs: 300,
+    tickMs: 50,
+    now: () => Date.now(),
+  });
   const calls = [model.generate(request('a')), model.generate(request('b'))];
-  for (let i = 0; i < 400 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(lines.length >= 2, 'expected repeated waiting lines');
-  assert.match(
-    lines[0],
-    /^waiting on 2 calls to http:\/\/h\/v1: longest \d+(\.\d)? s, none finished in the last \d+(\.\d)? s$/,
-  );
+  vi.advanceTimersByTime(250);
+  assert.deepEqual(lines, [], 'quiet for less than quietMs');
+  vi.advanceTimersByTime(400); // t = 650 ms: lines at 300 and 600
+  assert.deepEqual(lines, [
+    'waiting on 2 calls to http://h/v1: longest 0.3 s, none finished in the last 0.3 s',
+    'waiting on 2 calls to http://h/v1: longest 0.6 s, none finished in the last 0.6 s',
+  ]);
   release();
   await Promise.all(calls);
-  const after = lines.length;
-  await new Promise((r) => setTimeout(r, 60));
-  assert.equal(lines.length, after, 'no line once nothing is outstanding');
+  vi.advanceTimersByTime(2_000);
+  assert.equal(lines.length, 2, 'no line once nothing is outstanding');
   await model.close?.();
-});
+}

@@ -2,8 +2,8 @@
 // listing of a --data directory.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../../harness/errors.js';
-import type { DataSourceInfo, LengthTarget, PreparedTask, Sample } from '../../harness/types.js';
+import { UserError } from '../errors.js';
+import type { DataSourceInfo, LengthTarget, PreparedTask, Sample } from '../types.js';
 
 /** One row kept for the run: its length point and whatever its reader needs to build the sample later. */
 export interface Entry<T> {

@@ -2,9 +2,9 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { firstInvalidUtf8, readRowAgain, scanRows, type RowRef } from '../../../generators/file/read.js';
-import { pyStrip } from '../../../generators/file/source.js';
-import { tempDir, write } from './helpers.js';
+import { firstInvalidUtf8, readRowAgain, scanRows, type RowRef } from '../../../harness/data/read.js';
+import { pyStrip } from '../../../harness/data/source.js';
+import { tempDir, write } from '../../generators/file/helpers.js';
 
 function scan(path: string) {
   const rows: Array<{ value: unknown; ref: RowRef }> = [];

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { gunzipSync } from 'node:zlib';
-import { UserError } from '../../harness/errors.js';
-import { invalidUtf8Offset, isGzip } from '../../harness/text-file.js';
+import { UserError } from '../errors.js';
+import { invalidUtf8Offset, isGzip } from '../text-file.js';
 
 export type Container = 'jsonl' | 'json-array';
 
@@ -306,4 +306,12 @@ export function readRowAgain(file: ScannedFile, ref: RowRef): unknown {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Whether a file's content starts like JSON (a list or an object); other files in a --data directory are ignored. */
+export function looksLikeJson(path: string): boolean {
+  const head = readHead(path, 1024);
+  let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  while (i < head.length && isSpace(head[i])) i++;
+  return head[i] === 0x5b || head[i] === 0x7b;
 }

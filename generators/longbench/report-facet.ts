@@ -1,0 +1,43 @@
+// LongBench's report facet: the score-per-dataset bars, one ROUGE-recall chart per model (ROUGE rows are shown there,
+// not on an accuracy chart), and LongBench-E's length buckets as breakdown rows of the summary.
+import type { FacetChart, ReportFacet } from '../../harness/report/facet.js';
+import { shortModel, slug } from '../../reports/labels.js';
+import { LONGBENCH_E_BUCKETS } from './protocol.js';
+import { hasRouge, renderRougeChart } from './rouge-chart.js';
+import { renderLongBenchChart } from './scores-chart.js';
+
+export const BUCKET_NOTE =
+  "0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset's own length field (words; characters for Chinese)";
+
+export const longbenchReportFacet: ReportFacet = {
+  name: 'longbench',
+  order: 30,
+  charts: ({ rows, referenceModels }) => {
+    const charts: FacetChart[] = [];
+    if (rows.some((r) => r.lengthKind === 'native'))
+      charts.push({
+        kind: 'longbench',
+        title: 'LongBench: score per dataset',
+        base: 'longbench-scores',
+        render: (size) => renderLongBenchChart({ rows, size }),
+      });
+    // One ROUGE chart per model, its methods side by side.
+    for (const model of new Set(rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model)))
+      charts.push({
+        kind: 'rouge',
+        title: `Summarisation: ROUGE recall — ${shortModel(model, referenceModels.has(model))}`,
+        base: `rouge-recall-${slug(model)}`,
+        render: (size) => renderRougeChart({ model, isReferenceReader: referenceModels.has(model), rows, size }),
+      });
+    return { charts, claims: hasRouge };
+  },
+  breakdown: {
+    // metadata.longbench_e_bucket, set by the generator (generators/longbench/index.ts).
+    labelOf: (record) => {
+      const b = record.metadata?.longbench_e_bucket;
+      return typeof b === 'string' && b !== '' ? b : null;
+    },
+    lengthOf: (label) => LONGBENCH_E_BUCKETS.find((b) => b.label === label)?.from ?? 0,
+    note: BUCKET_NOTE,
+  },
+};

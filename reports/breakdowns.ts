@@ -1,0 +1,28 @@
+// The summary's breakdown rows (lengthKind 'bucket'), which report facets define (harness/report/facet.ts
+// SummaryBreakdown; e.g. LongBench-E's length buckets): each breakdown's labels for a record, and the notes under a
+// table that shows such rows.
+import type { ReportFacet, SummaryBreakdown } from '../harness/report/facet.js';
+import type { SampleRecord } from '../harness/types.js';
+import type { SummaryRow } from '../harness/report/summary-row.js';
+
+export interface NamedBreakdown extends SummaryBreakdown {
+  /** The facet that defines it. */
+  facet: string;
+}
+
+export function breakdownsOf(facets: readonly ReportFacet[]): NamedBreakdown[] {
+  return facets.flatMap((f) => (f.breakdown ? [{ ...f.breakdown, facet: f.name }] : []));
+}
+
+/** The record's breakdown labels, one per breakdown it falls in (e.g. ["4-8k"]). */
+export function breakdownLabels(record: Pick<SampleRecord, 'metadata'>, facets: readonly ReportFacet[]): string[] {
+  return breakdownsOf(facets).flatMap((b) => b.labelOf(record) ?? []);
+}
+
+/** The breakdowns' notes when the rows hold breakdown rows; none otherwise. */
+export function breakdownNotes(
+  rows: readonly Pick<SummaryRow, 'lengthKind'>[],
+  facets: readonly ReportFacet[],
+): string[] {
+  return rows.some((r) => r.lengthKind === 'bucket') ? breakdownsOf(facets).map((b) => b.note) : [];
+}
