@@ -1,5 +1,6 @@
 // What cli/main.ts hands every command besides its arguments and output: the built-in catalog, built once and only
-// for the commands that ask for it (loading every family is not paid by `bench serve` or `bench report`).
+// for the commands that ask for it. (The families' modules load with cli/parse.ts for every command: their task
+// options and --format names are part of parsing.)
 import type { Catalog } from '../harness/registry/family.js';
 
 export interface CliContext {

@@ -1,8 +1,18 @@
 // Help text: `bench --help` is the overview; `bench <command> --help` (= `bench help <command>`) lists every flag the
-// command's parser accepts (tests/cli/help.test.ts checks that against cli/parse.ts), with exit codes.
+// command's parser accepts (tests/cli/help.test.ts checks that against cli/parse.ts), with exit codes. The families'
+// file layouts (--format) and task options (--placement ...) come from the catalog.
+import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import { methods as registry } from '../harness/methods/index.js';
+import type { Catalog } from '../harness/registry/family.js';
+import { builtinCatalog } from '../generators/index.js';
 import { SERVE_FLAGS } from '../reference/serve/options.js';
 import type { Subcommand } from './parse.js';
+
+/** What help reads from the catalog (the built-in one unless given). */
+export type HelpCatalog = Pick<
+  Catalog,
+  'taskOptions' | 'exportLayouts' | 'generateLayouts' | 'exportFormats' | 'generateFormats'
+>;
 
 const EXIT_CODES = 'Exit codes: 0 ok, 1 harness error, 2 usage or input error.';
 
@@ -13,12 +23,10 @@ Usage:
   bench plan <task> [run options] [--simulate PRESET[,k=v]]   predict calls, tokens, wall time and GPU-hours of a run
   bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X]   fit the server's timing to a finished run
   bench tasks                              list tasks
-  bench generate <task> --out PATH         write samples for other tools (--format ruler|memagent: one file per length under
-                                           the folder PATH; native: the file PATH)
+{generateOverview}
   bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench]
                                            [--metric NAME] [--json]
-  bench export <run-dir> --format F --out DIR   a run's predictions in the layout RULER's evaluate.py (ruler), LongBench's
-                                           eval.py (longbench) or MemAgent's visualize.py (memagent) reads [--tasks LIST]
+{exportOverview}
   bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
   bench gate <run-dir> --baseline FILE     CI regression gate (exit 0 pass, 1 regression, 2 usage/harness error)
                                            --baseline RUN-DIR [--paired [--alpha 0.05]]: paired test over shared sample ids
@@ -57,14 +65,11 @@ ${LENGTHS}
                         chain first, so many samples can be in flight without FIFO queueing at the server
   --requests-per-endpoint N  requests in flight per endpoint                            [64]
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
-  --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
   --data PATH           your own data, format read from the content (README "Your own data"): MemAgent's
                         RULER-HQA eval_N.json (ruler-hqa), RULER's validation.jsonl (niah_*), LongBench's
                         <dataset>.jsonl or directory (longbench/*), generic JSONL (jsonl; or task file:PATH),
                         a HotpotQA dev file (ruler-hqa builds its contexts from it)
-  --pool FILE           the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into
-  --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
-                        25-line steps down per sample)                                   [exact]
+{taskOptions:run}
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'
                         takes i (and n) from a Kubernetes Indexed Job or Slurm array (README: Scale-out)
   --workers N           worker threads for the embedded model                           [CPU cores]
@@ -97,21 +102,16 @@ ${EXIT_CODES}
 
 const GENERATE = `Usage: bench generate <task> --out PATH [options]
 
-Writes a task's samples for other tools (RULER's or MemAgent's scripts), without running a model: --format ruler and
-memagent write one file per length under the folder PATH, in the peer's own layout; native writes the file PATH.
+{generateIntro}
 
 Options:
-  --out PATH            output folder (ruler, memagent) or file (native) (required)
-  --format F            ruler (RULER's input/outputs/length rows), memagent (MemAgent's context/input/answers rows)
-                        or native (every field of our samples)                         [native]
+{generateFormat}
 ${LENGTHS}
   --samples N           samples per length                                              [task default, 128]
   --seed S              data seed                                                       [42]
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
-  --placement P         ruler-hqa probe: 0-100, 20-80, 40-60, 0-20, 80-100, random     [random]
   --data PATH           your own data (HotpotQA dev file; LongBench data directory)
-  --sizing exact|ruler  NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /
-                        25-line steps down per sample)                                   [exact]
+{taskOptions:generate}
 
 ${EXIT_CODES}
 `;
@@ -152,16 +152,14 @@ Options:
 ${EXIT_CODES}
 `;
 
-const EXPORT = `Usage: bench export <run-dir> --format ruler|longbench|memagent --out DIR [--tasks LIST]
+const EXPORT = `Usage: bench export <run-dir> --format {exportFormats} --out DIR [--tasks LIST]
 
 Writes a run's predictions (the extracted answers the run scored) in the layout a peer tool's own scorer reads:
-  ruler      DIR/<model>__<method>/synthetic/<tokens>/pred/<task>.jsonl   (NVIDIA/RULER eval/evaluate.py)
-  longbench  DIR/pred/<model>__<method>/<dataset>.jsonl, pred_e/ for LongBench-E   (THUDM/LongBench eval.py)
-  memagent   DIR/results/ruler_hqa_<N>/<model>__<method>.jsonl           (MemAgent taskutils/memory_eval/visualize.py)
+{exportLayouts}
 Errored and truncated samples are exported as empty predictions, and counted.
 
 Options:
-  --format F            ruler, longbench or memagent (required)
+  --format F            {exportFormatList} (required)
   --out DIR             the folder the peer tool reads from (required)
   --tasks LIST          only these tasks (comma-separated)                              [every task of the run]
 
@@ -294,12 +292,103 @@ function methodsHelp(): string {
   return lines.join('\n');
 }
 
+/** 'a, b or c'. */
+function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** Greedy wrap of `units` (words, or phrases that must not break) after `first`, further lines indented by `indent`. */
+function wrap(first: string, units: readonly string[], indent: number, width: number): string {
+  const lines = [first];
+  for (const u of units) {
+    const last = lines[lines.length - 1];
+    const fresh = last.trim() === '' || last.endsWith(' ');
+    if (!fresh && last.length + 1 + u.length > width) lines.push(' '.repeat(indent) + u);
+    else lines[lines.length - 1] = fresh ? last + u : `${last} ${u}`;
+  }
+  return lines.join('\n');
+}
+
+const words = (text: string) => text.split(' ');
+
+/** A help line with its default in the defaults column. */
+function withDefault(line: string, dflt: string): string {
+  return `${line.padEnd(87)}[${dflt}]`;
+}
+
+/** The families' task options that `command` takes, as option lines. */
+function taskOptionsHelp(catalog: HelpCatalog, command: TaskOptionCommand): string {
+  const lines: string[] = [];
+  for (const o of catalog.taskOptions.all()) {
+    if (!o.commands.includes(command)) continue;
+    const [head, ...more] = o.help;
+    lines.push(`  ${pad(`--${o.name} ${o.arg}`, 22)}${head}`, ...more.map((l) => `${' '.repeat(24)}${l}`));
+  }
+  return lines.join('\n');
+}
+
+/** The parts of the help texts that list the catalog's file layouts and task options. */
+function catalogParts(catalog: HelpCatalog): Record<string, string> {
+  const gen = catalog.generateFormats().map((n) => catalog.generateLayouts.get(n));
+  const perLength = gen.filter((l) => l.perLength !== undefined).map((l) => l.name);
+  const oneFile = gen.filter((l) => l.perLength === undefined).map((l) => l.name);
+  const peers = gen.flatMap((l) => (l.peer === undefined ? [] : [l.peer]));
+  const exp = catalog.exportFormats().map((n) => catalog.exportLayouts.get(n));
+  const formatUnits = gen.map(
+    (l, k) => `${k === gen.length - 1 && k > 0 ? 'or ' : ''}${l.name} (${l.rows})${k < gen.length - 2 ? ',' : ''}`,
+  );
+  return {
+    generateOverview: wrap(
+      `  bench generate <task> --out PATH         write`,
+      words(
+        `samples for other tools (--format ${perLength.join('|')}: one file per length under the folder PATH; ${oneFile.join('|')}: the file PATH)`,
+      ),
+      43,
+      124,
+    ),
+    exportOverview: wrap(
+      `  bench export <run-dir> --format F --out DIR   a`,
+      words(
+        `run's predictions in the layout ${orList(exp.map((l) => `${l.reader} (${l.name})`))} reads [--tasks LIST]`,
+      ),
+      43,
+      124,
+    ),
+    generateIntro: wrap(
+      'Writes',
+      words(
+        `a task's samples for other tools (${orList(peers)} scripts), without running a model: --format ${perLength.join(' and ')} write one file per length under the folder PATH, in the peer's own layout; ${oneFile.join(' and ')} writes the file PATH.`,
+      ),
+      0,
+      120,
+    ),
+    generateFormat: [
+      `  ${pad('--out PATH', 22)}output folder (${perLength.join(', ')}) or file (${oneFile.join(', ')}) (required)`,
+      ...wrap(`  ${pad('--format F', 22)}`, formatUnits, 24, 120)
+        .split('\n')
+        .map((line, k, all) => (k === all.length - 1 ? withDefault(line, 'native') : line)),
+    ].join('\n'),
+    exportFormats: exp.map((l) => l.name).join('|'),
+    exportLayouts: exp.map((l) => `  ${pad(l.name, 11)}${l.help}`).join('\n'),
+    exportFormatList: orList(exp.map((l) => l.name)),
+    'taskOptions:run': taskOptionsHelp(catalog, 'run'),
+    'taskOptions:generate': taskOptionsHelp(catalog, 'generate'),
+  };
+}
+
 function serveHelp(): string {
   return SERVE_FLAGS.map(([flag, value, text]) => `  ${pad(`${flag} ${value}`, 22)}${text}`).join('\n');
 }
 
+function fill(text: string, catalog: HelpCatalog): string {
+  const parts = catalogParts(catalog);
+  return text.replace(/\{([A-Za-z:]+)\}/g, (whole, name: string) => parts[name] ?? whole);
+}
+
 /** The overview (no topic) or one command's help. The topic is a known command (parseCli refuses others). */
-export function helpText(topic?: string): string {
-  if (topic === undefined || !(topic in TOPICS)) return OVERVIEW;
-  return TOPICS[topic as Subcommand].replace('{methods}', methodsHelp()).replace('{serve}', serveHelp());
+export function helpText(topic?: string, catalog: HelpCatalog = builtinCatalog()): string {
+  if (topic === undefined || !(topic in TOPICS)) return fill(OVERVIEW, catalog);
+  return fill(TOPICS[topic as Subcommand], catalog)
+    .replace('{methods}', methodsHelp())
+    .replace('{serve}', serveHelp());
 }

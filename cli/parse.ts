@@ -6,6 +6,18 @@ import { methods as methodRegistry, type MethodFlagValues, type MethodOption } f
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
 import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
+import type { TaskOptionCommand } from '../harness/config/task-option.js';
+import type { Catalog } from '../harness/registry/family.js';
+import { builtinCatalog } from '../generators/index.js';
+
+/**
+ * What the parser reads from the catalog: the families' task options and file layouts. The default is the built-in
+ * one: parsing is synchronous and comes first, so the families' modules load with this one (~40 ms).
+ */
+export type CliCatalog = Pick<
+  Catalog,
+  'taskOptions' | 'exportLayouts' | 'generateLayouts' | 'exportFormats' | 'generateFormats'
+>;
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -23,10 +35,7 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   concurrency: { type: 'string' },
   'requests-per-endpoint': { type: 'string' },
   tokenizer: { type: 'string' },
-  placement: { type: 'string' },
   data: { type: 'string' },
-  pool: { type: 'string' },
-  sizing: { type: 'string' },
   shard: { type: 'string' },
   workers: { type: 'string' },
   'no-progress': { type: 'boolean' },
@@ -52,8 +61,15 @@ const PLAN_OPTIONS: Record<string, OptionSpec> = {
   json: { type: 'boolean' },
 };
 
-function runOptions(): Record<string, OptionSpec> {
-  const out: Record<string, OptionSpec> = { ...BASE_RUN_OPTIONS };
+/** The families' task options that `command` takes (e.g. --placement), from the catalog. */
+function taskOptionSpecs(catalog: CliCatalog, command: TaskOptionCommand): Record<string, OptionSpec> {
+  const out: Record<string, OptionSpec> = {};
+  for (const o of catalog.taskOptions.all()) if (o.commands.includes(command)) out[o.name] = { type: 'string' };
+  return out;
+}
+
+function runOptions(catalog: CliCatalog): Record<string, OptionSpec> {
+  const out: Record<string, OptionSpec> = { ...BASE_RUN_OPTIONS, ...taskOptionSpecs(catalog, 'run') };
   for (const o of methodRegistry.options()) out[o.flag] = { type: 'string' };
   return out;
 }
@@ -65,9 +81,7 @@ const GENERATE_OPTIONS: Record<string, OptionSpec> = {
   out: { type: 'string' },
   format: { type: 'string' },
   tokenizer: { type: 'string' },
-  placement: { type: 'string' },
   data: { type: 'string' },
-  sizing: { type: 'string' },
 };
 const SCORE_OPTIONS: Record<string, OptionSpec> = {
   format: { type: 'string' },
@@ -130,16 +144,19 @@ export const SUBCOMMANDS = [
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The flags each subcommand's parser accepts (without the leading --), so help can be checked against them. */
-export function commandOptions(command: Subcommand): Record<string, OptionSpec> {
+export function commandOptions(
+  command: Subcommand,
+  catalog: CliCatalog = builtinCatalog(),
+): Record<string, OptionSpec> {
   switch (command) {
     case 'run':
-      return runOptions();
+      return runOptions(catalog);
     case 'plan':
-      return { ...runOptions(), ...PLAN_OPTIONS };
+      return { ...runOptions(catalog), ...PLAN_OPTIONS };
     case 'tasks':
       return {};
     case 'generate':
-      return GENERATE_OPTIONS;
+      return generateOptions(catalog);
     case 'score':
       return SCORE_OPTIONS;
     case 'export':
@@ -332,7 +349,42 @@ function parseModel(model: string | undefined, endpoints: string[] | undefined):
   return urls;
 }
 
-function parseRun(argv: string[], env: ShardEnv, parsed = parse(argv, runOptions(), 'run')): RunConfig {
+function generateOptions(catalog: CliCatalog): Record<string, OptionSpec> {
+  return { ...GENERATE_OPTIONS, ...taskOptionSpecs(catalog, 'generate') };
+}
+
+/** --data and the families' task options as given, by name (TaskEnv.options); the families check the values. */
+function parseTaskOptions(
+  values: Record<string, unknown>,
+  catalog: CliCatalog,
+  command: TaskOptionCommand,
+): Record<string, string> {
+  const options: Record<string, string> = {};
+  if (values.data !== undefined)
+    options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
+  for (const o of catalog.taskOptions.all())
+    if (o.commands.includes(command) && values[o.name] !== undefined) options[o.name] = values[o.name] as string;
+  return options;
+}
+
+/** A task option given without the option it needs (e.g. --pool without --data): its family's one line. */
+function checkTaskOptionsRequired(options: Record<string, string>, catalog: CliCatalog): void {
+  for (const o of catalog.taskOptions.all())
+    if (o.requires && options[o.name] !== undefined && options[o.requires.option] === undefined)
+      throw new UserError(o.requires.message);
+}
+
+/** 'a, b or c'. */
+function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+function parseRun(
+  argv: string[],
+  env: ShardEnv,
+  catalog: CliCatalog,
+  parsed = parse(argv, runOptions(catalog), 'run'),
+): RunConfig {
   const { values, positionals } = parsed;
   if (positionals.length === 0)
     throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
@@ -344,11 +396,7 @@ function parseRun(argv: string[], env: ShardEnv, parsed = parse(argv, runOptions
     throw new UserError(
       '--model-name is required with an endpoint (the model name the server serves, e.g. BytedTsinghua-SIA/RL-MemoryAgent-14B)',
     );
-  const options: Record<string, string> = {};
-  if (values.placement !== undefined) options.placement = values.placement as string;
-  if (values.data !== undefined)
-    options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
-  if (values.pool !== undefined) options.pool = values.pool as string;
+  const options = parseTaskOptions(values, catalog, 'run');
   // `file:PATH` is the generic JSONL task with --data PATH (generators/jsonl).
   const file = tasks.find((t) => t.startsWith('file:'));
   if (file !== undefined) {
@@ -358,11 +406,7 @@ function parseRun(argv: string[], env: ShardEnv, parsed = parse(argv, runOptions
     tasks = ['jsonl'];
     options.data = file.slice(5);
   }
-  if (options.pool !== undefined && options.data === undefined)
-    throw new UserError(
-      "--pool goes with --data: it is the HotpotQA dev file that MemAgent's index-form RULER-HQA files point into",
-    );
-  if (values.sizing !== undefined) options.sizing = values.sizing as string;
+  checkTaskOptionsRequired(options, catalog);
   const lengthSpec = values.lengths as string | undefined;
   const methods = parseMethods(values.method as string | undefined);
   return {
@@ -434,8 +478,8 @@ function taskNames(raw: string): string[] {
 }
 
 /** `bench plan`: a `bench run` command line plus the hardware to predict on, or a run directory to calibrate from. */
-function parsePlan(argv: string[], env: ShardEnv): Command {
-  const parsed = parse(argv, { ...runOptions(), ...PLAN_OPTIONS }, 'plan');
+function parsePlan(argv: string[], env: ShardEnv, catalog: CliCatalog): Command {
+  const parsed = parse(argv, { ...runOptions(catalog), ...PLAN_OPTIONS }, 'plan');
   const v = parsed.values;
   const str = (k: string) => v[k] as string | undefined;
   const calibrate = str('calibrate');
@@ -447,7 +491,7 @@ function parsePlan(argv: string[], env: ShardEnv): Command {
   }
   return {
     command: 'plan',
-    config: parsed.positionals.length > 0 ? parseRun(argv, env, parsed) : undefined,
+    config: parsed.positionals.length > 0 ? parseRun(argv, env, catalog, parsed) : undefined,
     simulate: str('simulate'),
     calibrate,
     timeScale: str('time-scale'),
@@ -519,8 +563,11 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
   };
 }
 
-/** Pure: argv (without node and script) and the environment (`--shard auto` reads it) → a command. Throws UserError on bad input. */
-export function parseCli(argv: string[], env: ShardEnv = process.env): Command {
+/**
+ * Pure: argv (without node and script), the environment (`--shard auto` reads it) and the catalog (the families'
+ * task options and file layouts) → a command. Throws UserError on bad input.
+ */
+export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: CliCatalog = builtinCatalog()): Command {
   const [head, ...rest] = argv;
   if (head === undefined || head === '--help' || head === '-h' || head === 'help')
     return helpFor(head === 'help' ? rest[0] : undefined);
@@ -531,34 +578,32 @@ export function parseCli(argv: string[], env: ShardEnv = process.env): Command {
       if (rest.length > 0) throw new UserError(`bench tasks takes no arguments, got: ${rest.join(' ')}`);
       return { command: 'tasks' };
     case 'run':
-      return { command: 'run', config: parseRun(rest, env) };
+      return { command: 'run', config: parseRun(rest, env, catalog) };
     case 'plan':
-      return parsePlan(rest, env);
+      return parsePlan(rest, env, catalog);
     case 'generate': {
-      const { values, positionals } = parse(rest, GENERATE_OPTIONS, 'generate');
+      const { values, positionals } = parse(rest, generateOptions(catalog), 'generate');
       const task = one(positionals, 'task', 'generate');
       if (task.trim() === '')
         throw new UserError('task name is empty: pass a task such as ruler-hqa (see bench tasks)');
       const format = (values.format as string | undefined) ?? 'native';
-      if (format !== 'ruler' && format !== 'memagent' && format !== 'native')
-        throw new UserError(`--format must be ruler, memagent or native, got '${format}'`);
+      const layout = catalog.generateLayouts.find(format);
+      if (!layout) throw new UserError(`--format must be ${orList(catalog.generateFormats())}, got '${format}'`);
+      const oneFile = layout.perLength === undefined;
       if (
         !nonEmptyPath(
           values.out as string | undefined,
           '--out',
-          format === 'native'
+          oneFile
             ? 'a file, e.g. --out data.jsonl'
             : 'a directory (one file per length, in the layout of the peer tool)',
         )
       )
         throw new UserError(
-          `bench generate needs --out ${format === 'native' ? 'FILE.jsonl' : 'DIR (one file per length, in the layout of the peer tool)'}`,
+          `bench generate needs --out ${oneFile ? 'FILE.jsonl' : 'DIR (one file per length, in the layout of the peer tool)'}`,
         );
-      const options: Record<string, string> = {};
-      if (values.placement !== undefined) options.placement = values.placement as string;
-      if (values.data !== undefined)
-        options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
-      if (values.sizing !== undefined) options.sizing = values.sizing as string;
+      const options = parseTaskOptions(values, catalog, 'generate');
+      checkTaskOptionsRequired(options, catalog);
       const lengthSpec = values.lengths as string | undefined;
       return {
         command: 'generate',
@@ -590,9 +635,9 @@ export function parseCli(argv: string[], env: ShardEnv = process.env): Command {
       const { values, positionals } = parse(rest, EXPORT_OPTIONS, 'export');
       const runDir = one(positionals, 'run directory', 'export');
       const format = values.format as string | undefined;
-      if (format !== 'ruler' && format !== 'longbench' && format !== 'memagent')
+      if (format === undefined || !catalog.exportLayouts.has(format))
         throw new UserError(
-          `bench export needs --format ruler, longbench or memagent${format === undefined ? '' : `, got '${format}'`}`,
+          `bench export needs --format ${orList(catalog.exportFormats())}${format === undefined ? '' : `, got '${format}'`}`,
         );
       if (!values.out) throw new UserError('bench export needs --out DIR (the folder the peer tool reads from)');
       const tasks = (values.tasks as string | undefined)

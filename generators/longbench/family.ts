@@ -1,7 +1,9 @@
-// LongBench v1 (THUDM/LongBench): per-dataset tasks, the qa/sum groups, metrics, file layouts and report facets.
+// LongBench v1 (THUDM/LongBench): per-dataset tasks, the qa/sum groups, metrics, file layouts (bench export --format
+// longbench) and report facets.
 import type { Family } from '../../harness/registry/family.js';
 import { longbenchReportFacet } from './report-facet.js';
 import { longbenchRowsFormat } from './data-file.js';
+import { longbenchExportLayout } from './export.js';
 import { longbenchGroups, longbenchTasks } from './index.js';
 import { longbenchScoreSource } from './score-source.js';
 import { LONGBENCH_METRIC_ENTRIES } from './scoring.js';
@@ -14,4 +16,5 @@ export const longbenchFamily: Family = {
   scoreSources: [longbenchScoreSource],
   dataFormats: [longbenchRowsFormat],
   reportFacets: [longbenchReportFacet],
+  exportLayouts: [longbenchExportLayout],
 };

@@ -1,7 +1,10 @@
-// RULER (NVIDIA/RULER): the eight NIAH tasks, their data files, metrics, file layouts and report facets.
+// RULER (NVIDIA/RULER): the eight NIAH tasks, their data files, metrics, file layouts (bench export/generate
+// --format ruler), the --sizing task option and report facets.
 import type { Family } from '../../harness/registry/family.js';
 import { rulerReportFacet } from './report-facet.js';
 import { rulerNiahFormat } from './data-file.js';
+import { rulerExportLayout } from './export.js';
+import { rulerGenerateLayout } from './generate.js';
 import { niahTasks } from './index.js';
 import { RULER_METRIC_ENTRIES } from './metrics.js';
 import { rulerScoreSource } from './score-source.js';
@@ -13,4 +16,19 @@ export const rulerFamily: Family = {
   scoreSources: [rulerScoreSource],
   dataFormats: [rulerNiahFormat],
   reportFacets: [rulerReportFacet],
+  exportLayouts: [rulerExportLayout],
+  generateLayouts: [rulerGenerateLayout],
+  taskOptions: [
+    {
+      name: 'sizing',
+      arg: 'exact|ruler',
+      help: [
+        "NIAH haystack size: exact per sample, or RULER's (once per length, then 500-word /",
+        '25-line steps down per sample)                                   [exact]',
+      ],
+      choices: ['exact', 'ruler'],
+      tasks: niahTasks.map((t) => t.name),
+      commands: ['run', 'generate'],
+    },
+  ],
 };

@@ -26,8 +26,10 @@ export type Command =
       samples?: number;
       seed: number;
       out: string;
-      format: 'ruler' | 'memagent' | 'native';
+      /** A generate layout of the catalog (checked by the parser). */
+      format: string;
       tokenizer: string;
+      /** Task options (--data and the families' flags, e.g. --placement), by name without '--'. */
       options: Record<string, string>;
     }
   | {
@@ -38,7 +40,8 @@ export type Command =
       json: boolean;
       metric?: string;
     }
-  | { command: 'export'; runDir: string; format: 'ruler' | 'longbench' | 'memagent'; out: string; tasks?: string[] }
+  /** format: an export layout of the catalog (checked by the parser). */
+  | { command: 'export'; runDir: string; format: string; out: string; tasks?: string[] }
   | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
   | {
       command: 'gate';

@@ -3,6 +3,10 @@
 // built once by the CLI and handed to the commands and the runner.
 import type { TaskDefinition } from '../types.js';
 import type { ReportFacet } from '../report/facet.js';
+import type { TaskOption } from '../config/task-option.js';
+import type { ExportLayout } from '../formats/export-layout.js';
+import type { GenerateLayout } from '../formats/generate-layout.js';
+import { nativeGenerateLayout } from '../formats/native.js';
 import { UserError } from '../errors.js';
 import { didYouMean } from '../suggest.js';
 import { Registry } from './registry.js';
@@ -31,6 +35,11 @@ export interface Family {
   /** Layouts of its published data that --data reads (detected from a file's first row). The catalog sends a task's
    *  prepare through the reader one of them declares for it, so Catalog.tasks, not Family.tasks, read --data. */
   dataFormats?: readonly DataFormat[];
+  /** Its peer tools' layouts for `bench export --format` and `bench generate --format`. */
+  exportLayouts?: readonly ExportLayout[];
+  generateLayouts?: readonly GenerateLayout[];
+  /** Flags its tasks read (`bench run`/`bench generate --placement` ...). */
+  taskOptions?: readonly TaskOption[];
 }
 
 export class Catalog {
@@ -41,6 +50,9 @@ export class Catalog {
   readonly metrics = new Registry<Metric>('metric', QA_METRICS);
   readonly scoreSources = new Registry<ScoreSource>('score format');
   readonly dataFormats = new Registry<DataFormat>('data format');
+  readonly exportLayouts = new Registry<ExportLayout>('export format');
+  readonly generateLayouts = new Registry<GenerateLayout>('generate format', [nativeGenerateLayout]);
+  readonly taskOptions = new Registry<TaskOption>('task option');
 
   constructor(families: Iterable<Family> = []) {
     for (const f of families) this.add(f);
@@ -54,6 +66,18 @@ export class Catalog {
     for (const m of family.metrics ?? []) this.metrics.register(m);
     for (const s of family.scoreSources ?? []) this.scoreSources.register(s);
     for (const f of family.dataFormats ?? []) this.dataFormats.register(f);
+    for (const l of family.exportLayouts ?? []) this.exportLayouts.register(l);
+    for (const l of family.generateLayouts ?? []) this.generateLayouts.register(l);
+    for (const o of family.taskOptions ?? []) this.taskOptions.register(o);
+  }
+
+  /** The --format names of `bench export` / `bench generate`, in the order lists and messages show them. */
+  exportFormats(): string[] {
+    return byRank(this.exportLayouts.all());
+  }
+
+  generateFormats(): string[] {
+    return byRank(this.generateLayouts.all());
   }
 
   /** The task, or one line naming the closest task or group. */
@@ -73,4 +97,8 @@ export class Catalog {
       for (const m of this.groups.find(n)?.tasks ?? [n]) if (!out.includes(m)) out.push(this.task(m).name);
     return out;
   }
+}
+
+function byRank(layouts: ReadonlyArray<{ name: string; rank: number }>): string[] {
+  return [...layouts].sort((a, b) => a.rank - b.rank).map((l) => l.name);
 }

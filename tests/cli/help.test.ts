@@ -3,6 +3,9 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { helpText } from '../../cli/help.js';
 import { SUBCOMMANDS, commandOptions, parseCli } from '../../cli/parse.js';
+import { builtinCatalog } from '../../generators/index.js';
+
+const catalog = builtinCatalog();
 
 /** Flags documented on option lines ("  --flag ..." at the start of a line). */
 function documentedFlags(text: string): Set<string> {
@@ -11,8 +14,8 @@ function documentedFlags(text: string): Set<string> {
 
 test('every subcommand documents every flag its parser accepts, and no other', () => {
   for (const command of SUBCOMMANDS) {
-    const text = helpText(command);
-    const accepted = Object.keys(commandOptions(command)).sort();
+    const text = helpText(command, catalog);
+    const accepted = Object.keys(commandOptions(command, catalog)).sort();
     assert.deepEqual([...documentedFlags(text)].sort(), accepted, `bench ${command} --help`);
     assert.match(text, new RegExp(`^Usage: bench ${command}\\b`, 'm'));
     assert.match(text, /^Exit codes: 0 /m, `bench ${command} --help names its exit codes`);
@@ -47,7 +50,7 @@ test('bench help X and bench X --help are the same help; unknown topics are refu
   assert.throws(() => parseCli(['help', 'nope']), /no help for 'nope': commands are run, plan, tasks/);
   assert.throws(() => parseCli(['nope', '--help']), /no help for 'nope'/);
   // The overview names every command and points to the per-command help.
-  const overview = helpText();
+  const overview = helpText(undefined, catalog);
   for (const command of SUBCOMMANDS) assert.match(overview, new RegExp(`^  bench ${command}\\b`, 'm'));
   assert.match(overview, /bench <command> --help/);
 });

@@ -1,10 +1,17 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { parseCli } from '../../cli/parse.js';
+import { helpText } from '../../cli/help.js';
+import { commandOptions, parseCli } from '../../cli/parse.js';
+import { builtinCatalog, FAMILIES } from '../../generators/index.js';
+import { Catalog, type Family } from '../../harness/registry/family.js';
+
+/** The CLI's parser with the built-in families, as cli/main.ts calls it. */
+const catalog = builtinCatalog();
+const parse = (argv: string[], env: NodeJS.ProcessEnv = process.env) => parseCli(argv, env, catalog);
 import { UserError } from '../../harness/errors.js';
 
 test('bench run with defaults', () => {
-  const cmd = parseCli(['run', 'ruler-hqa', '--lengths', '32k..3.5m']);
+  const cmd = parse(['run', 'ruler-hqa', '--lengths', '32k..3.5m']);
   assert.equal(cmd.command, 'run');
   if (cmd.command !== 'run') return;
   const c = cmd.config;
@@ -23,7 +30,7 @@ test('bench run with defaults', () => {
 });
 
 test('bench run with every option', () => {
-  const cmd = parseCli([
+  const cmd = parse([
     'run',
     'ruler-hqa,niah_single_1',
     '--samples',
@@ -92,18 +99,18 @@ test('usage errors are UserErrors with exit code 2', () => {
   ];
   for (const argv of bad)
     assert.throws(
-      () => parseCli(argv),
+      () => parse(argv),
       (e: unknown) => e instanceof UserError && e.exitCode === 2,
       argv.join(' '),
     );
 });
 
 test('help and version', () => {
-  assert.equal(parseCli([]).command, 'help');
-  assert.equal(parseCli(['--help']).command, 'help');
-  assert.deepEqual(parseCli(['run', '--help']), { command: 'help', topic: 'run' });
-  assert.equal(parseCli(['--version']).command, 'version');
-  assert.equal(parseCli(['tasks']).command, 'tasks');
+  assert.equal(parse([]).command, 'help');
+  assert.equal(parse(['--help']).command, 'help');
+  assert.deepEqual(parse(['run', '--help']), { command: 'help', topic: 'run' });
+  assert.equal(parse(['--version']).command, 'version');
+  assert.equal(parse(['tasks']).command, 'tasks');
 });
 
 test("negative values reach the flag's own check, as --flag -1 or --flag=-1", () => {
@@ -111,62 +118,62 @@ test("negative values reach the flag's own check, as --flag -1 or --flag=-1", ()
     ['run', 'ruler-hqa', '--samples', '-1'],
     ['run', 'ruler-hqa', '--samples=-1'],
   ]) {
-    assert.throws(() => parseCli(argv), /^UserError: --samples must be at least 1, got -1$/);
+    assert.throws(() => parse(argv), /^UserError: --samples must be at least 1, got -1$/);
   }
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--lengths', '-5k']), /'-5k' is negative/);
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--temperature', '-0.5']), /--temperature must be a number in/);
+  assert.throws(() => parse(['run', 'ruler-hqa', '--lengths', '-5k']), /'-5k' is negative/);
+  assert.throws(() => parse(['run', 'ruler-hqa', '--temperature', '-0.5']), /--temperature must be a number in/);
   // A boolean flag never takes the next argument.
   assert.throws(
-    () => parseCli(['run', 'ruler-hqa', '--dry-run', '-1']),
+    () => parse(['run', 'ruler-hqa', '--dry-run', '-1']),
     /^UserError: bench run: unexpected argument '-1': --dry-run takes no value/,
   );
 });
 
 test('unknown flags and empty names are refused with what to do', () => {
   assert.throws(
-    () => parseCli(['run', 'ruler-hqa', '--sample', '3']),
+    () => parse(['run', 'ruler-hqa', '--sample', '3']),
     /unknown option '--sample' \(did you mean --samples\?\)/,
   );
   assert.throws(
-    () => parseCli(['run', 'ruler-hqa', '--sample=3']),
+    () => parse(['run', 'ruler-hqa', '--sample=3']),
     /unknown option '--sample' \(did you mean --samples\?\)/,
   );
   assert.throws(
-    () => parseCli(['run', 'ruler-hqa', '-samples', '3']),
+    () => parse(['run', 'ruler-hqa', '-samples', '3']),
     /unknown option '-samples' \(did you mean --samples\?\)/,
   );
-  assert.throws(() => parseCli(['gate', 'r', '--baseline', 'b', '--junt', 'x']), /did you mean --junit\?/);
+  assert.throws(() => parse(['gate', 'r', '--baseline', 'b', '--junt', 'x']), /did you mean --junit\?/);
   assert.throws(
-    () => parseCli(['run', 'ruler-hqa', '--xyzzy']),
+    () => parse(['run', 'ruler-hqa', '--xyzzy']),
     (e: unknown) => e instanceof UserError && !/did you mean/.test(e.message),
   );
-  assert.throws(() => parseCli(['run', '']), /^UserError: task name is empty:/);
-  assert.throws(() => parseCli(['run', ' , ']), /^UserError: task name is empty:/);
-  assert.throws(() => parseCli(['generate', '', '--out', 'x.jsonl']), /task name is empty/);
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--out', '']), /--out is empty/);
-  assert.throws(() => parseCli(['run', 'ruler-hqa', '--data', ' ']), /--data is empty/);
-  assert.throws(() => parseCli(['gate', 'r', '--baseline', 'b', '--junit', '']), /--junit is empty/);
-  assert.throws(() => parseCli(['serv']), /unknown command 'serv' \(did you mean serve\?\)/);
+  assert.throws(() => parse(['run', '']), /^UserError: task name is empty:/);
+  assert.throws(() => parse(['run', ' , ']), /^UserError: task name is empty:/);
+  assert.throws(() => parse(['generate', '', '--out', 'x.jsonl']), /task name is empty/);
+  assert.throws(() => parse(['run', 'ruler-hqa', '--out', '']), /--out is empty/);
+  assert.throws(() => parse(['run', 'ruler-hqa', '--data', ' ']), /--data is empty/);
+  assert.throws(() => parse(['gate', 'r', '--baseline', 'b', '--junit', '']), /--junit is empty/);
+  assert.throws(() => parse(['serv']), /unknown command 'serv' \(did you mean serve\?\)/);
 });
 
 test('whole numbers above Number.MAX_SAFE_INTEGER are refused, not rounded', () => {
   assert.throws(
-    () => parseCli(['run', 'ruler-hqa', '--seed', '99999999999999999999']),
+    () => parse(['run', 'ruler-hqa', '--seed', '99999999999999999999']),
     /--seed must be at most 9007199254740991 \(larger whole numbers lose precision\), got 99999999999999999999/,
   );
-  const cmd = parseCli(['run', 'ruler-hqa', '--seed', String(Number.MAX_SAFE_INTEGER)]);
+  const cmd = parse(['run', 'ruler-hqa', '--seed', String(Number.MAX_SAFE_INTEGER)]);
   assert.equal(cmd.command === 'run' && cmd.config.seed, Number.MAX_SAFE_INTEGER);
 });
 
 test('bench export and bench score --metric', () => {
-  assert.deepEqual(parseCli(['export', 'runs/x', '--format', 'ruler', '--out', 'ruler-root']), {
+  assert.deepEqual(parse(['export', 'runs/x', '--format', 'ruler', '--out', 'ruler-root']), {
     command: 'export',
     runDir: 'runs/x',
     format: 'ruler',
     out: 'ruler-root',
   });
   assert.deepEqual(
-    parseCli(['export', 'runs/x', '--format', 'memagent', '--out', 'm', '--tasks', 'ruler-hqa, niah_single_1']),
+    parse(['export', 'runs/x', '--format', 'memagent', '--out', 'm', '--tasks', 'ruler-hqa, niah_single_1']),
     {
       command: 'export',
       runDir: 'runs/x',
@@ -175,14 +182,14 @@ test('bench export and bench score --metric', () => {
       tasks: ['ruler-hqa', 'niah_single_1'],
     },
   );
-  assert.deepEqual(parseCli(['score', 'f.jsonl', '--metric', 'sub_em']), {
+  assert.deepEqual(parse(['score', 'f.jsonl', '--metric', 'sub_em']), {
     command: 'score',
     target: 'f.jsonl',
     format: 'auto',
     json: false,
     metric: 'sub_em',
   });
-  assert.deepEqual(parseCli(['score', 'f.jsonl']), {
+  assert.deepEqual(parse(['score', 'f.jsonl']), {
     command: 'score',
     target: 'f.jsonl',
     format: 'auto',
@@ -195,9 +202,42 @@ test('bench export and bench score --metric', () => {
     ['export', '--format', 'ruler', '--out', 'o'],
   ]) {
     assert.throws(
-      () => parseCli(argv),
+      () => parse(argv),
       (e: unknown) => e instanceof UserError && e.exitCode === 2,
       argv.join(' '),
     );
   }
+});
+
+test("a family's task option is a flag of the commands it names, in their help, with its own requirement", () => {
+  const family: Family = {
+    name: 'toy',
+    tasks: [],
+    taskOptions: [
+      {
+        name: 'depth',
+        arg: 'D',
+        help: ['toy needle depth, 0-100', 'second line                    [50]'],
+        tasks: ['toy'],
+        commands: ['run'],
+        requires: { option: 'data', message: '--depth goes with --data: it places the toy needle in your file' },
+      },
+    ],
+  };
+  const withToy = new Catalog([...FAMILIES, family]);
+  const cmd = parseCli(['run', 'ruler-hqa', '--depth', '30', '--data', 'f.jsonl'], {}, withToy);
+  assert.deepEqual(cmd.command === 'run' && cmd.config.options, { data: 'f.jsonl', depth: '30' });
+  assert.throws(
+    () => parseCli(['run', 'ruler-hqa', '--depth', '30'], {}, withToy),
+    (e: unknown) => e instanceof UserError && /^--depth goes with --data: it/.test(e.message),
+  );
+  assert.throws(() => parseCli(['run', 'ruler-hqa', '--depth', '30']), /unknown option '--depth'/);
+  assert.throws(
+    () => parseCli(['generate', 'ruler-hqa', '--depth', '30', '--out', 'o'], {}, withToy),
+    /bench generate: unknown option '--depth'/,
+  );
+  const run = helpText('run', withToy);
+  assert.match(run, /^ {2}--depth D {13}toy needle depth, 0-100\n {24}second line {20}\[50\]$/m);
+  assert.doesNotMatch(helpText('generate', withToy), /--depth/);
+  assert.ok('depth' in commandOptions('run', withToy) && !('depth' in commandOptions('generate', withToy)));
 });

@@ -17,6 +17,10 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseCli } from '../../../cli/parse.js';
+import { helpText } from '../../../cli/help.js';
+import { builtinCatalog, FAMILIES } from '../../../generators/index.js';
+import type { ExportLayout } from '../../../harness/formats/export-layout.js';
+import { Catalog, type Family } from '../../../harness/registry/family.js';
 import { exportName, exportRun, type ExportFormat, type ExportResult } from '../../../cli/commands/export.js';
 import { scoreTarget, type ScoreRow } from '../../../cli/commands/score.js';
 import { UserError } from '../../../harness/errors.js';
@@ -25,12 +29,13 @@ import { LONGBENCH_METRICS } from '../../../generators/longbench/protocol.js';
 import { toPercent } from '../../../harness/protocol/round.js';
 import { executeRun } from '../../../harness/runner/runner.js';
 import { runHooks } from '../../../cli/run-hooks.js';
-import { builtinCatalog } from '../../../generators/index.js';
 import { RULER_TASKS } from '../../../generators/ruler/score-source.js';
 import type { SampleRecord } from '../../../harness/types.js';
 import { summarize } from '../../../reports/summary.js';
 import { longbenchReportFacet } from '../../../generators/longbench/report-facet.js';
 import { assertOneLine, runBench } from '../../helpers/cli.js';
+
+const catalog = builtinCatalog();
 
 let root: string;
 const runs = { niah: '', hqaDocs: '', hqaTokens: '', longbench: '', longbenchE: '' };
@@ -39,7 +44,7 @@ async function run(out: string, args: string[]): Promise<void> {
   const cmd = parseCli(['run', ...args, '--no-progress', '--workers', '1', '--out', out]);
   if (cmd.command !== 'run') throw new Error('not a run command');
   const result = await executeRun(cmd.config, {
-    ...runHooks(builtinCatalog()),
+    ...runHooks(catalog),
     createModel: async (_c, tokenizer) => createLocalModel(tokenizer),
   });
   assert.ok(result.kind === 'finished' && !result.interrupted);
@@ -91,7 +96,7 @@ function fresh(): string {
 }
 
 function exportTo(runDir: string, format: ExportFormat, tasks?: string[]): ExportResult {
-  return exportRun({ runDir, format, out: fresh(), tasks });
+  return exportRun({ runDir, format, out: fresh(), tasks }, catalog);
 }
 
 /** n and score of each row, by a key the caller builds from the row. */
@@ -336,22 +341,22 @@ describe('refusals', () => {
   it("a format that does not fit the run's tasks is one line naming them and the format that fits", () => {
     const out = fresh();
     refuses(
-      () => exportRun({ runDir: runs.longbench, format: 'memagent', out }),
+      () => exportRun({ runDir: runs.longbench, format: 'memagent', out }, catalog),
       /--format memagent takes ruler-hqa and the RULER tasks.*longbench\/hotpotqa.*use --format longbench for longbench\/hotpotqa/,
     );
     refuses(
-      () => exportRun({ runDir: runs.hqaDocs, format: 'ruler', out }),
+      () => exportRun({ runDir: runs.hqaDocs, format: 'ruler', out }, catalog),
       /--format ruler takes RULER's tasks .*ruler-hqa \(not one of RULER's tasks\).*--format memagent for ruler-hqa/,
     );
     refuses(
-      () => exportRun({ runDir: runs.niah, format: 'longbench', out }),
+      () => exportRun({ runDir: runs.niah, format: 'longbench', out }, catalog),
       /--format longbench takes LongBench datasets .*this run has niah_single_1 .*use --format ruler or memagent for niah_single_1/,
     );
     refuses(
-      () => exportRun({ runDir: runs.niah, format: 'ruler', out, tasks: ['ruler-hqa'] }),
+      () => exportRun({ runDir: runs.niah, format: 'ruler', out, tasks: ['ruler-hqa'] }, catalog),
       /--tasks: ruler-hqa not in this run \(its tasks: /,
     );
-    refuses(() => exportRun({ runDir: join(root, 'nope'), format: 'ruler', out }), /not a run directory/);
+    refuses(() => exportRun({ runDir: join(root, 'nope'), format: 'ruler', out }, catalog), /not a run directory/);
     assert.ok(!existsSync(out), 'nothing written');
   });
 
@@ -387,6 +392,62 @@ describe('bench export (CLI)', () => {
       await runBench(['export', runs.niah, '--out', bad]),
       2,
       /needs --format ruler, longbench or memagent/,
+    );
+  });
+});
+
+describe('a layout registered by a family outside the built-in ones', () => {
+  it('is a --format of parse, help and exportRun: rows in data order per file, misfits refused with its words', () => {
+    const toy: ExportLayout = {
+      name: 'toy',
+      rank: 5,
+      label: 'Toy',
+      reader: "Toy's score.py",
+      help: 'DIR/<task>/<length>.jsonl   (toy score.py)',
+      fits: 'tasks at token lengths',
+      misfit: (r) => (r.lengthKind === 'tokens' ? null : 'not at a token length'),
+      place: (r) => ({
+        rel: join(r.task, `${r.lengthLabel}.jsonl`),
+        row: [
+          ['i', r.index],
+          ['method', r.method],
+        ],
+      }),
+      peerCommands: (result) => [`toy score.py ${result.out}`],
+    };
+    const family: Family = { name: 'toy', tasks: [], exportLayouts: [toy] };
+    const withToy = new Catalog([...FAMILIES, family]);
+    assert.deepEqual(withToy.exportFormats(), ['toy', 'ruler', 'longbench', 'memagent']);
+    const cmd = parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o'], {}, withToy);
+    assert.equal(cmd.command === 'export' && cmd.format, 'toy');
+    assert.throws(
+      () => parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o'], {}, catalog),
+      /--format ruler, longbench/,
+    );
+    const help = helpText('export', withToy);
+    assert.match(help, /^Usage: bench export <run-dir> --format toy\|ruler\|longbench\|memagent /m);
+    assert.match(help, /^ {2}toy {8}DIR\/<task>\/<length>\.jsonl/m);
+    assert.match(helpText(undefined, withToy), /in the layout Toy's score\.py \(toy\), RULER's evaluate\.py/);
+
+    const result = exportRun({ runDir: runs.niah, format: 'toy', out: fresh() }, withToy);
+    const expected = records(runs.niah);
+    assert.equal(result.rows, expected.length);
+    for (const f of result.files) {
+      const rows = lines(f.path);
+      assert.equal(rows.length, f.rows);
+      const own = expected.filter((r) => r.task === f.task && r.lengthLabel === f.lengthLabel);
+      assert.deepEqual(
+        rows.map((r) => r.i),
+        own.map((r) => r.index).sort((a, b) => a - b),
+      );
+    }
+    assert.throws(
+      () => exportRun({ runDir: runs.hqaDocs, format: 'toy', out: fresh() }, withToy),
+      (e: unknown) =>
+        e instanceof UserError &&
+        /^--format toy takes tasks at token lengths; this run has ruler-hqa \(not at a token length\) \(use --format memagent for ruler-hqa\)$/.test(
+          e.message,
+        ),
     );
   });
 });

@@ -6,12 +6,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { generateCommand, generatedPath, type GenerateFormat } from '../../../cli/commands/generate.js';
+import { generateCommand, type GenerateFormat } from '../../../cli/commands/generate.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import { datasetKeyHash, type DatasetKey } from '../../../harness/cache/dataset-cache.js';
 import { niahTasks } from '../../../generators/ruler/index.js';
 import { textContext } from '../../../harness/context.js';
 import type { LengthTarget, TaskDefinition } from '../../../harness/types.js';
 import { UserError } from '../../../harness/errors.js';
+
+const catalog = builtinCatalog();
 
 const tokenizer = loadTokenizer('qwen2.5');
 const L8k: LengthTarget = { kind: 'tokens', value: 8192, label: '8k' };
@@ -30,16 +33,19 @@ function run(
   name: string,
   extra: { samples?: number; seed?: number; format?: GenerateFormat; lengths?: LengthTarget[] } = {},
 ) {
-  return generateCommand({
-    task,
-    lengths: extra.lengths ?? [L8k, L16k],
-    samples: extra.samples ?? 3,
-    seed: extra.seed ?? 42,
-    tokenizer,
-    format: extra.format ?? 'native',
-    out: join(dir, name),
-    cacheDir,
-  });
+  return generateCommand(
+    {
+      task,
+      lengths: extra.lengths ?? [L8k, L16k],
+      samples: extra.samples ?? 3,
+      seed: extra.seed ?? 42,
+      tokenizer,
+      format: extra.format ?? 'native',
+      out: join(dir, name),
+      cacheDir,
+    },
+    catalog,
+  );
 }
 
 function rows(path: string): Array<Record<string, unknown>> {
@@ -170,32 +176,38 @@ test('any task works: a text-context task without its own template uses the full
       };
     },
   };
-  const res = await generateCommand({
-    task: toy,
-    lengths: [L8k],
-    samples: 5,
-    seed: 1,
-    tokenizer,
-    format: 'ruler',
-    out: join(dir, 'toy'),
-    cacheDir: join(dir, 'c'),
-  });
+  const res = await generateCommand(
+    {
+      task: toy,
+      lengths: [L8k],
+      samples: 5,
+      seed: 1,
+      tokenizer,
+      format: 'ruler',
+      out: join(dir, 'toy'),
+      cacheDir: join(dir, 'c'),
+    },
+    catalog,
+  );
   assert.equal(res.rows, 2, 'capped at maxSamples');
   const [r0] = rows(join(dir, 'toy', '8192', 'data', 'toy', 'validation.jsonl'));
   assert.match(r0.input as string, /<text>\nDocument 1:\nPerson 0 is a0.\n<\/text>\n\nWho is 0\?/);
   assert.equal(r0.length, tokenizer.count(r0.input as string) + 1024);
   assert.ok(!('answer_prefix' in r0));
   await assert.rejects(
-    generateCommand({
-      task: single2,
-      lengths: [{ kind: 'docs', value: 2, label: 'docs:2' }],
-      samples: 1,
-      seed: 1,
-      tokenizer,
-      format: 'native',
-      out: join(dir, 'x.jsonl'),
-      cacheDir: join(dir, 'c'),
-    }),
+    generateCommand(
+      {
+        task: single2,
+        lengths: [{ kind: 'docs', value: 2, label: 'docs:2' }],
+        samples: 1,
+        seed: 1,
+        tokenizer,
+        format: 'native',
+        out: join(dir, 'x.jsonl'),
+        cacheDir: join(dir, 'c'),
+      },
+      catalog,
+    ),
     UserError,
   );
   rmSync(dir, { recursive: true, force: true });
@@ -220,16 +232,19 @@ test('an interrupted run leaves the old output and no cache entry or temporary f
     },
   };
   await assert.rejects(
-    generateCommand({
-      task: failing,
-      lengths: [L8k],
-      samples: 4,
-      seed: 42,
-      tokenizer,
-      format: 'native',
-      out,
-      cacheDir: cache,
-    }),
+    generateCommand(
+      {
+        task: failing,
+        lengths: [L8k],
+        samples: 4,
+        seed: 42,
+        tokenizer,
+        format: 'native',
+        out,
+        cacheDir: cache,
+      },
+      catalog,
+    ),
     /interrupted/,
   );
   assert.equal(readFileSync(out, 'utf8'), 'old\n');
@@ -284,12 +299,15 @@ test("--format memagent: one eval_*.json per length, named as MemAgent's ruler_h
     );
   // ruler_hqa.py reads {DATAROOT}/eval_{N}.json for N documents.
   assert.equal(
-    generatedPath('memagent', out, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }),
+    catalog.generateLayouts.get('memagent').path(out, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }),
     join(out, 'eval_50.json'),
   );
-  assert.equal(generatedPath('memagent', out, 'ruler-hqa', L8k), join(out, 'eval_ruler-hqa_8192.json'));
   assert.equal(
-    generatedPath('ruler', out, 'niah_multivalue', L16k),
+    catalog.generateLayouts.get('memagent').path(out, 'ruler-hqa', L8k),
+    join(out, 'eval_ruler-hqa_8192.json'),
+  );
+  assert.equal(
+    catalog.generateLayouts.get('ruler').path(out, 'niah_multivalue', L16k),
     join(out, '16384', 'data', 'niah_multivalue', 'validation.jsonl'),
   );
   rmSync(dir, { recursive: true, force: true });
@@ -322,11 +340,14 @@ test('per-length formats refuse a file name, a file, and lengths their layout ha
     (e: unknown) => e instanceof UserError && /is a file/.test(e.message),
   );
   assert.throws(
-    () => generatedPath('ruler', dir, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }),
+    () => catalog.generateLayouts.get('ruler').path(dir, 'ruler-hqa', { kind: 'docs', value: 50, label: 'docs:50' }),
     /docs:50 is not a token length/,
   );
   assert.throws(
-    () => generatedPath('memagent', dir, 'longbench/hotpotqa', { kind: 'native', value: 0, label: 'all' }),
+    () =>
+      catalog.generateLayouts
+        .get('memagent')
+        .path(dir, 'longbench/hotpotqa', { kind: 'native', value: 0, label: 'all' }),
     /use --format native/,
   );
   assert.deepEqual(readdirSync(dir).sort(), ['plain']);
@@ -350,16 +371,19 @@ test("--format ruler interrupted in its second length: the first length's file i
   };
   const out = join(dir, 'synthetic');
   await assert.rejects(
-    generateCommand({
-      task: failing,
-      lengths: [L8k, L16k],
-      samples: 2,
-      seed: 42,
-      tokenizer,
-      format: 'ruler',
-      out,
-      cacheDir: join(dir, 'cache'),
-    }),
+    generateCommand(
+      {
+        task: failing,
+        lengths: [L8k, L16k],
+        samples: 2,
+        seed: 42,
+        tokenizer,
+        format: 'ruler',
+        out,
+        cacheDir: join(dir, 'cache'),
+      },
+      catalog,
+    ),
     /interrupted/,
   );
   assert.equal(rows(join(out, '8192', 'data', 'niah_single_2', 'validation.jsonl')).length, 2);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseLengths } from '../../../harness/config/lengths.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { writeJsonRow } from '../../../harness/cache/dataset-cache.js';
-import { formatRow } from '../../../cli/commands/generate.js';
+import { rulerGenerateLayout } from '../../../generators/ruler/generate.js';
 import { builtinCatalog } from '../../../generators/index.js';
 import { niahTasks } from '../../../generators/ruler/index.js';
 import { powerOfTwoAtLeast, splitRulerInput } from '../../../generators/ruler/data-file.js';
@@ -73,7 +73,7 @@ test("rows written by `bench generate --format ruler` split back into exactly th
     const file = join(tempDir('ruler-gen'), 'validation.jsonl');
     const fd = openSync(file, 'w');
     const samples = [0, 1].map((i) => gen.build(len, i));
-    for (const s of samples) writeJsonRow([fd], formatRow(s, 'ruler', tokenizer));
+    for (const s of samples) writeJsonRow([fd], rulerGenerateLayout.row(s, tokenizer));
     closeSync(fd);
     const read = await catalog.task(name).prepare({ tokenizer, seed: 0, options: { data: file } });
     assert.deepEqual(read.lengths, [len]);
