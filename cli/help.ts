@@ -18,6 +18,7 @@ export type HelpCatalog = Pick<
   | 'generateFormats'
   | 'scoreSources'
   | 'dataFormats'
+  | 'metrics'
 >;
 
 const EXIT_CODES = 'Exit codes: 0 ok, 1 harness error, 2 usage or input error.';
