@@ -1,6 +1,7 @@
 // Help text: `bench --help` is the overview; `bench <command> --help` (= `bench help <command>`) lists every flag the
 // command's parser accepts (tests/cli/help.test.ts checks that against cli/parse.ts), with exit codes. The families'
-// file layouts (--format), score formats, --data layouts and task options (--placement ...) come from the catalog.
+// file layouts (--format), score formats, --data layouts, task options (--placement ...) and the tasks that take
+// document counts come from the catalog.
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import { methods as registry } from '../harness/methods/index.js';
 import type { Catalog } from '../harness/registry/family.js';
@@ -19,6 +20,7 @@ export type HelpCatalog = Pick<
   | 'scoreSources'
   | 'dataFormats'
   | 'metrics'
+  | 'tasks'
 >;
 
 const EXIT_CODES = 'Exit codes: 0 ok, 1 harness error, 2 usage or input error.';
@@ -49,7 +51,7 @@ Exit codes: 0 ok, 1 harness error (bench gate: regression), 2 usage or input err
 `;
 
 const LENGTHS = `  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
-                        comma lists; docs:50..25600 = document counts (tasks built from documents)   [task default]`;
+{docsLengths}`;
 
 const RUN = `Usage: bench run <task[,task...]> [options]
 
@@ -330,6 +332,14 @@ function taskOptionsHelp(catalog: HelpCatalog, command: TaskOptionCommand): stri
   return lines.join('\n');
 }
 
+/** The --lengths line on document counts, naming the tasks that take them. */
+function docsLengthsHelp(catalog: HelpCatalog): string {
+  const docs = catalog.tasks.all().filter((t) => t.acceptsDocCounts);
+  const which = docs.length > 0 ? ` (${docs.map((t) => t.name).join(', ')})` : ' (no task here takes them)';
+  const line = `${' '.repeat(24)}comma lists; docs:50..25600 = document counts${which}`;
+  return `${pad(line, 88)}[task default]`;
+}
+
 /** The --data lines: the families' data layouts, read from the content; raw records (built into samples) last. */
 function dataHelp(catalog: HelpCatalog): string {
   const all = catalog.dataFormats.all();
@@ -398,6 +408,7 @@ function catalogParts(catalog: HelpCatalog): Record<string, string> {
       120,
     ),
     scoreFormat: `${`  ${pad('--format F', 22)}${orList(sources.map((s) => s.name))}: the kind of file to read`.padEnd(88)}[detected from the first line]`,
+    docsLengths: docsLengthsHelp(catalog),
     dataHelp: dataHelp(catalog),
     'taskOptions:run': taskOptionsHelp(catalog, 'run'),
     'taskOptions:generate': taskOptionsHelp(catalog, 'generate'),
