@@ -1,10 +1,12 @@
-// Recognises the prompt kinds the reader answers, from the prompt text alone.
+// Recognises the prompt kinds the reader answers, from the prompt text alone: the method templates (MemAgent,
+// full context), the families' own questions through their skills (harness/reader-skill.ts), then LongBench's kinds.
+
+import type { ReaderSkill } from '../../harness/reader-skill.js';
 
 export type ParsedPrompt =
   | { kind: 'update'; question: string; memory: string; section: string }
   | { kind: 'final'; question: string; memory: string; boxed: boolean }
   | { kind: 'fullContext'; question: string; context: string; boxed: boolean }
-  | { kind: 'niah'; question: string; context: string }
   | { kind: 'qa'; question: string; context: string }
   | { kind: 'summary'; query: string | null; context: string }
   | { kind: 'retrieval'; abstract: string; context: string }
@@ -62,8 +64,6 @@ function parseFullContext(text: string): ParsedPrompt | null {
   return { kind: 'fullContext', question: rest, context, boxed };
 }
 
-const NIAH_QUESTION = /(What (?:are all|is) the special magic [A-Za-z]+ for .+? mentioned in the provided text\?)/g;
-
 function lastMatch(re: RegExp, text: string): RegExpExecArray | null {
   let last: RegExpExecArray | null = null;
   re.lastIndex = 0;
@@ -85,7 +85,7 @@ function documentPart(text: string, end: number): string {
   return text.slice(start, stop);
 }
 
-export function parsePrompt(text: string): ParsedPrompt {
+export function parsePrompt(text: string, skills: readonly ReaderSkill[] = []): ParsedPrompt {
   if (text.includes('<problem>') && text.includes('<memory>')) {
     const p = parseMemAgent(text);
     if (p !== null) return p;
@@ -94,9 +94,9 @@ export function parsePrompt(text: string): ParsedPrompt {
     const p = parseFullContext(text);
     if (p !== null) return p;
   }
-  if (text.includes('special magic')) {
-    const m = lastMatch(NIAH_QUESTION, text);
-    if (m !== null) return { kind: 'niah', question: m[1], context: text.slice(0, m.index) };
+  for (const skill of skills) {
+    const found = skill.findQuestion?.(text) ?? null;
+    if (found !== null) return { kind: 'qa', question: found.question, context: found.context };
   }
   const tail = text.trimEnd();
   if (/Please enter the number of the paragraph that the abstract is from/.test(tail)) {
