@@ -18,11 +18,26 @@ export interface SkilledQuestion {
   keep?: { keys: readonly string[]; isFact(lowerSentence: string): boolean };
 }
 
+/** What a bare prompt (the family's own template, no method wrapper) asks for. */
+export type PromptReading =
+  /** A question about the context: the reader answers it (through a SkilledQuestion where one applies). */
+  | { kind: 'question'; question: string; context: string }
+  /** An extractive summary of the context, steered by the query when there is one. */
+  | { kind: 'summary'; query: string | null; context: string }
+  /** The family answered the prompt itself (passage retrieval, counting, ...). */
+  | { kind: 'answer'; text: string };
+
+/** The reader's own primitives that a skill may use, so that a family's rule and the reader agree on words. */
+export interface ReaderTools {
+  /** The reader's key of a word: lowercase, with common inflections folded ("Albums" → "album"). */
+  wordKey(word: string): string;
+}
+
 export interface ReaderSkill {
   /** Unique across families, e.g. 'ruler-niah'. */
   readonly name: string;
-  /** In a bare prompt (the family's own template, no method wrapper): its question and the context before it. */
-  findQuestion?(prompt: string): { question: string; context: string } | null;
+  /** What a bare prompt of this family asks for, or null when it is not one. */
+  readPrompt?(prompt: string, tools: ReaderTools): PromptReading | null;
   /** The question as one of this family's kinds, or null when it is not one. */
   question?(question: string): SkilledQuestion | null;
 }

@@ -1,6 +1,6 @@
 // What the reference reader knows of RULER's needle-in-a-haystack prompts (harness/reader-skill.ts). Needles read
 // "One of the special magic {type} for {key} is: {value}."; the question asks for the values of one or more keys.
-import type { ReaderSkill, SkilledQuestion } from '../../harness/reader-skill.js';
+import type { PromptReading, ReaderSkill, SkilledQuestion } from '../../harness/reader-skill.js';
 
 const NIAH_QUESTION = /(What (?:are all|is) the special magic [A-Za-z]+ for .+? mentioned in the provided text\?)/g;
 const NIAH_QUERY = /special magic ([A-Za-z]+) for (.+?) mentioned in the provided text/;
@@ -20,10 +20,10 @@ function lastMatch(re: RegExp, text: string): RegExpExecArray | null {
 }
 
 /** The last NIAH question in a bare RULER prompt, and the haystack before it. */
-export function findNiahQuestion(prompt: string): { question: string; context: string } | null {
+export function findNiahQuestion(prompt: string): PromptReading | null {
   if (!prompt.includes('special magic')) return null;
   const m = lastMatch(NIAH_QUESTION, prompt);
-  return m === null ? null : { question: m[1], context: prompt.slice(0, m.index) };
+  return m === null ? null : { kind: 'question', question: m[1], context: prompt.slice(0, m.index) };
 }
 
 /** The queried keys, in query order ("a, b, and c" → [a, b, c]); empty when it is not a NIAH question. */
@@ -83,6 +83,6 @@ function niahQuestion(question: string): SkilledQuestion | null {
 
 export const rulerNiahSkill: ReaderSkill = {
   name: 'ruler-niah',
-  findQuestion: findNiahQuestion,
+  readPrompt: findNiahQuestion,
   question: niahQuestion,
 };

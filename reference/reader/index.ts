@@ -11,7 +11,6 @@ import { parsePrompt, type ParsedPrompt } from './prompt.js';
 import { questionInfo as info, type QuestionInfo } from './question.js';
 import { isSummaryProblem, summarize } from './summary.js';
 import { SUMMARY_CHARS, summaryFromMemory, updateSummaryMemory } from './summary-memory.js';
-import { classifyByExample, countUniqueParagraphs, lastCodeLine, retrieveParagraph } from './tasks.js';
 import { memoryLines, readWhole, updateMemory } from './update.js';
 
 export const READER_ID = 'reference-reader-v1';
@@ -86,14 +85,8 @@ function reply(p: ParsedPrompt, maxTokens: number, skills: readonly ReaderSkill[
       return answerFromText(questionInfo(p.question), p.context);
     case 'summary':
       return summarize(p.context, p.query, Math.floor(maxChars * 0.9));
-    case 'retrieval':
-      return retrieveParagraph(p.context, p.abstract);
-    case 'count':
-      return countUniqueParagraphs(p.context);
-    case 'classify':
-      return classifyByExample(p.context, p.question);
-    case 'code':
-      return lastCodeLine(p.context);
+    case 'answer':
+      return p.text;
     default: {
       const question = lastQuestionLine(p.text);
       return question === null ? FALLBACK : answerFromText(questionInfo(question), p.text);

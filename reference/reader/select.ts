@@ -44,13 +44,13 @@ function inQuestion(q: QuestionInfo, d: DocAgg): boolean {
   return d.inQ === 1;
 }
 
-function containsWord(hay: string, needle: string, from = 0): number {
+function containsWord(text: string, word: string, from = 0): number {
   let at = from;
   for (;;) {
-    at = hay.indexOf(needle, at);
+    at = text.indexOf(word, at);
     if (at < 0) return -1;
-    const before = at === 0 ? 32 : hay.charCodeAt(at - 1);
-    const after = at + needle.length >= hay.length ? 32 : hay.charCodeAt(at + needle.length);
+    const before = at === 0 ? 32 : text.charCodeAt(at - 1);
+    const after = at + word.length >= text.length ? 32 : text.charCodeAt(at + word.length);
     if (!isAlnum(before) && !isAlnum(after)) return at;
     at++;
   }
