@@ -4,7 +4,7 @@
 // --summary the problem is a summarisation instruction (the central-sentence memory of summary-memory.ts).
 
 import { readFileSync } from 'node:fs';
-import { referenceReply } from '../reference/reader/index.js';
+import { referenceReply } from '../reference/builtin-reader.js';
 
 const UPDATE =
   'You are presented with a problem, a section of an article that may contain the answer to the problem, and a previous memory. Please read the provided section carefully and update the memory with the new information that helps to answer the problem. Be sure to retain all relevant details from the previous memory while adding any new, useful information.\n\n<problem> \n{question}\n</problem>\n\n<memory>\n{memory}\n</memory>\n\n<section>\n{chunk}\n</section>\n\nUpdated memory:\n';

@@ -10,7 +10,7 @@ export function createCatalog(): Catalog {
   return builtinCatalog();
 }
 
-/** The embedded reference reader (`--model local`). */
+/** The embedded reference reader (`--model local`), knowing the catalog's families' prompts (Family.readerSkills). */
 export function createEmbeddedModel(tokenizer: Tokenizer): Model {
-  return createLocalModel(tokenizer);
+  return createLocalModel(tokenizer, { readerSkills: createCatalog().readerSkills.all() });
 }

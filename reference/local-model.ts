@@ -1,15 +1,22 @@
 import { ModelCallError } from '../harness/errors.js';
 import type { Model, ModelRequest, ModelResponse, Tokenizer } from '../harness/types.js';
 import { LineCountCache } from '../harness/tokenizer/line-count.js';
-import { READER_ID, referenceReply } from './reader/index.js';
+import type { ReaderSkill } from '../harness/reader-skill.js';
+import { builtinReaderSkills } from './builtin-reader.js';
+import { READER_ID, createReferenceReader } from './reader/index.js';
 
 /**
  * The embedded default model: the deterministic lexical reference reader (not an LLM), behind the same Model
  * interface as any endpoint. It sees only the chat messages. Replies are cut to max_tokens exactly in the run's
- * tokenizer; usage counts completion tokens exactly and takes the caller's prompt count when given.
+ * tokenizer; usage counts completion tokens exactly and takes the caller's prompt count when given. It knows the
+ * families' prompts through readerSkills: the catalog's (cli/worker-setup.ts), by default the built-in families'.
  */
-export function createLocalModel(tokenizer: Tokenizer, opts: { maxContext?: number } = {}): Model {
+export function createLocalModel(
+  tokenizer: Tokenizer,
+  opts: { maxContext?: number; readerSkills?: readonly ReaderSkill[] } = {},
+): Model {
   const lines = new LineCountCache(tokenizer);
+  const referenceReply = createReferenceReader(opts.readerSkills ?? builtinReaderSkills());
   return {
     id: `local:${READER_ID}`,
     isReferenceReader: true,

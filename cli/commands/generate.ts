@@ -2,6 +2,7 @@
 // --format is a GenerateLayout: the families register their peers' (generators/ruler/generate.ts: RULER's
 // OUT/<tokens>/data/<task>/validation.jsonl; generators/ruler-hqa/generate.ts: MemAgent's OUT/eval_<N>.json), the
 // harness its own `native` (every Sample field, all lengths in the one file OUT). This file is the generic driver.
+import { withRunnerIdentity } from '../../harness/runner/sample-identity.js';
 import { dirname } from 'node:path';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { UserError } from '../../harness/errors.js';
@@ -147,7 +148,13 @@ export async function generateCommand(opts: GenerateOptions, catalog: GenerateCa
         try {
           const reuse = cached ? copyLines(cached.path, cached.rows, [entry.fd, outFd]) : 0;
           for (let i = reuse; i < n; i++) {
-            const sample = p.build(length, i);
+            // The same identity the runner gives a sample, so ids in generated files match a run's records.
+            const sample = withRunnerIdentity(p.build(length, i), {
+              task: task.name,
+              taskVersion: task.version,
+              length,
+              index: i,
+            });
             writeJsonRow([entry.fd, outFd], layout.row(sample, tokenizer));
             opts.onRow?.(i + 1, n, length);
           }

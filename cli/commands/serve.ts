@@ -1,7 +1,8 @@
 // `bench serve` entry: start the server, print its URL on one line, stop cleanly on SIGINT/SIGTERM.
 import type { ChatMessage, Model } from '../../harness/types.js';
 import { UserError, errorMessage } from '../../harness/errors.js';
-import { READER_ID, referenceReply } from '../../reference/reader/index.js';
+import { READER_ID } from '../../reference/reader/index.js';
+import { referenceReply } from '../../reference/builtin-reader.js';
 import { modelFromReply } from '../../reference/serve/reply-model.js';
 import { startServer, type RunningServer } from '../../reference/serve/server.js';
 import type { ServeOptions } from '../../reference/serve/options.js';

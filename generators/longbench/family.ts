@@ -1,10 +1,11 @@
 // LongBench v1 (THUDM/LongBench): per-dataset tasks, the qa/sum groups, metrics, file layouts (bench export --format
-// longbench) and report facets.
+// longbench), report facets and what the reference reader knows of its prompts.
 import type { Family } from '../../harness/registry/family.js';
 import { longbenchReportFacet } from './report-facet.js';
 import { longbenchRowsFormat } from './data-file.js';
 import { longbenchExportLayout } from './export.js';
 import { longbenchGroups, longbenchTasks } from './index.js';
+import { longbenchReaderSkill } from './reader-skill.js';
 import { longbenchScoreSource } from './score-source.js';
 import { LONGBENCH_METRIC_ENTRIES } from './scoring.js';
 
@@ -17,4 +18,5 @@ export const longbenchFamily: Family = {
   dataFormats: [longbenchRowsFormat],
   reportFacets: [longbenchReportFacet],
   exportLayouts: [longbenchExportLayout],
+  readerSkills: [longbenchReaderSkill],
 };

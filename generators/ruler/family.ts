@@ -1,5 +1,5 @@
 // RULER (NVIDIA/RULER): the eight NIAH tasks, their data files, metrics, file layouts (bench export/generate
-// --format ruler), the --sizing task option and report facets.
+// --format ruler), the --sizing task option, report facets and what the reference reader knows of its prompts.
 import type { Family } from '../../harness/registry/family.js';
 import { rulerReportFacet } from './report-facet.js';
 import { rulerNiahFormat } from './data-file.js';
@@ -8,6 +8,8 @@ import { rulerGenerateLayout } from './generate.js';
 import { niahTasks } from './index.js';
 import { RULER_METRIC_ENTRIES } from './metrics.js';
 import { rulerScoreSource } from './score-source.js';
+import { rulerNiahSkill } from './reader-niah.js';
+import { rulerVtSkill } from './reader-vt.js';
 
 export const rulerFamily: Family = {
   name: 'ruler',
@@ -18,6 +20,7 @@ export const rulerFamily: Family = {
   reportFacets: [rulerReportFacet],
   exportLayouts: [rulerExportLayout],
   generateLayouts: [rulerGenerateLayout],
+  readerSkills: [rulerNiahSkill, rulerVtSkill],
   taskOptions: [
     {
       name: 'sizing',

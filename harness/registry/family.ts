@@ -4,6 +4,7 @@
 import type { TaskDefinition } from '../types.js';
 import type { ReportFacet } from '../report/facet.js';
 import type { TaskOption } from '../config/task-option.js';
+import type { ReaderSkill } from '../reader-skill.js';
 import type { ExportLayout } from '../formats/export-layout.js';
 import type { GenerateLayout } from '../formats/generate-layout.js';
 import { nativeGenerateLayout } from '../formats/native.js';
@@ -40,6 +41,8 @@ export interface Family {
   generateLayouts?: readonly GenerateLayout[];
   /** Flags its tasks read (`bench run`/`bench generate --placement` ...). */
   taskOptions?: readonly TaskOption[];
+  /** What the embedded reference reader knows of its prompts (harness/reader-skill.ts), consulted in order. */
+  readerSkills?: readonly ReaderSkill[];
 }
 
 export class Catalog {
@@ -53,6 +56,7 @@ export class Catalog {
   readonly exportLayouts = new Registry<ExportLayout>('export format');
   readonly generateLayouts = new Registry<GenerateLayout>('generate format', [nativeGenerateLayout]);
   readonly taskOptions = new Registry<TaskOption>('task option');
+  readonly readerSkills = new Registry<ReaderSkill>('reader skill');
 
   constructor(families: Iterable<Family> = []) {
     for (const f of families) this.add(f);
@@ -69,6 +73,7 @@ export class Catalog {
     for (const l of family.exportLayouts ?? []) this.exportLayouts.register(l);
     for (const l of family.generateLayouts ?? []) this.generateLayouts.register(l);
     for (const o of family.taskOptions ?? []) this.taskOptions.register(o);
+    for (const s of family.readerSkills ?? []) this.readerSkills.register(s);
   }
 
   /** The --format names of `bench export` / `bench generate`, in the order lists and messages show them. */

@@ -1,17 +1,17 @@
 // The reference reader: a deterministic, CPU-only lexical reader that stands in for an LLM when no model server
 // is available. It is NOT a language model: it scores sentences by weighted overlap with the question, keeps the
 // best in a MemAgent-style memory, and answers with a short typed span. Its output depends only on the messages.
+// What it knows of a family's own prompts (RULER's needles, its variable chains) comes in as that family's reader
+// skills (harness/reader-skill.ts), handed over where the embedded model is built (reference/local-model.ts).
 
+import type { ReaderSkill } from '../../harness/reader-skill.js';
 import type { ChatMessage } from '../../harness/types.js';
 import { answerFromCands } from './answer.js';
-import { needleValues } from './niah.js';
 import { parsePrompt, type ParsedPrompt } from './prompt.js';
-import { questionInfo, type QuestionInfo } from './question.js';
+import { questionInfo as info, type QuestionInfo } from './question.js';
 import { isSummaryProblem, summarize } from './summary.js';
 import { SUMMARY_CHARS, summaryFromMemory, updateSummaryMemory } from './summary-memory.js';
-import { classifyByExample, countUniqueParagraphs, lastCodeLine, retrieveParagraph } from './tasks.js';
 import { memoryLines, readWhole, updateMemory } from './update.js';
-import { parseVariables, trackVariables } from './vt.js';
 
 export const READER_ID = 'reference-reader-v1';
 export const READER_LABEL = 'reference reader (lexical, deterministic; not an LLM)';
@@ -42,25 +42,17 @@ function answerRoom(maxChars: number): number {
 }
 
 function answerFromText(q: QuestionInfo, context: string): string {
-  if (q.niahKeys.length > 0) {
-    const values = needleValues(q.niahKeys, [context]);
-    if (values.length > 0) return values.join(', ');
-  }
-  if (q.vtValue !== null) {
-    const vars = trackVariables([], context, q.vtValue);
-    if (vars.length > 0) return vars.join(' ');
+  for (const sq of q.skilled) {
+    const answer = sq.answerFromText?.(context) ?? null;
+    if (answer !== null) return answer;
   }
   return answerFromCands(q, readWhole(q, context, WHOLE_TEXT_BUDGET));
 }
 
 function answerFromMemory(q: QuestionInfo, memory: string): string {
-  if (q.niahKeys.length > 0) {
-    const values = needleValues(q.niahKeys, [memory]);
-    if (values.length > 0) return values.join(', ');
-  }
-  if (q.vtValue !== null) {
-    const vars = parseVariables(memory, q.vtValue);
-    if (vars.length > 0) return vars.join(' ');
+  for (const sq of q.skilled) {
+    const answer = sq.answerFromMemory?.(memory) ?? null;
+    if (answer !== null) return answer;
   }
   return answerFromCands(q, memoryLines(q, memory));
 }
@@ -71,7 +63,8 @@ function lastQuestionLine(text: string): string | null {
   return null;
 }
 
-function reply(p: ParsedPrompt, maxTokens: number): string {
+function reply(p: ParsedPrompt, maxTokens: number, skills: readonly ReaderSkill[]): string {
+  const questionInfo = (question: string): QuestionInfo => info(question, skills);
   const maxChars = Math.max(16, Math.floor(maxTokens * 3.5));
   switch (p.kind) {
     case 'update':
@@ -88,20 +81,12 @@ function reply(p: ParsedPrompt, maxTokens: number): string {
           p.boxed,
         );
       return phrase(answerFromText(questionInfo(p.question), p.context), p.boxed);
-    case 'niah':
-      return answerFromText(questionInfo(p.question), p.context);
     case 'qa':
       return answerFromText(questionInfo(p.question), p.context);
     case 'summary':
       return summarize(p.context, p.query, Math.floor(maxChars * 0.9));
-    case 'retrieval':
-      return retrieveParagraph(p.context, p.abstract);
-    case 'count':
-      return countUniqueParagraphs(p.context);
-    case 'classify':
-      return classifyByExample(p.context, p.question);
-    case 'code':
-      return lastCodeLine(p.context);
+    case 'answer':
+      return p.text;
     default: {
       const question = lastQuestionLine(p.text);
       return question === null ? FALLBACK : answerFromText(questionInfo(question), p.text);
@@ -109,17 +94,24 @@ function reply(p: ParsedPrompt, maxTokens: number): string {
   }
 }
 
+/** The reader's reply to a chat request, limited to about maxTokens * 3.5 characters. */
+export type ReferenceReply = (messages: ChatMessage[], maxTokens: number) => string;
+
 /**
- * The reader's reply to a chat request: a pure function of the messages (and the length limit). Never throws;
- * an unexpected failure yields a short fallback answer. Keeps within about maxTokens * 3.5 characters.
+ * The reader, knowing the given families' prompts (in order: the first skill that recognises a prompt or answers a
+ * question wins). Its reply is a pure function of the messages (and the length limit). Never throws; an unexpected
+ * failure yields a short fallback answer.
  */
-export function referenceReply(messages: ChatMessage[], maxTokens: number): string {
-  const limit = Math.max(1, Math.floor(Math.max(1, maxTokens) * 3.5));
-  let out: string;
-  try {
-    out = reply(parsePrompt(promptText(messages)), Math.max(1, maxTokens));
-  } catch {
-    out = FALLBACK;
-  }
-  return out.length > limit ? out.slice(0, limit) : out;
+export function createReferenceReader(skills: readonly ReaderSkill[]): ReferenceReply {
+  const known = [...skills];
+  return (messages, maxTokens) => {
+    const limit = Math.max(1, Math.floor(Math.max(1, maxTokens) * 3.5));
+    let out: string;
+    try {
+      out = reply(parsePrompt(promptText(messages), known), Math.max(1, maxTokens), known);
+    } catch {
+      out = FALLBACK;
+    }
+    return out.length > limit ? out.slice(0, limit) : out;
+  };
 }

@@ -1,16 +1,17 @@
-// Recognises the prompt kinds the reader answers, from the prompt text alone.
+// Recognises the prompt kinds the reader answers, from the prompt text alone: the method templates (MemAgent,
+// full context), then the families' own prompts through their reader skills (harness/reader-skill.ts), then a
+// trailing "Question: ...\nAnswer:".
+
+import type { ReaderSkill } from '../../harness/reader-skill.js';
+import { keyOf } from './text.js';
 
 export type ParsedPrompt =
   | { kind: 'update'; question: string; memory: string; section: string }
   | { kind: 'final'; question: string; memory: string; boxed: boolean }
   | { kind: 'fullContext'; question: string; context: string; boxed: boolean }
-  | { kind: 'niah'; question: string; context: string }
   | { kind: 'qa'; question: string; context: string }
   | { kind: 'summary'; query: string | null; context: string }
-  | { kind: 'retrieval'; abstract: string; context: string }
-  | { kind: 'count'; context: string }
-  | { kind: 'classify'; question: string; context: string }
-  | { kind: 'code'; context: string }
+  | { kind: 'answer'; text: string }
   | { kind: 'other'; text: string };
 
 function between(text: string, open: string, close: string, from = 0): { inner: string; end: number } | null {
@@ -62,30 +63,9 @@ function parseFullContext(text: string): ParsedPrompt | null {
   return { kind: 'fullContext', question: rest, context, boxed };
 }
 
-const NIAH_QUESTION = /(What (?:are all|is) the special magic [A-Za-z]+ for .+? mentioned in the provided text\?)/g;
+const TOOLS = { wordKey: keyOf };
 
-function lastMatch(re: RegExp, text: string): RegExpExecArray | null {
-  let last: RegExpExecArray | null = null;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) last = m;
-  return last;
-}
-
-const DOC_HEADER = /(?:^|\n)(?:News|Report|Transcript|Article|Story|Dialogue|Text|Document):[ \t]*\n?/g;
-
-/** The document inside a summarisation prompt: after its last header ("Report:", "Dialogue:") and before the
- *  repeated instruction ("\n\nNow, ...") that precedes the cue at `end`. */
-function documentPart(text: string, end: number): string {
-  let start = 0;
-  const head = lastMatch(DOC_HEADER, text.slice(0, end));
-  if (head !== null) start = head.index + head[0].length;
-  let stop = end;
-  const now = text.lastIndexOf('\n\nNow, ', end);
-  if (now > start) stop = now;
-  return text.slice(start, stop);
-}
-
-export function parsePrompt(text: string): ParsedPrompt {
+export function parsePrompt(text: string, skills: readonly ReaderSkill[] = []): ParsedPrompt {
   if (text.includes('<problem>') && text.includes('<memory>')) {
     const p = parseMemAgent(text);
     if (p !== null) return p;
@@ -94,42 +74,15 @@ export function parsePrompt(text: string): ParsedPrompt {
     const p = parseFullContext(text);
     if (p !== null) return p;
   }
-  if (text.includes('special magic')) {
-    const m = lastMatch(NIAH_QUESTION, text);
-    if (m !== null) return { kind: 'niah', question: m[1], context: text.slice(0, m.index) };
+  for (const skill of skills) {
+    const read = skill.readPrompt?.(text, TOOLS) ?? null;
+    if (read === null) continue;
+    return read.kind === 'question' ? { kind: 'qa', question: read.question, context: read.context } : read;
   }
   const tail = text.trimEnd();
-  if (/Please enter the number of the paragraph that the abstract is from/.test(tail)) {
-    const abs = between(text, 'The following is an abstract.', 'Please enter the number');
-    return { kind: 'retrieval', abstract: abs?.inner.trim() ?? '', context: text };
-  }
-  if (/how many unique paragraphs there are/.test(text) || /final count of unique paragraphs/.test(text)) {
-    return { kind: 'count', context: text };
-  }
-  if (/Next line of code:\s*$/.test(text)) return { kind: 'code', context: text };
-  if (/Please determine the type of the question below/.test(text)) {
-    const lines = tail.split('\n');
-    return {
-      kind: 'classify',
-      question: lines[lines.length - 1].replace(/^Question:\s*/, '').replace(/\s*Type:\s*$/, ''),
-      context: text,
-    };
-  }
-  if (/\bSummary:\s*$/.test(tail)) {
-    const cue = tail.lastIndexOf('Summary:');
-    return { kind: 'summary', query: null, context: documentPart(tail, cue) };
-  }
   if (/Answer:$/.test(tail)) {
     const cue = tail.lastIndexOf('Answer:');
     const qAt = tail.lastIndexOf('Question:', cue);
-    const queryAt = tail.lastIndexOf('Query:', cue);
-    if (queryAt > qAt) {
-      return {
-        kind: 'summary',
-        query: tail.slice(queryAt + 'Query:'.length, cue).trim(),
-        context: documentPart(tail, queryAt),
-      };
-    }
     if (qAt >= 0)
       return { kind: 'qa', question: tail.slice(qAt + 'Question:'.length, cue).trim(), context: tail.slice(0, qAt) };
   }

@@ -1,6 +1,8 @@
-// Question analysis: weighted terms, word pairs, expected answer type, comparison options and NIAH keys.
-// Computed once per distinct question string and kept in a small LRU cache (the reader is a pure function).
+// Question analysis: weighted terms, word pairs, expected answer type, comparison options, and the families' own
+// question kinds (harness/reader-skill.ts). Computed once per distinct question string and kept in a small LRU cache
+// per skill list (the reader is a pure function).
 
+import type { ReaderSkill, SkilledQuestion } from '../../harness/reader-skill.js';
 import { STOP_KEYS, STOP_WORDS, WEAK_WORDS, isUpper, isWordChar, keyEnd, keyOf, spacedWords } from './text.js';
 
 export type AnswerType =
@@ -29,11 +31,8 @@ export interface QuestionInfo {
   readonly options: string[];
   /** Comparison direction for choice questions: earlier/later year, more/less quantity, or descriptor match. */
   readonly direction: 'earlier' | 'later' | 'more' | 'less' | 'match';
-  /** NIAH: the queried keys (in query order) and the value type word ("numbers", "uuids", ...). */
-  readonly niahKeys: string[];
-  readonly niahType: string;
-  /** Variable tracking: the value whose variables are asked for, or null. */
-  readonly vtValue: string | null;
+  /** The families' readings of the question (RULER's needle keys, its variable chains), in skill order. */
+  readonly skilled: readonly SkilledQuestion[];
 }
 
 const NAME_WEIGHT = 3;
@@ -43,8 +42,6 @@ const CONTENT_WEIGHT = 1;
 const WEAK_WEIGHT = 0.5;
 
 const AUX_START = /^(is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may)\b/i;
-const NIAH_QUERY = /special magic ([A-Za-z]+) for (.+?) mentioned in the provided text/;
-const VT_QUERY = /variables that are assigned the value ([A-Za-z0-9]+)/g;
 const QUOTE_SPAN = /["“”]([^"“”]{1,120})["“”]/g;
 
 interface Word {
@@ -235,17 +232,9 @@ function leadingCapitalised(s: string): string {
     .replace(/^["“]|["”,]$/g, '');
 }
 
-function niahKeys(q: string): { keys: string[]; type: string } {
-  const m = NIAH_QUERY.exec(q);
-  if (m === null) return { keys: [], type: '' };
-  const keys = m[2]
-    .split(/,\s*(?:and\s+)?|\s+and\s+/)
-    .map((k) => k.trim())
-    .filter((k) => k.length > 0);
-  return { keys, type: m[1] };
-}
+const NO_SKILLS: readonly ReaderSkill[] = [];
 
-export function analyzeQuestion(question: string): QuestionInfo {
+export function analyzeQuestion(question: string, skills: readonly ReaderSkill[] = NO_SKILLS): QuestionInfo {
   const text = question.trim();
   const lower = text
     .toLowerCase()
@@ -309,9 +298,11 @@ export function analyzeQuestion(question: string): QuestionInfo {
   let total = 0;
   for (const w of weights) total += w;
 
-  const { keys: nk, type: nt } = niahKeys(text);
-  const vtMatches = [...text.matchAll(VT_QUERY)];
-  const vt = vtMatches.length > 0 ? vtMatches[vtMatches.length - 1] : null;
+  const skilled: SkilledQuestion[] = [];
+  for (const s of skills) {
+    const sq = s.question?.(text) ?? null;
+    if (sq !== null) skilled.push(sq);
+  }
   return {
     text,
     termIndex,
@@ -330,9 +321,7 @@ export function analyzeQuestion(question: string): QuestionInfo {
     })(),
     options: parseOptions(text, answerType),
     direction: inferDirection(lower),
-    niahKeys: nk,
-    niahType: nt,
-    vtValue: vt === null ? null : vt[1],
+    skilled,
   };
 }
 
@@ -385,17 +374,22 @@ function hashRange(s: string, a: number, b: number): number {
 }
 
 const CACHE_SIZE = 64;
-const cache = new Map<string, QuestionInfo>();
+const caches = new WeakMap<readonly ReaderSkill[], Map<string, QuestionInfo>>();
 
-/** analyzeQuestion with a small LRU cache keyed by the question string. */
-export function questionInfo(question: string): QuestionInfo {
+/** analyzeQuestion with a small LRU cache keyed by the question string, one per skill list. */
+export function questionInfo(question: string, skills: readonly ReaderSkill[] = NO_SKILLS): QuestionInfo {
+  let cache = caches.get(skills);
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(skills, cache);
+  }
   const hit = cache.get(question);
   if (hit !== undefined) {
     cache.delete(question);
     cache.set(question, hit);
     return hit;
   }
-  const info = analyzeQuestion(question);
+  const info = analyzeQuestion(question, skills);
   cache.set(question, info);
   if (cache.size > CACHE_SIZE) {
     const oldest = cache.keys().next().value;

@@ -22,7 +22,7 @@ const LINK_TO_TOP = 0.4;
 /** Non-lead sentences of a linked document get this fraction of the bonus. */
 const LINK_BODY_FACTOR = 0.7;
 const TOP_DOCS = 3;
-const NEEDLE_PRIORITY = 1000;
+const KEPT_PRIORITY = 1000;
 /** The most section sentences materialised per update (the memory holds far fewer lines). */
 const SECTION_CANDIDATES = 64;
 export const MAX_LINES_PER_DOC = 6;
@@ -44,13 +44,13 @@ function inQuestion(q: QuestionInfo, d: DocAgg): boolean {
   return d.inQ === 1;
 }
 
-function containsWord(hay: string, needle: string, from = 0): number {
+function containsWord(text: string, word: string, from = 0): number {
   let at = from;
   for (;;) {
-    at = hay.indexOf(needle, at);
+    at = text.indexOf(word, at);
     if (at < 0) return -1;
-    const before = at === 0 ? 32 : hay.charCodeAt(at - 1);
-    const after = at + needle.length >= hay.length ? 32 : hay.charCodeAt(at + needle.length);
+    const before = at === 0 ? 32 : text.charCodeAt(at - 1);
+    const after = at + word.length >= text.length ? 32 : text.charCodeAt(at + word.length);
     if (!isAlnum(before) && !isAlnum(after)) return at;
     at++;
   }
@@ -77,17 +77,21 @@ function sentenceAt(sents: ScanResult['sents'], pos: number): number {
   return -1;
 }
 
-/** Indices of the section's sentences holding a needle for a queried NIAH key (one indexOf pass per key). */
-function needleSentences(q: QuestionInfo, scan: ScanResult): Set<number> {
+/** Indices of the section's sentences that a skilled question must keep: a fact naming one of its keys (one indexOf
+ *  pass per key), e.g. a RULER needle for a queried key. */
+function keptSentences(q: QuestionInfo, scan: ScanResult): Set<number> {
   const out = new Set<number>();
-  for (const key of q.niahKeys) {
-    const k = key.toLowerCase();
-    if (k.length === 0) continue;
-    for (let at = scan.lower.indexOf(k); at >= 0; at = scan.lower.indexOf(k, at + k.length)) {
-      const si = sentenceAt(scan.sents, at);
-      if (si >= 0) {
-        const s = scan.sents[si];
-        if (scan.lower.slice(s.start, s.end).includes('special magic')) out.add(si);
+  for (const sq of q.skilled) {
+    if (sq.keep === undefined) continue;
+    for (const key of sq.keep.keys) {
+      const k = key.toLowerCase();
+      if (k.length === 0) continue;
+      for (let at = scan.lower.indexOf(k); at >= 0; at = scan.lower.indexOf(k, at + k.length)) {
+        const si = sentenceAt(scan.sents, at);
+        if (si >= 0) {
+          const s = scan.sents[si];
+          if (sq.keep.isFact(scan.lower.slice(s.start, s.end))) out.add(si);
+        }
       }
     }
   }
@@ -200,7 +204,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
 
   if (scan !== null) {
     // Only the section's best sentences can enter the memory: materialise at most SECTION_CANDIDATES of them.
-    const needles = needleSentences(q, scan);
+    const kept = keptSentences(q, scan);
     const picked: number[] = [];
     const score: number[] = [];
     for (let i = 0; i < sents.length; i++) {
@@ -209,7 +213,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
       const b = title === null ? 0 : (bonus.get(title) ?? 0);
       if (s.base <= 0 && b <= 0) continue;
       picked.push(i);
-      score.push(s.base + b * (s.idx === 0 ? 1 : LINK_BODY_FACTOR) + (needles.has(i) ? NEEDLE_PRIORITY : 0));
+      score.push(s.base + b * (s.idx === 0 ? 1 : LINK_BODY_FACTOR) + (kept.has(i) ? KEPT_PRIORITY : 0));
     }
     let order = picked.map((_, k) => k);
     if (order.length > SECTION_CANDIDATES) {
@@ -235,10 +239,15 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
       });
     }
   }
-  if (q.niahKeys.length > 0) {
-    const keys = q.niahKeys.map((k) => k.toLowerCase());
+  const keeps = q.skilled.flatMap((sq) =>
+    sq.keep !== undefined && sq.keep.keys.length > 0
+      ? [{ keys: sq.keep.keys.map((k) => k.toLowerCase()), isFact: sq.keep.isFact }]
+      : [],
+  );
+  if (keeps.length > 0) {
     for (const c of pool) {
-      if (c.lowerText.includes('special magic') && keys.some((k) => c.lowerText.includes(k))) c.base += NEEDLE_PRIORITY;
+      if (keeps.some((k) => k.isFact(c.lowerText) && k.keys.some((key) => c.lowerText.includes(key))))
+        c.base += KEPT_PRIORITY;
     }
   }
   for (const c of pool) {

@@ -4,13 +4,12 @@ import type { QuestionInfo } from './question.js';
 import { EMPTY_MEMORY, formatCarry, formatGroups, parseMemory, type MemoryLine } from './memory.js';
 import { scanText } from './scan.js';
 import { budgetFor, buildPool, selectLines, type Cand } from './select.js';
-import { updateVariableTracking } from './vt.js';
 
 /** Longest unfinished tail carried to the next update (characters). */
 const MAX_FRAGMENT = 400;
 
 export function updateMemory(q: QuestionInfo, memoryText: string, section: string, maxTokens: number): string {
-  if (q.vtValue !== null) return updateVariableTracking(q.vtValue, memoryText, section, maxTokens);
+  for (const sq of q.skilled) if (sq.updateMemory) return sq.updateMemory(memoryText, section, maxTokens);
   const mem = parseMemory(memoryText);
   const prefix = mem.carry?.fragment ?? '';
   const open = { title: mem.carry?.title ?? null, next: mem.carry?.next ?? 0 };

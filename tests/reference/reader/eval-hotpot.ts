@@ -3,7 +3,7 @@
 //        [--window 524288]  (full context: middle-truncate the prompt to this many characters, as in docs/PROTOCOLS.md §a.9)
 
 import { FULL_CONTEXT_PHRASE, fillTemplate } from '../../../harness/methods/templates.js';
-import { referenceReply } from '../../../reference/reader/index.js';
+import { referenceReply } from '../../../reference/builtin-reader.js';
 import { questionInfo } from '../../../reference/reader/question.js';
 import { buildSample, extractPhrase, holdsSentence, loadHotpot, memAgentLoop, subEm } from './fixture.js';
 

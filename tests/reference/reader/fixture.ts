@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { datasetPath } from '../../../harness/paths.js';
 import { MEMAGENT_FINAL_PHRASE, MEMAGENT_UPDATE, NO_MEMORY, fillTemplate } from '../../../harness/methods/templates.js';
-import { referenceReply } from '../../../reference/reader/index.js';
+import { referenceReply } from '../../../reference/builtin-reader.js';
 import { mulberry32 } from '../../../harness/util/prng.js';
 import { extractPhraseAnswer } from '../../../harness/protocol/answer.js';
 import { normalizeAnswer, subEm as scorerSubEm } from '../../../harness/scorers/qa.js';

@@ -5,7 +5,8 @@ import { startServer } from '../../../reference/serve/server.js';
 import { parseFaultSpec } from '../../../reference/serve/faults.js';
 import { modelFromReply } from '../../../reference/serve/reply-model.js';
 import { createOpenAIModel } from '../../../harness/models/openai/index.js';
-import { READER_ID, referenceReply } from '../../../reference/reader/index.js';
+import { READER_ID } from '../../../reference/reader/index.js';
+import { referenceReply } from '../../../reference/builtin-reader.js';
 import type { ChatMessage } from '../../../harness/types.js';
 
 const DOCS = [

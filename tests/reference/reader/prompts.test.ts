@@ -15,7 +15,8 @@ import {
   NO_MEMORY,
   fillTemplate,
 } from '../../../harness/methods/templates.js';
-import { READER_ID, READER_LABEL, referenceReply } from '../../../reference/reader/index.js';
+import { READER_ID, READER_LABEL } from '../../../reference/reader/index.js';
+import { referenceReply } from '../../../reference/builtin-reader.js';
 import { parsePrompt } from '../../../reference/reader/prompt.js';
 import { buildSample, extractPhrase, loadHotpot, memAgentLoop, rng, subEm } from './fixture.js';
 

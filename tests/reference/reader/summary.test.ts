@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fullContextTemplate, instructionOf, LONGBENCH_SUM_DATASETS } from '../../../generators/longbench/prompts.js';
 import { MEMAGENT_FINAL_BOXED, MEMAGENT_UPDATE, NO_MEMORY, fillTemplate } from '../../../harness/methods/templates.js';
-import { referenceReply } from '../../../reference/reader/index.js';
+import { referenceReply } from '../../../reference/builtin-reader.js';
 import { parseMemory } from '../../../reference/reader/memory.js';
 import { isSummaryProblem, summaryQueryKeys } from '../../../reference/reader/summary.js';
 import { cleanSummaryText, splitSummary } from '../../../reference/reader/summary-text.js';

@@ -1,7 +1,16 @@
-// RULER variable tracking (vt): follow `VAR X = value` / `VAR Y = VAR X` chains across sections.
+// What the reference reader knows of RULER's variable tracking (vt) prompts (harness/reader-skill.ts): follow
+// `VAR X = value` / `VAR Y = VAR X` chains across sections, keeping the chain in a one-line MemAgent memory.
+import type { ReaderSkill, SkilledQuestion } from '../../harness/reader-skill.js';
 
+const VT_QUERY = /variables that are assigned the value ([A-Za-z0-9]+)/g;
 const ASSIGN = /VAR ([A-Z]{2,}) = (VAR )?([A-Za-z0-9]+)/g;
 const MEMORY_PREFIX = 'Variables assigned the value ';
+
+/** The value whose variables the question asks for (its last mention), or null. */
+export function vtValue(question: string): string | null {
+  const matches = [...question.matchAll(VT_QUERY)];
+  return matches.length > 0 ? matches[matches.length - 1][1] : null;
+}
 
 export function parseVariables(memory: string, value: string): string[] {
   const at = memory.indexOf(`${MEMORY_PREFIX}${value}:`);
@@ -32,3 +41,16 @@ export function updateVariableTracking(value: string, memory: string, section: s
   const line = `${MEMORY_PREFIX}${value}: ${vars.join(', ')}`;
   return line.slice(0, Math.max(0, Math.floor(maxTokens * 3)));
 }
+
+function vtQuestion(question: string): SkilledQuestion | null {
+  const value = vtValue(question);
+  if (value === null) return null;
+  const joined = (vars: string[]): string | null => (vars.length > 0 ? vars.join(' ') : null);
+  return {
+    answerFromText: (text) => joined(trackVariables([], text, value)),
+    answerFromMemory: (memory) => joined(parseVariables(memory, value)),
+    updateMemory: (memory, section, maxTokens) => updateVariableTracking(value, memory, section, maxTokens),
+  };
+}
+
+export const rulerVtSkill: ReaderSkill = { name: 'ruler-vt', question: vtQuestion };
