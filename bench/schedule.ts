@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_WORKLOAD, memagentSweep, type SimChain } from '../reference/simulator/workload.js';
+import { RULER_HQA_LENGTHS } from '../generators/ruler-hqa/sweep-grid.js';
 import {
   simulateSweep,
   sweepLowerBound,
@@ -56,7 +57,7 @@ interface Scenario {
 
 function runScenario(label: string, params: GpuParams, n: number, c: number): Scenario {
   const t0 = performance.now();
-  const chains = memagentSweep({ samples: n, seed });
+  const chains = memagentSweep({ samples: n, seed, lengths: RULER_HQA_LENGTHS });
   const bound = sweepLowerBound(params, chains);
   const results = schedules(chains, params, c).map((s) => {
     const r = simulateSweep(params, s);
@@ -148,7 +149,7 @@ writeFileSync(
   values.out,
   JSON.stringify(
     {
-      workload: { ...DEFAULT_WORKLOAD, samples, seed, lengths: DEFAULT_WORKLOAD.lengths.map((l) => `docs:${l.docs}`) },
+      workload: { lengths: RULER_HQA_LENGTHS.map((l) => `docs:${l.docs}`), ...DEFAULT_WORKLOAD, samples, seed },
       main: dump(main),
       scenarios: scenarios.map(dump),
     },

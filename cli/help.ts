@@ -1,6 +1,7 @@
 // Help text: `bench --help` is the overview; `bench <command> --help` (= `bench help <command>`) lists every flag the
 // command's parser accepts (tests/cli/help.test.ts checks that against cli/parse.ts), with exit codes. The families'
-// file layouts (--format) and task options (--placement ...) come from the catalog.
+// file layouts (--format), score formats, --data layouts, task options (--placement ...) and the tasks that take
+// document counts come from the catalog.
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import { methods as registry } from '../harness/methods/index.js';
 import type { Catalog } from '../harness/registry/family.js';
@@ -11,7 +12,15 @@ import type { Subcommand } from './parse.js';
 /** What help reads from the catalog (the built-in one unless given). */
 export type HelpCatalog = Pick<
   Catalog,
-  'taskOptions' | 'exportLayouts' | 'generateLayouts' | 'exportFormats' | 'generateFormats'
+  | 'taskOptions'
+  | 'exportLayouts'
+  | 'generateLayouts'
+  | 'exportFormats'
+  | 'generateFormats'
+  | 'scoreSources'
+  | 'dataFormats'
+  | 'metrics'
+  | 'tasks'
 >;
 
 const EXIT_CODES = 'Exit codes: 0 ok, 1 harness error, 2 usage or input error.';
@@ -24,7 +33,7 @@ Usage:
   bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X]   fit the server's timing to a finished run
   bench tasks                              list tasks
 {generateOverview}
-  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format memagent|ruler|longbench]
+  bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format {scoreFormats}]
                                            [--metric NAME] [--json]
 {exportOverview}
   bench report <run-dir>... [--out DIR]    CSV/JSON/markdown summary, report.html and PNG charts [--paper]
@@ -42,7 +51,7 @@ Exit codes: 0 ok, 1 harness error (bench gate: regression), 2 usage or input err
 `;
 
 const LENGTHS = `  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
-                        comma lists; docs:50..25600 = MemAgent's RULER-HQA document counts   [task default]`;
+{docsLengths}`;
 
 const RUN = `Usage: bench run <task[,task...]> [options]
 
@@ -65,10 +74,7 @@ ${LENGTHS}
                         chain first, so many samples can be in flight without FIFO queueing at the server
   --requests-per-endpoint N  requests in flight per endpoint                            [64]
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
-  --data PATH           your own data, format read from the content (README "Your own data"): MemAgent's
-                        RULER-HQA eval_N.json (ruler-hqa), RULER's validation.jsonl (niah_*), LongBench's
-                        <dataset>.jsonl or directory (longbench/*), generic JSONL (jsonl; or task file:PATH),
-                        a HotpotQA dev file (ruler-hqa builds its contexts from it)
+{dataHelp}
 {taskOptions:run}
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'
                         takes i (and n) from a Kubernetes Indexed Job or Slurm array (README: Scale-out)
@@ -110,7 +116,7 @@ ${LENGTHS}
   --samples N           samples per length                                              [task default, 128]
   --seed S              data seed                                                       [42]
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
-  --data PATH           your own data (HotpotQA dev file; LongBench data directory)
+{dataHelp}
 {taskOptions:generate}
 
 ${EXIT_CODES}
@@ -140,12 +146,11 @@ ${EXIT_CODES}
 
 const SCORE = `Usage: bench score <run-dir|samples.jsonl|pred-dir|preds.jsonl> [--format F] [--metric NAME] [--json]
 
-Rescores finished predictions without calling a model: a bench run directory, LongBench pred/ files, RULER
-pred/*.jsonl, or MemAgent driver results; prints one row per group.
+{scoreIntro}
 
 Options:
-  --format F            memagent, ruler or longbench: the kind of file to read          [detected from the first line]
-  --metric NAME         score with this metric (e.g. sub_em, string_match_all) instead of the detected one; a
+{scoreFormat}
+  --metric NAME         score with this metric (e.g. {metricExamples}) instead of the detected one; a
                         metric chosen from a folder name alone is said in a note
   --json                print the table as JSON (means 0..1 and percentages)
 
@@ -327,8 +332,29 @@ function taskOptionsHelp(catalog: HelpCatalog, command: TaskOptionCommand): stri
   return lines.join('\n');
 }
 
+/** The --lengths line on document counts, naming the tasks that take them. */
+function docsLengthsHelp(catalog: HelpCatalog): string {
+  const docs = catalog.tasks.all().filter((t) => t.acceptsDocCounts);
+  const which = docs.length > 0 ? ` (${docs.map((t) => t.name).join(', ')})` : ' (no task here takes them)';
+  const line = `${' '.repeat(24)}comma lists; docs:50..25600 = document counts${which}`;
+  return `${pad(line, 88)}[task default]`;
+}
+
+/** The --data lines: the families' data layouts, read from the content; raw records (built into samples) last. */
+function dataHelp(catalog: HelpCatalog): string {
+  const all = catalog.dataFormats.all();
+  const titles = [...all.filter((f) => !f.raw), ...all.filter((f) => f.raw)].map((f) => f.title);
+  return wrap(
+    `  ${pad('--data PATH', 22)}your`,
+    words(`own data, format read from the content (README "Your own data"): ${orList(titles)}`),
+    24,
+    120,
+  );
+}
+
 /** The parts of the help texts that list the catalog's file layouts and task options. */
 function catalogParts(catalog: HelpCatalog): Record<string, string> {
+  const sources = catalog.scoreSources.all();
   const gen = catalog.generateFormats().map((n) => catalog.generateLayouts.get(n));
   const perLength = gen.filter((l) => l.perLength !== undefined).map((l) => l.name);
   const oneFile = gen.filter((l) => l.perLength === undefined).map((l) => l.name);
@@ -371,6 +397,19 @@ function catalogParts(catalog: HelpCatalog): Record<string, string> {
     exportFormats: exp.map((l) => l.name).join('|'),
     exportLayouts: exp.map((l) => `  ${pad(l.name, 11)}${l.help}`).join('\n'),
     exportFormatList: orList(exp.map((l) => l.name)),
+    scoreFormats: sources.map((s) => s.name).join('|'),
+    metricExamples: catalog.metrics.names().slice(0, 2).join(', '),
+    scoreIntro: wrap(
+      'Rescores',
+      words(
+        `finished predictions without calling a model: a bench run directory, or ${orList(sources.map((s) => s.files))}; prints one row per group.`,
+      ),
+      0,
+      120,
+    ),
+    scoreFormat: `${`  ${pad('--format F', 22)}${orList(sources.map((s) => s.name))}: the kind of file to read`.padEnd(88)}[detected from the first line]`,
+    docsLengths: docsLengthsHelp(catalog),
+    dataHelp: dataHelp(catalog),
     'taskOptions:run': taskOptionsHelp(catalog, 'run'),
     'taskOptions:generate': taskOptionsHelp(catalog, 'generate'),
   };

@@ -16,8 +16,16 @@ import { builtinCatalog } from '../generators/index.js';
  */
 export type CliCatalog = Pick<
   Catalog,
-  'taskOptions' | 'exportLayouts' | 'generateLayouts' | 'exportFormats' | 'generateFormats'
+  'taskOptions' | 'exportLayouts' | 'generateLayouts' | 'exportFormats' | 'generateFormats' | 'tasks' | 'exampleTasks'
 >;
+
+/** The task messages give as an example (the catalog's first), with its default lengths. */
+function exampleTask(catalog: CliCatalog): { name: string; lengths: string } {
+  const [name] = catalog.exampleTasks(1);
+  return name === undefined
+    ? { name: 'TASK', lengths: '8k' }
+    : { name, lengths: catalog.tasks.get(name).defaultLengths };
+}
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -386,11 +394,15 @@ function parseRun(
   parsed = parse(argv, runOptions(catalog), 'run'),
 ): RunConfig {
   const { values, positionals } = parsed;
-  if (positionals.length === 0)
-    throw new UserError('bench run needs a task, e.g. `bench run ruler-hqa --lengths 32k..3.5m` (see `bench tasks`)');
+  if (positionals.length === 0) {
+    const eg = exampleTask(catalog);
+    throw new UserError(
+      `bench run needs a task, e.g. \`bench run ${eg.name} --lengths ${eg.lengths}\` (see \`bench tasks\`)`,
+    );
+  }
   if (positionals.length > 1)
     throw new UserError(`bench run takes one task argument (comma-separate several), got: ${positionals.join(' ')}`);
-  let tasks = taskNames(positionals[0]);
+  let tasks = taskNames(positionals[0], catalog);
   const model = parseModel(values.model as string | undefined, values.endpoint as string[] | undefined);
   if (model !== 'local' && !values['model-name'])
     throw new UserError(
@@ -466,12 +478,12 @@ function parseRun(
 }
 
 /** Comma-separated task names; an empty one (`bench run ''`, `bench run ,`, `a,,b`) is refused. */
-function taskNames(raw: string): string[] {
+function taskNames(raw: string, catalog: CliCatalog): string[] {
   const names = raw.split(',').map((s) => s.trim());
   if (names.some((n) => n === '')) {
     const where = raw.trim() === '' || names.every((n) => n === '') ? '' : ` in '${raw}'`;
     throw new UserError(
-      `task name is empty${where}: pass a task such as ruler-hqa, or several separated by commas (see bench tasks)`,
+      `task name is empty${where}: pass a task such as ${exampleTask(catalog).name}, or several separated by commas (see bench tasks)`,
     );
   }
   return names;
@@ -485,8 +497,9 @@ function parsePlan(argv: string[], env: ShardEnv, catalog: CliCatalog): Command 
   const calibrate = str('calibrate');
   if (calibrate !== undefined && calibrate.trim() === '') throw new UserError('--calibrate needs a run directory');
   if (parsed.positionals.length === 0 && calibrate === undefined) {
+    const eg = exampleTask(catalog);
     throw new UserError(
-      'bench plan needs a task (the `bench run` command line to plan, e.g. `bench plan ruler-hqa --lengths docs:50..25600`) or --calibrate RUN_DIR',
+      `bench plan needs a task (the \`bench run\` command line to plan, e.g. \`bench plan ${eg.name} --lengths ${eg.lengths}\`) or --calibrate RUN_DIR`,
     );
   }
   return {
@@ -585,7 +598,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
       const { values, positionals } = parse(rest, generateOptions(catalog), 'generate');
       const task = one(positionals, 'task', 'generate');
       if (task.trim() === '')
-        throw new UserError('task name is empty: pass a task such as ruler-hqa (see bench tasks)');
+        throw new UserError(`task name is empty: pass a task such as ${exampleTask(catalog).name} (see bench tasks)`);
       const format = (values.format as string | undefined) ?? 'native';
       const layout = catalog.generateLayouts.find(format);
       if (!layout) throw new UserError(`--format must be ${orList(catalog.generateFormats())}, got '${format}'`);

@@ -102,11 +102,11 @@ export interface PromptSpec {
    *  and rag use the one-shot template, MemAgent its own prompts. `bench generate --format ruler` writes it as the
    *  row's answer_prefix and counts it in `length`. */
   answerPrefix?: string;
-  /** Middle truncation of a one-shot prompt longer than the window (docs/PROTOCOLS.md §a.9, §e.6):
-   *  'memagent' keeps the first floor(max/2) and last ceil(max/2) ids and decodes them joined (MemAgent's baseline);
-   *  'longbench' keeps int(max/2) ids at each end (max-1 ids for an odd max) and decodes each half on its own
-   *  (LongBench's pred.py). Default 'memagent'. */
-  truncation?: 'memagent' | 'longbench';
+  /** Middle truncation of a one-shot prompt longer than the window (docs/PROTOCOLS.md §a.9, §e.6), chosen by the
+   *  task's family: 'joined' keeps the first floor(max/2) and last ceil(max/2) ids and decodes them joined (MemAgent's
+   *  baseline); 'halves' keeps int(max/2) ids at each end (max-1 ids for an odd max) and decodes each half on its own
+   *  (LongBench's pred.py). Default 'joined'. */
+  truncation?: 'joined' | 'halves';
   /** How the one-shot template receives the question: 'stripped' (MemAgent's baselines strip it) or 'raw' (LongBench's
    *  pred.py formats the row's fields as they are). Default 'stripped'. MemAgent's own prompts always strip it. */
   questionFill?: 'stripped' | 'raw';

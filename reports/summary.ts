@@ -305,7 +305,7 @@ export const CUT_NOTE =
   'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
 
 export const OVER_TARGET_NOTE =
-  "over target: samples whose context is longer than the length, because it cannot be built smaller (a RULER-HQA question's own paragraphs alone exceed it); scored as usual, counted in n";
+  "over target: samples whose context is longer than the length, because the task cannot build it smaller (e.g. a question's own documents alone exceed it); scored as usual, counted in n";
 
 /**
  * Terminal table: one block per task × method × model, one line per length (then any breakdown rows); an incomplete

@@ -1,11 +1,15 @@
-// `bench tasks`: what can run, with each task's default grid, sample count and metric.
+// `bench tasks`: what can run, with each task's default grid, sample count, metric and sampling (its protocol's
+// decoding, which --temperature / --top-p override).
 import type { CommandIO } from '../../harness/config/commands.js';
+import { resolveDecoding } from '../../harness/protocol/decoding.js';
 import type { CliContext } from '../context.js';
 
 export async function tasksCli(_cmd: unknown, io: CommandIO, ctx: CliContext): Promise<number> {
-  for (const t of (await ctx.catalog()).tasks.all())
+  for (const t of (await ctx.catalog()).tasks.all()) {
+    const d = resolveDecoding({}, t.decoding);
     io.out(
-      `${t.name.padEnd(18)} ${t.description}  [lengths ${t.defaultLengths}, ${Number.isFinite(t.defaultSamples) ? t.defaultSamples : 'all'} samples, ${t.metric}]`,
+      `${t.name.padEnd(18)} ${t.description}  [lengths ${t.defaultLengths}, ${Number.isFinite(t.defaultSamples) ? t.defaultSamples : 'all'} samples, ${t.metric}, temperature ${d.temperature}, top-p ${d.topP}]`,
     );
+  }
   return 0;
 }

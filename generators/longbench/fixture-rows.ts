@@ -1,10 +1,18 @@
 // LongBench-style hotpotqa rows built from the bundled HotpotQA dev subset (CC BY-SA 4.0), so the LongBench tasks
 // run with no download. Passages use LongBench's layout (docs/PROTOCOLS.md §e.6): `Passage {i}:\n{title}\n{text}`,
 // consecutive passages separated by a single newline. Deterministic: no seed option, fixed streams.
-import type { HotpotData, HotpotRecord } from '../../datasets/hotpotqa/load.js';
 import { pySplit } from '../../harness/protocol/pytext.js';
 import { rngFor } from '../../harness/util/rng.js';
 import type { LongBenchRow } from './load.js';
+
+/** A multi-hop QA record in dev order, as the HotpotQA reader (generators/ruler-hqa/hotpotqa.ts) returns them. */
+export interface SourceQuestion {
+  id: string;
+  question: string;
+  answer: string;
+  /** [title, sentences] pairs. */
+  paragraphs: ReadonlyArray<readonly [string, readonly string[]]>;
+}
 
 /** RULER-HQA uses the first 128 questions; the fixture takes the next ones. */
 export const FIXTURE_FIRST_QUESTION = 128;
@@ -16,7 +24,7 @@ interface Passage {
   words: number;
 }
 
-function passage(title: string, sentences: string[]): Passage {
+function passage(title: string, sentences: readonly string[]): Passage {
   const text = sentences.join('').trim();
   return { title, text, words: pySplit(`${title} ${text}`).length + 2 }; // + "Passage", "{i}:"
 }
@@ -29,7 +37,7 @@ function targetWords(j: number, id: string): number | null {
   return j % 3 === 1 ? rng.int(4300, 7600) : rng.int(8400, 11000);
 }
 
-function distractorPool(records: HotpotRecord[]): Passage[] {
+function distractorPool(records: readonly SourceQuestion[]): Passage[] {
   const seen = new Set<string>();
   const pool: Passage[] = [];
   for (const r of records) {
@@ -42,7 +50,7 @@ function distractorPool(records: HotpotRecord[]): Passage[] {
   return pool;
 }
 
-function buildRow(record: HotpotRecord, j: number, pool: readonly Passage[]): LongBenchRow {
+function buildRow(record: SourceQuestion, j: number, pool: readonly Passage[]): LongBenchRow {
   const own = record.paragraphs.map(([title, sentences]) => passage(title, sentences));
   const passages = [...own];
   const target = targetWords(j, record.id);
@@ -77,7 +85,7 @@ function buildRow(record: HotpotRecord, j: number, pool: readonly Passage[]): Lo
 }
 
 /** The 50 fixture rows: questions 128..177 of the subset (dev order), distractors from questions 178 onwards. */
-export function buildHotpotFixtureRows(data: HotpotData): LongBenchRow[] {
+export function buildFixtureRows(data: { records: readonly SourceQuestion[] }): LongBenchRow[] {
   const end = FIXTURE_FIRST_QUESTION + FIXTURE_ROWS;
   const questions = data.records.slice(FIXTURE_FIRST_QUESTION, end);
   const pool = distractorPool(data.records.slice(end));

@@ -64,7 +64,7 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
           fullContext,
           maxNewTokens: maxTokens,
           answerFormat: 'raw',
-          truncation: 'longbench',
+          truncation: 'halves',
           questionFill: 'raw',
           decoding: LONGBENCH_DECODING,
         },

@@ -1,6 +1,6 @@
 import { UserError } from '../../harness/errors.js';
 import type { ContextSource, LengthTarget, Tokenizer } from '../../harness/types.js';
-import { renderParagraph, type HotpotRecord } from '../../datasets/hotpotqa/load.js';
+import { renderParagraph, type HotpotRecord } from './hotpotqa.js';
 import { overTarget } from '../../harness/config/lengths.js';
 import { rngFor } from '../../harness/util/rng.js';
 import type { ParagraphPool } from './pool.js';

@@ -16,7 +16,7 @@ export const memagentGenerateLayout: GenerateLayout = {
   path(out, task, length) {
     if (length.kind === 'native')
       throw new UserError(
-        `--format memagent lays data out as MemAgent's eval_<N>.json / eval_<task>_<length>.json, which have no LongBench files: use --format native`,
+        `--format memagent lays data out by length (MemAgent's eval_<N>.json / eval_<task>_<length>.json), and ${task} keeps its documents' own lengths: use --format native`,
       );
     if (length.kind === 'docs' && task === 'ruler-hqa') return join(out, `eval_${length.value}.json`);
     return join(out, `eval_${taskFolder(task)}_${length.value}.json`);

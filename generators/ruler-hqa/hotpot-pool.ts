@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { UserError } from '../../harness/errors.js';
 import type { Tokenizer } from '../../harness/types.js';
-import { renderParagraph } from '../../datasets/hotpotqa/load.js';
+import { renderParagraph } from './hotpotqa.js';
 import { compareCodePoints, poolFromTexts, type ParagraphPool } from './pool.js';
 import type { DataFormat } from '../../harness/data/format.js';
 import { rowError, scanRows } from '../../harness/data/read.js';

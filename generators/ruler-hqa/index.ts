@@ -1,6 +1,6 @@
 import { UserError } from '../../harness/errors.js';
 import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
-import { loadHotpot, renderParagraph, type HotpotData } from '../../datasets/hotpotqa/load.js';
+import { loadHotpot, renderParagraph, type HotpotData } from './hotpotqa.js';
 import { buildHqaContext, HeaderCache } from './build.js';
 import { buildPool } from './pool.js';
 import { parsePlacement, placementPositions, PLACEMENTS, type Placement } from './placement.js';

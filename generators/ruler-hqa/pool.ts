@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { poolCacheDir } from '../../harness/cache/cache-root.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { Tokenizer } from '../../harness/types.js';
-import { type HotpotData, renderParagraph } from '../../datasets/hotpotqa/load.js';
+import { type HotpotData, renderParagraph } from './hotpotqa.js';
 
 /** Separator between documents; encoded together with the paragraph before it (".\n\n" is one Qwen token). */
 export const DOC_SEPARATOR = '\n\n';

@@ -155,7 +155,7 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
   const { spec, tokenizer } = res;
   if (length.kind !== 'tokens') {
     throw new UserError(
-      `${spec.name} takes token lengths (e.g. 32k), not ${length.label}; docs: lengths are for ruler-hqa`,
+      `${spec.name} takes token lengths (e.g. 32k), not ${length.label}; docs: lengths are for document-count tasks (see bench tasks)`,
     );
   }
   const sizing = sizingRule(res, length);

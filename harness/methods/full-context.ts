@@ -54,14 +54,16 @@ export type TruncationRule = NonNullable<PromptSpec['truncation']>;
 /** Ids kept at each end of a prompt longer than maxContext (docs/PROTOCOLS.md §a.9, §e.6). */
 export function truncationHalves(maxContext: number, rule: TruncationRule): { head: number; tail: number } {
   const head = Math.floor(maxContext / 2);
-  // MemAgent: input_ids[:max//2] + input_ids[-max//2:] (-max//2 rounds towards minus infinity: the tail keeps the
-  // odd id). LongBench: half = int(max_length/2); tokenized[:half] + tokenized[-half:] (max-1 ids for an odd max).
-  return { head, tail: rule === 'longbench' ? head : maxContext - head };
+  // 'joined' (MemAgent): input_ids[:max//2] + input_ids[-max//2:] (-max//2 rounds towards minus infinity: the tail
+  // keeps the odd id). 'halves' (LongBench): half = int(max_length/2); tokenized[:half] + tokenized[-half:] (max-1
+  // ids for an odd max).
+  return { head, tail: rule === 'halves' ? head : maxContext - head };
 }
 
-/** The kept ids as text: MemAgent decodes them joined in one call, LongBench decodes each half and concatenates. */
+/** The kept ids as text: 'joined' decodes them in one call (MemAgent), 'halves' decodes each half and concatenates
+ *  them (LongBench). */
 function decodeKept(tokenizer: Tokenizer, head: Uint32Array, tail: Uint32Array, rule: TruncationRule): string {
-  if (rule === 'longbench') return tokenizer.decode(head) + tokenizer.decode(tail);
+  if (rule === 'halves') return tokenizer.decode(head) + tokenizer.decode(tail);
   const joined = new Uint32Array(head.length + tail.length);
   joined.set(head, 0);
   joined.set(tail, head.length);
@@ -70,7 +72,7 @@ function decodeKept(tokenizer: Tokenizer, head: Uint32Array, tail: Uint32Array, 
 
 /**
  * The prompt for a context that may not fit: the whole prompt's ids, if more than maxContext, lose their middle
- * (truncationHalves: MemAgent's rule by default, LongBench's on LongBench tasks). To avoid encoding a
+ * (truncationHalves: 'joined' by default, the task's rule where its PromptSpec names one). To avoid encoding a
  * multi-million-token prompt, each half is encoded from its own region of the context plus a margin; the halves
  * are equal to the whole prompt's ids because pre-tokenization never merges across the margin.
  */
@@ -80,7 +82,7 @@ export function middleTruncatedPrompt(
   context: ContextSource,
   tokenizer: Tokenizer,
   maxContext: number,
-  rule: TruncationRule = 'memagent',
+  rule: TruncationRule = 'joined',
 ): { prompt: string; truncated: boolean; promptTokens: number } {
   const [before, after] = fillTemplate(template, { question, context: '\u0000' }).split('\u0000');
   const overhead = tokenizer.count(before) + tokenizer.count(after);

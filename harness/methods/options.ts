@@ -4,22 +4,22 @@ import type { DecodingOverride } from '../protocol/decoding.js';
 import type { MethodOption, SettingsReader } from './registry.js';
 import { resolveTemplates, templatesFingerprint, type FinalVariant, type TemplateSpec } from './templates.js';
 
-// No default: unset means each task's own protocol decoding (harness/protocol/decoding.ts: MemAgent's tasks 0.7 / 0.95,
-// LongBench greedy), resolved per sample; the identity records the value given, or null for "task default", and the
+// No default: unset means each task's own protocol decoding (TaskDefinition.decoding, listed by `bench tasks`; else
+// harness/protocol/decoding.ts's default), resolved per sample; the identity records the value given, or null for "task default", and the
 // run identity's `decoding` records what each task used.
 export const TEMPERATURE: MethodOption = {
   flag: 'temperature',
   type: 'number',
   min: 0,
   max: 2,
-  help: 'sampling temperature for every task [task default: 0.7 MemAgent/RULER tasks, 0 LongBench]',
+  help: "sampling temperature for every task [task default: its protocol's; `bench tasks` lists it]",
 };
 export const TOP_P: MethodOption = {
   flag: 'top-p',
   type: 'number',
   min: 0,
   max: 1,
-  help: 'nucleus sampling for every task [task default: 0.95 MemAgent/RULER tasks, 1 LongBench]',
+  help: "nucleus sampling for every task [task default: its protocol's; `bench tasks` lists it]",
 };
 export const FINAL = {
   flag: 'final',

@@ -90,9 +90,17 @@ export class Catalog {
     const task = this.tasks.find(name);
     if (task) return task;
     const known = [...this.tasks.names(), ...this.groups.names()];
-    throw new UserError(
-      `unknown task '${name}'${didYouMean(name, known)}: run \`bench tasks\` to list them (e.g. ruler-hqa, niah_single_1)`,
-    );
+    const examples = this.exampleTasks();
+    const eg = examples.length > 0 ? ` (e.g. ${examples.join(', ')})` : '';
+    throw new UserError(`unknown task '${name}'${didYouMean(name, known)}: run \`bench tasks\` to list them${eg}`);
+  }
+
+  /** The first task of each of the first `n` families: the examples messages give. */
+  exampleTasks(n = 2): string[] {
+    return this.families
+      .all()
+      .flatMap((f) => f.tasks.slice(0, 1).map((t) => t.name))
+      .slice(0, n);
   }
 
   /** Task names with groups expanded, in order, without duplicates; an unknown name throws. */

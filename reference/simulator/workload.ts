@@ -21,30 +21,14 @@ export interface SimChain {
   calls: SimCall[];
 }
 
-/** A length on the RULER-HQA grid: document count, mean context tokens and the spread of samples around it. */
+/** A length of the sweep: document count, mean context tokens and the spread of samples around it (a family's grid,
+ *  e.g. generators/ruler-hqa/sweep-grid.ts, passed in as MemAgentWorkload.lengths). */
 export interface SweepLength {
   docs: number;
   meanTokens: number;
   minTokens: number;
   maxTokens: number;
 }
-
-/**
- * MemAgent's RULER-HQA grid, docs:50..25600. Up to 6400 documents: context tokens measured upstream (Qwen2.5 tokenizer;
- * MemAgent token_count.ipynb, quoted in docs/PROTOCOLS.md §b); 12800 and 25600 were not measured there: 2× and 4× the 6400 mean, ±1.5%.
- */
-export const RULER_HQA_LENGTHS: readonly SweepLength[] = [
-  { docs: 50, meanTokens: 6_999.6, minTokens: 5_821, maxTokens: 8_420 },
-  { docs: 100, meanTokens: 14_029.8, minTokens: 12_351, maxTokens: 15_644 },
-  { docs: 200, meanTokens: 28_069.4, minTokens: 25_546, maxTokens: 30_832 },
-  { docs: 400, meanTokens: 56_152.9, minTokens: 51_695, maxTokens: 60_824 },
-  { docs: 800, meanTokens: 112_227.2, minTokens: 108_084, maxTokens: 117_305 },
-  { docs: 1600, meanTokens: 225_270.7, minTokens: 217_296, maxTokens: 231_703 },
-  { docs: 3200, meanTokens: 451_415.8, minTokens: 438_033, maxTokens: 462_065 },
-  { docs: 6400, meanTokens: 903_062.0, minTokens: 890_081, maxTokens: 915_357 },
-  { docs: 12800, meanTokens: 1_806_124, minTokens: 1_779_032, maxTokens: 1_833_216 },
-  { docs: 25600, meanTokens: 3_612_248, minTokens: 3_558_064, maxTokens: 3_666_432 },
-];
 
 /** Output length: log-normal with this median and sigma, rounded and clamped to [min, max]. */
 export type LengthDist = OutputLength;
@@ -67,9 +51,8 @@ export interface MemAgentWorkload {
 }
 
 /** Overheads, initial memory and output lengths are what MemAgent's call kinds declare (harness/methods/memagent.ts),
- *  the same that `bench plan` uses. */
-export const DEFAULT_WORKLOAD: MemAgentWorkload = {
-  lengths: RULER_HQA_LENGTHS,
+ *  the same that `bench plan` uses. The lengths are the caller's (a family's grid). */
+export const DEFAULT_WORKLOAD: Omit<MemAgentWorkload, 'lengths'> = {
   samples: 128,
   seed: 0,
   chunkTokens: 5000,
@@ -89,7 +72,7 @@ export function drawLength(rng: Rng, d: LengthDist): number {
 
 /** The calls of one sample, shaped by MemAgent's own plan (harness/methods/memagent.ts): a window per update (the last
  *  one is the remainder), then the final answer; outputs drawn from the workload's distributions. */
-export function memagentChain(w: MemAgentWorkload, length: SweepLength, index: number): SimChain {
+export function memagentChain(w: Omit<MemAgentWorkload, 'lengths'>, length: SweepLength, index: number): SimChain {
   const rng = rngFor('sim-workload', w.seed, length.docs, index);
   const contextTokens = Math.round(length.minTokens + (length.maxTokens - length.minTokens) * rng.float());
   const calls: SimCall[] = [];
@@ -111,7 +94,7 @@ export function memagentChain(w: MemAgentWorkload, length: SweepLength, index: n
 }
 
 /** Every sample of every length, in canonical order (length by length, then index). */
-export function memagentSweep(w: Partial<MemAgentWorkload> = {}): SimChain[] {
+export function memagentSweep(w: Partial<MemAgentWorkload> & Pick<MemAgentWorkload, 'lengths'>): SimChain[] {
   const full = { ...DEFAULT_WORKLOAD, ...w };
   const out: SimChain[] = [];
   for (const length of full.lengths) for (let i = 0; i < full.samples; i++) out.push(memagentChain(full, length, i));

@@ -113,6 +113,9 @@ test('bench tasks and --help', () => {
   const t = bench(['tasks']);
   assert.equal(t.code, 0);
   assert.match(t.stdout, /ruler-hqa/);
+  // Each task's own protocol decoding, which --temperature / --top-p's help points to.
+  assert.match(t.stdout, /^ruler-hqa .*, temperature 0\.7, top-p 0\.95\]$/m);
+  assert.match(t.stdout, /^longbench\/hotpotqa .*, temperature 0, top-p 1\]$/m);
   const h = bench(['--help']);
   assert.equal(h.code, 0);
   assert.match(h.stdout, /bench <command> --help/);

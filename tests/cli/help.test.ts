@@ -1,9 +1,14 @@
-// Each subcommand's help lists exactly the flags its parser accepts, so help cannot drift from cli/parse.ts.
+// Each subcommand's help lists exactly the flags its parser accepts, so help cannot drift from cli/parse.ts; the
+// families' parts of help and of the task messages come from the catalog.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { helpText } from '../../cli/help.js';
 import { SUBCOMMANDS, commandOptions, parseCli } from '../../cli/parse.js';
 import { builtinCatalog } from '../../generators/index.js';
+import type { DataFormat } from '../../harness/data/format.js';
+import { Catalog } from '../../harness/registry/family.js';
+import type { ScoreSource } from '../../harness/scorers/sources/source.js';
+import type { PreparedTask, TaskDefinition } from '../../harness/types.js';
 
 const catalog = builtinCatalog();
 
@@ -53,4 +58,53 @@ test('bench help X and bench X --help are the same help; unknown topics are refu
   const overview = helpText(undefined, catalog);
   for (const command of SUBCOMMANDS) assert.match(overview, new RegExp(`^  bench ${command}\\b`, 'm'));
   assert.match(overview, /bench <command> --help/);
+});
+
+test("help, the task examples of messages and bench score's --format list come from the catalog's families", () => {
+  const toyTask: TaskDefinition = {
+    name: 'toy',
+    version: '1',
+    description: 'a toy task',
+    metric: 'sub_em',
+    defaultSamples: 1,
+    defaultLengths: 'docs:4..8',
+    acceptsDocCounts: true,
+    prepare: async () => ({}) as PreparedTask,
+  };
+  const toyScores: ScoreSource = {
+    name: 'toyscore',
+    files: 'toy result files (guess, truth)',
+    detect: (v) => 'guess' in v,
+    score: () => [],
+  };
+  const toyRows: DataFormat = {
+    name: 'toy-rows',
+    title: 'toy puzzle rows',
+    expected: 'toy {puzzle, solution}',
+    matches: (r) => 'puzzle' in r,
+    command: (d) => `bench run toy --data ${d.path}`,
+  };
+  const toy = new Catalog([{ name: 'toy', tasks: [toyTask], scoreSources: [toyScores], dataFormats: [toyRows] }]);
+  assert.match(helpText(undefined, toy), /rescore runs or other tools' predictions \[--format toyscore\]/);
+  const score = helpText('score', toy);
+  assert.match(score, /^ {2}--format F {12}toyscore: the kind of file to read +\[detected from the first line\]$/m);
+  assert.match(
+    score.replace(/\s+/g, ' '),
+    /a bench run directory, or toy result files \(guess, truth\); prints one row per group/,
+  );
+  const run = helpText('run', toy);
+  assert.match(run, /^ {2}--data PATH .*README "Your own data"\): toy puzzle rows$/m);
+  assert.match(run, /docs:50\.\.25600 = document counts \(toy\)/);
+  for (const text of [run, score]) assert.doesNotMatch(text, /RULER|LongBench|MemAgent's|HotpotQA/);
+  // The built-in catalog lists its families' score formats in registration order.
+  assert.match(helpText(undefined, catalog), /\[--format memagent\|ruler\|longbench\]/);
+  // Messages that give an example task take the catalog's first, with its default lengths.
+  assert.throws(
+    () => parseCli(['run'], {}, toy),
+    /^UserError: bench run needs a task, e\.g\. `bench run toy --lengths docs:4\.\.8`/,
+  );
+  assert.throws(() => parseCli(['plan'], {}, toy), /e\.g\. `bench plan toy --lengths docs:4\.\.8`\) or --calibrate/);
+  assert.throws(() => parseCli(['run', 'toy,'], {}, toy), /pass a task such as toy, or several/);
+  assert.throws(() => toy.task('tyo'), /run `bench tasks` to list them \(e\.g\. toy\)$/);
+  assert.throws(() => catalog.task('nope'), /to list them \(e\.g\. ruler-hqa, niah_single_1\)$/);
 });

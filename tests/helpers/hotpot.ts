@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { BUNDLED_HOTPOT } from '../../datasets/hotpotqa/load.js';
+import { BUNDLED_HOTPOT } from '../../generators/ruler-hqa/hotpotqa.js';
 import { datasetPath } from '../../harness/paths.js';
 
 export type HotpotRow = Record<string, unknown> & {

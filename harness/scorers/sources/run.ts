@@ -96,7 +96,7 @@ export function scoreRun(
   }
   if (overTarget > 0)
     warnings.push(
-      `${samplesFile}: ${overTarget} sample(s) have status over-target: their context is longer than the length target (it cannot be built smaller: a RULER-HQA question's own paragraphs exceed it); scored as usual`,
+      `${samplesFile}: ${overTarget} sample(s) have status over-target: their context is longer than the length target (the task cannot build it smaller, e.g. a question's own documents alone exceed it); scored as usual`,
     );
   const sorted = [...groups.values()].sort((x, y) => {
     const a = x.group.key;

@@ -348,7 +348,7 @@ test('per-length formats refuse a file name, a file, and lengths their layout ha
       catalog.generateLayouts
         .get('memagent')
         .path(dir, 'longbench/hotpotqa', { kind: 'native', value: 0, label: 'all' }),
-    /use --format native/,
+    /and longbench\/hotpotqa keeps its documents' own lengths: use --format native$/,
   );
   assert.deepEqual(readdirSync(dir).sort(), ['plain']);
   rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { createLocalModel } from '../../../reference/local-model.js';
 import { executeRun, type RunOutcome } from '../../../harness/runner/runner.js';
 import { runHooks } from '../../../cli/run-hooks.js';
 import { builtinCatalog } from '../../../generators/index.js';
-import { BUNDLED_HOTPOT, loadHotpot, renderParagraph } from '../../../datasets/hotpotqa/load.js';
+import { BUNDLED_HOTPOT, loadHotpot, renderParagraph } from '../../../generators/ruler-hqa/hotpotqa.js';
 import { datasetPath } from '../../../harness/paths.js';
 import { loadPoolFile } from '../../../generators/ruler-hqa/hotpot-pool.js';
 import type { SampleRecord } from '../../../harness/types.js';

@@ -146,7 +146,7 @@ test('pred.py formats the raw fields: a question with surrounding whitespace rea
   );
   assert.equal(s.question, input);
   assert.equal(s.prompt?.questionFill, 'raw');
-  assert.equal(s.prompt?.truncation, 'longbench');
+  assert.equal(s.prompt?.truncation, 'halves');
   const seen: string[] = [];
   const model: Model = {
     id: 'rec',

@@ -1,14 +1,14 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadHotpot } from '../../../datasets/hotpotqa/load.js';
+import { loadHotpot } from '../../../generators/ruler-hqa/hotpotqa.js';
 import { DatasetMissingError } from '../../../harness/errors.js';
 import { longbenchEBucket } from '../../../generators/longbench/protocol.js';
 import { scoreSample } from '../../../harness/scorers/score-sample.js';
 import { builtinCatalog } from '../../../generators/index.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { LengthTarget, TaskDefinition } from '../../../harness/types.js';
-import { buildHotpotFixtureRows, FIXTURE_FIRST_QUESTION, toJsonl } from '../../../generators/longbench/fixture-rows.js';
+import { buildFixtureRows, FIXTURE_FIRST_QUESTION, toJsonl } from '../../../generators/longbench/fixture-rows.js';
 import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
 import { fixturePath } from '../../../generators/longbench/load.js';
 import { instructionOf } from '../../../generators/longbench/prompts.js';
@@ -41,7 +41,7 @@ test('nine tasks, two groups, native lengths, LongBench sample counts and metric
 });
 
 test('the committed hotpotqa fixture is exactly what the builder produces from the bundled HotpotQA subset', () => {
-  assert.equal(readFileSync(fixturePath('hotpotqa'), 'utf8'), toJsonl(buildHotpotFixtureRows(loadHotpot())));
+  assert.equal(readFileSync(fixturePath('hotpotqa'), 'utf8'), toJsonl(buildFixtureRows(loadHotpot())));
 });
 
 test('hotpotqa fixture samples: LongBench passage layout, own supporting paragraphs, word length, all three buckets', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLengths } from '../../../harness/config/lengths.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import { loadHotpot, MAX_PARAGRAPH_CHARS } from '../../../datasets/hotpotqa/load.js';
+import { loadHotpot, MAX_PARAGRAPH_CHARS } from '../../../generators/ruler-hqa/hotpotqa.js';
 import { checkSupportingFacts, rulerHqaTask } from '../../../generators/ruler-hqa/index.js';
 import { UserError } from '../../../harness/errors.js';
 import { hotpotRows, writeHotpot } from '../../helpers/hotpot.js';

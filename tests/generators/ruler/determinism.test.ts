@@ -38,7 +38,10 @@ test('a length too small for the prompt is a UserError, promptly', async () => {
   );
   const essay = await niahTasks.find((t) => t.name === 'niah_multiquery')!.prepare({ tokenizer, seed: 1, options: {} });
   assert.throws(() => essay.build({ kind: 'tokens', value: 200, label: '200' }, 0), UserError);
-  assert.throws(() => essay.build({ kind: 'docs', value: 50, label: 'docs:50' }, 0), UserError);
+  assert.throws(
+    () => essay.build({ kind: 'docs', value: 50, label: 'docs:50' }, 0),
+    (e: unknown) => e instanceof UserError && /not docs:50; docs: lengths are for document-count tasks/.test(e.message),
+  );
 });
 
 test('small targets still fit: 1k builds and stays within the budget', async () => {

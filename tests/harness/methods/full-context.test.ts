@@ -64,17 +64,17 @@ for (const [label, paragraphs] of [
     const ids = tokenizer.encode(fillTemplate(TEMPLATE, { question, context: text }));
     assert.ok(ids.length > max);
 
-    const m = middleTruncatedPrompt(TEMPLATE, question, textContext(text, tokenizer), tokenizer, max, 'memagent');
+    const m = middleTruncatedPrompt(TEMPLATE, question, textContext(text, tokenizer), tokenizer, max, 'joined');
     assert.equal(m.truncated, true);
     assert.equal(m.prompt, memagentReference(ids, max));
     assert.equal(m.promptTokens, max);
-    assert.deepEqual(truncationHalves(max, 'memagent'), { head: (max - 1) / 2, tail: (max + 1) / 2 });
+    assert.deepEqual(truncationHalves(max, 'joined'), { head: (max - 1) / 2, tail: (max + 1) / 2 });
 
-    const l = middleTruncatedPrompt(TEMPLATE, question, textContext(text, tokenizer), tokenizer, max, 'longbench');
+    const l = middleTruncatedPrompt(TEMPLATE, question, textContext(text, tokenizer), tokenizer, max, 'halves');
     assert.equal(l.truncated, true);
     assert.equal(l.prompt, longbenchReference(ids, max));
     assert.equal(l.promptTokens, max - 1);
-    assert.deepEqual(truncationHalves(max, 'longbench'), { head: (max - 1) / 2, tail: (max - 1) / 2 });
+    assert.deepEqual(truncationHalves(max, 'halves'), { head: (max - 1) / 2, tail: (max - 1) / 2 });
 
     // The default is MemAgent's rule; the two rules differ in the tail's first id.
     assert.equal(
@@ -88,8 +88,8 @@ for (const [label, paragraphs] of [
 test('an even --max-context keeps max/2 ids at each end under both rules', () => {
   const text = Array.from({ length: 300 }, (_, i) => paragraph(i)).join('\n');
   const ids = tokenizer.encode(fillTemplate(TEMPLATE, { question: 'q?', context: text }));
-  const m = middleTruncatedPrompt(TEMPLATE, 'q?', textContext(text, tokenizer), tokenizer, 3000, 'memagent');
-  const l = middleTruncatedPrompt(TEMPLATE, 'q?', textContext(text, tokenizer), tokenizer, 3000, 'longbench');
+  const m = middleTruncatedPrompt(TEMPLATE, 'q?', textContext(text, tokenizer), tokenizer, 3000, 'joined');
+  const l = middleTruncatedPrompt(TEMPLATE, 'q?', textContext(text, tokenizer), tokenizer, 3000, 'halves');
   assert.equal(m.prompt, memagentReference(ids, 3000));
   assert.equal(l.prompt, longbenchReference(ids, 3000));
   assert.equal(m.promptTokens, 3000);

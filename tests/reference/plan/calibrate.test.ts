@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fitCalibration, readTimedCalls, nnls } from '../../../reference/plan/calibrate.js';
 import { gpuParams, type GpuParams } from '../../../reference/simulator/gpu-params.js';
-import { memagentSweep, RULER_HQA_LENGTHS } from '../../../reference/simulator/workload.js';
+import { memagentSweep } from '../../../reference/simulator/workload.js';
+import { RULER_HQA_LENGTHS } from '../../../generators/ruler-hqa/sweep-grid.js';
 import { UserError } from '../../../harness/errors.js';
 import { asCallRecords, simulatedTrace } from './sim-trace.js';
 

@@ -3,11 +3,11 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import {
   DEFAULT_WORKLOAD,
-  RULER_HQA_LENGTHS,
   memagentChain,
   memagentSweep,
   type SimChain,
 } from '../../../reference/simulator/workload.js';
+import { RULER_HQA_LENGTHS } from '../../../generators/ruler-hqa/sweep-grid.js';
 import { simulateSweep, sweepLowerBound } from '../../../reference/simulator/sweep.js';
 import { gpuParams, type GpuParams } from '../../../reference/simulator/gpu-params.js';
 import { longestChainFirst } from '../../../harness/runner/schedule-policy.js';

@@ -1,3 +1,5 @@
+// The HotpotQA dev (distractor) reader: the bundled subset in datasets/hotpotqa/ (its README and licences stay
+// there with the data) or a user's dev file. RULER-HQA builds its questions and contexts from it.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { UserError } from '../../harness/errors.js';
@@ -39,8 +41,10 @@ export function loadHotpot(path?: string): HotpotData {
   const file = path ?? datasetPath(BUNDLED_HOTPOT);
   const hit = cache.get(file);
   if (hit) return hit;
-  if (!existsSync(file)) throw new UserError(`HotpotQA file not found: ${file} (pass the dev distractor JSON with --data)`);
-  if (statSync(file).isDirectory()) throw new UserError(`--data ${file} is a directory; ruler-hqa takes one file: ${EXPECTED}`);
+  if (!existsSync(file))
+    throw new UserError(`HotpotQA file not found: ${file} (pass the dev distractor JSON with --data)`);
+  if (statSync(file).isDirectory())
+    throw new UserError(`--data ${file} is a directory; ruler-hqa takes one file: ${EXPECTED}`);
   const raw = readFileSync(file);
   const sha256 = createHash('sha256').update(raw).digest('hex');
   const text = decodeTextBytes(raw, file, `pass ${EXPECTED}`);
@@ -61,16 +65,22 @@ export function loadHotpot(path?: string): HotpotData {
 
 function toRecord(row: unknown, position: number, file: string): HotpotRecord {
   const r = row as Record<string, unknown>;
-  const bad = (what: string) => new UserError(`${file}: record ${position} ${what}; expected HotpotQA fields _id, question, answer, supporting_facts, context`);
+  const bad = (what: string) =>
+    new UserError(
+      `${file}: record ${position} ${what}; expected HotpotQA fields _id, question, answer, supporting_facts, context`,
+    );
   if (typeof r !== 'object' || r === null) throw bad('is not an object');
   if (typeof r.question !== 'string' || typeof r.answer !== 'string') throw bad('lacks question/answer strings');
   if (!Array.isArray(r.context)) throw bad('lacks a context list');
   const paragraphs = r.context.map((p) => {
-    if (!Array.isArray(p) || typeof p[0] !== 'string' || !Array.isArray(p[1])) throw bad('has a malformed context paragraph');
+    if (!Array.isArray(p) || typeof p[0] !== 'string' || !Array.isArray(p[1]))
+      throw bad('has a malformed context paragraph');
     const sentences = p[1].map(String);
     const chars = p[0].length + 1 + sentences.reduce((n, x) => n + x.length, 0);
     if (chars > MAX_PARAGRAPH_CHARS) {
-      throw new UserError(`${file}: record ${position} (${JSON.stringify(String(r._id ?? position))}) has a paragraph '${p[0].slice(0, 60)}' of ${chars.toLocaleString('en-US')} characters; HotpotQA paragraphs are Wikipedia lead paragraphs and more than ${MAX_PARAGRAPH_CHARS.toLocaleString('en-US')} is refused (it would be built far over any length target): fix or drop that record`);
+      throw new UserError(
+        `${file}: record ${position} (${JSON.stringify(String(r._id ?? position))}) has a paragraph '${p[0].slice(0, 60)}' of ${chars.toLocaleString('en-US')} characters; HotpotQA paragraphs are Wikipedia lead paragraphs and more than ${MAX_PARAGRAPH_CHARS.toLocaleString('en-US')} is refused (it would be built far over any length target): fix or drop that record`,
+      );
     }
     return [p[0], sentences] as [string, string[]];
   });
