@@ -22,8 +22,9 @@ import { loadTokenizer } from '../../harness/tokenizer/index.js';
 /** A --format name of the catalog's generate layouts (ruler, memagent and native built in). */
 export type GenerateFormat = string;
 
-/** Version of the row layouts; part of the cache key. 2: native rows carry `scoring`. */
-export const GENERATE_ROWS_VERSION = '2';
+/** Version of the row layouts; part of the cache key. 2: native rows carry `scoring`. 3: native rows name the
+ *  middle-truncation rule by what it does (`joined`, `halves`), and ids are the runner's. */
+export const GENERATE_ROWS_VERSION = '3';
 
 type GenerateCatalog = Pick<Catalog, 'generateLayouts' | 'generateFormats'>;
 
