@@ -118,14 +118,9 @@ export interface PromptSpec {
  *  by its family's metrics (LongBench: dataset, allClasses). Plain JSON: it is stored in each SampleRecord. */
 export type MetricOptions = Readonly<Record<string, unknown>>;
 
-export interface Sample {
-  /** Stable id `${task}/${length.label}/${index}`, used for resume. The runner sets it, with task, taskVersion, length
-   *  and index, on every sample it runs (harness/runner/sample-identity.ts), whatever the generator put here. */
-  id: string;
-  task: string;
-  taskVersion: string;
-  length: LengthTarget;
-  index: number;
+/** What a generator builds: a sample without its identity. The runner gives it that (harness/runner/sample-identity.ts),
+ *  so resume never depends on how a generator would have spelled ids. */
+export interface GeneratedSample {
   /** The problem statement shown to the model (MemAgent's <problem>). */
   question: string;
   answers: string[];
@@ -138,6 +133,16 @@ export interface Sample {
   prompt?: PromptSpec;
   /** Generator facts (gold positions, reuse factor, ...). Never shown to any model. */
   metadata: Record<string, unknown>;
+}
+
+/** A sample as the runner runs it: what the generator built, plus the identity the runner gave it. */
+export interface Sample extends GeneratedSample {
+  /** Stable id `${task}/${length.label}/${index}`, used for resume (harness/run-dir/record-key.ts). */
+  id: string;
+  task: string;
+  taskVersion: string;
+  length: LengthTarget;
+  index: number;
 }
 
 export interface TaskEnv {
@@ -163,7 +168,7 @@ export interface DataSourceInfo {
 export interface PreparedTask {
   /** How many samples exist at this length (before --samples caps it). */
   maxSamples(length: LengthTarget): number;
-  build(length: LengthTarget, index: number): Sample;
+  build(length: LengthTarget, index: number): GeneratedSample;
   /** Lengths defined by the data (samples read from files): the run's grid, which --lengths may only filter. */
   lengths?: LengthTarget[];
   /** The headline metric when the data decides it (e.g. RULER rows: string_match_all), else the task's. */

@@ -14,7 +14,7 @@ import {
   type DataContext,
   type DataFormat,
 } from '../../harness/data/format.js';
-import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
+import type { LengthTarget, PreparedTask, GeneratedSample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, type Entry } from '../../harness/data/source.js';
 
@@ -77,14 +77,9 @@ export function prepareGeneric(
       },
     });
   });
-  const build = (length: LengthTarget, index: number, item: GenericItem): Sample => {
+  const build = (length: LengthTarget, index: number, item: GenericItem): GeneratedSample => {
     const row = readRowAgain(file, item.ref) as { context: string };
     return {
-      id: `${task}/${length.label}/${index}`,
-      task,
-      taskVersion: version,
-      length,
-      index,
       question: item.question,
       answers: item.answers,
       context: textContext(row.context, env.tokenizer),

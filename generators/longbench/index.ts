@@ -1,7 +1,7 @@
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
 import { LONGBENCH_DECODING, longbenchEBucket, longbenchMetric, longbenchMetricProblem } from './protocol.js';
-import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
+import type { LengthTarget, PreparedTask, GeneratedSample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { loadLongBench, type LongBenchRow } from './load.js';
 import {
   fullContextTemplate,
@@ -43,16 +43,11 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
         }
       : {}),
     maxSamples: () => data.rows.length,
-    build(length: LengthTarget, index: number): Sample {
+    build(length: LengthTarget, index: number): GeneratedSample {
       const row = data.rows[index];
       if (!row)
         throw new UserError(`${name} has ${data.rows.length} samples in ${data.file}; index ${index} is out of range`);
       return {
-        id: `${name}/${length.label}/${index}`,
-        task: name,
-        taskVersion: LONGBENCH_VERSION,
-        length,
-        index,
         question: questionOf(row, dataset),
         answers: row.answers,
         context: textContext(row.context, env.tokenizer),

@@ -5,7 +5,14 @@
 // The driver strips `context` and `input` before use (utils/recurrent.py, utils/openai_api.py); so do we.
 import { piecesContext, textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
-import type { ContextSource, LengthTarget, PreparedTask, Sample, TaskEnv, Tokenizer } from '../../harness/types.js';
+import type {
+  ContextSource,
+  LengthTarget,
+  PreparedTask,
+  GeneratedSample,
+  TaskEnv,
+  Tokenizer,
+} from '../../harness/types.js';
 import { HeaderCache } from './build.js';
 import type { ParagraphPool } from './pool.js';
 import { loadPoolFile, tokenizedPool, type PoolFile } from './hotpot-pool.js';
@@ -141,12 +148,7 @@ export function prepareMemAgentHqa(
     return indexContext(item.indices, tokens, headers, env.tokenizer);
   };
 
-  const build = (length: LengthTarget, index: number, item: HqaItem): Sample => ({
-    id: `${task}/${length.label}/${index}`,
-    task,
-    taskVersion: version,
-    length,
-    index,
+  const build = (length: LengthTarget, index: number, item: HqaItem): GeneratedSample => ({
     question: item.question,
     answers: item.answers,
     context: contextOf(item),

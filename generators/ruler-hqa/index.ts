@@ -1,5 +1,5 @@
 import { UserError } from '../../harness/errors.js';
-import type { LengthTarget, PreparedTask, Sample, TaskDefinition, TaskEnv } from '../../harness/types.js';
+import type { LengthTarget, PreparedTask, GeneratedSample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { loadHotpot, renderParagraph, type HotpotData } from './hotpotqa.js';
 import { buildHqaContext, HeaderCache } from './build.js';
 import { buildPool } from './pool.js';
@@ -47,7 +47,7 @@ function prepare(
         }
       : {}),
     maxSamples: () => data.records.length * perQuestion,
-    build(length: LengthTarget, index: number): Sample {
+    build(length: LengthTarget, index: number): GeneratedSample {
       const { placement, question } = placementFor(index);
       const record = data.records[question];
       if (!record)
@@ -67,11 +67,6 @@ function prepare(
         version: RULER_HQA_VERSION,
       });
       return {
-        id: `${taskName}/${length.label}/${index}`,
-        task: taskName,
-        taskVersion: RULER_HQA_VERSION,
-        length,
-        index,
         question: record.question.trim(),
         answers: [record.answer],
         context: built.context,

@@ -1,7 +1,7 @@
 // Builds one NIAH sample: keys, values and needles, depths, queries, then the haystack sized to the budget.
 import { UserError } from '../../harness/errors.js';
 import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
-import type { LengthTarget, Sample, Tokenizer } from '../../harness/types.js';
+import type { LengthTarget, GeneratedSample, Tokenizer } from '../../harness/types.js';
 import { rngFor } from '../../harness/util/rng.js';
 import type { EssayTokens } from './essay.js';
 import { planEssay, type NeedleInput, type PlannedContext, type PromptFrame } from './haystack-essay.js';
@@ -151,7 +151,7 @@ function planSample(
   return { draw, text, plan };
 }
 
-export function buildNiahSample(res: NiahResources, taskVersion: string, length: LengthTarget, index: number): Sample {
+export function buildNiahSample(res: NiahResources, length: LengthTarget, index: number): GeneratedSample {
   const { spec, tokenizer } = res;
   if (length.kind !== 'tokens') {
     throw new UserError(
@@ -168,11 +168,6 @@ export function buildNiahSample(res: NiahResources, taskVersion: string, length:
   }
 
   return {
-    id: `${spec.name}/${length.label}/${index}`,
-    task: spec.name,
-    taskVersion,
-    length,
-    index,
     // MemAgent's own `input` (its synthetic/constants.py template, singularised like RULER's): what its driver puts
     // in <problem> and in its full-context baseline's prompt (docs/PROTOCOLS.md §c.8). RULER's own prompt, with its
     // "I will quiz you" sentence, is nativeTemplate.

@@ -18,7 +18,7 @@ import { basename, dirname, sep } from 'node:path';
 import { textContext } from '../../harness/context.js';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import { tokenLabel } from '../../harness/config/lengths.js';
-import type { LengthTarget, PreparedTask, Sample, TaskEnv } from '../../harness/types.js';
+import type { LengthTarget, PreparedTask, GeneratedSample, TaskEnv } from '../../harness/types.js';
 import { NIAH_SPECS, TOKENS_TO_GENERATE } from './spec.js';
 import {
   detectFile,
@@ -186,15 +186,10 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
     scanned.push(file);
   }
 
-  const build = (length: LengthTarget, index: number, item: RulerItem): Sample => {
+  const build = (length: LengthTarget, index: number, item: RulerItem): GeneratedSample => {
     const row = readRowAgain(item.file, item.ref) as { input: string };
     const split = splitRulerInput(row.input) as RulerSplit;
     return {
-      id: `${task}/${length.label}/${index}`,
-      task,
-      taskVersion: version,
-      length,
-      index,
       question: item.question,
       answers: item.answers,
       context: textContext(split.haystack, env.tokenizer),

@@ -53,7 +53,7 @@ export function prepareNiah(spec: NiahSpec, env: TaskEnv): PreparedTask {
   return {
     // Synthetic: any number of samples.
     maxSamples: () => Number.MAX_SAFE_INTEGER,
-    build: (length, index) => buildNiahSample(res, NIAH_TASK_VERSION, length, index),
+    build: (length, index) => buildNiahSample(res, length, index),
   };
 }
 

@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import type { DataSourceInfo, LengthTarget, PreparedTask, Sample } from '../types.js';
+import type { DataSourceInfo, LengthTarget, PreparedTask, GeneratedSample } from '../types.js';
 
 /** One row kept for the run: its length point and whatever its reader needs to build the sample later. */
 export interface Entry<T> {
@@ -22,7 +22,7 @@ function sameLength(a: LengthTarget, b: LengthTarget): boolean {
 export function bucketedTask<T>(
   task: string,
   entries: Entry<T>[],
-  build: (length: LengthTarget, index: number, item: T) => Sample,
+  build: (length: LengthTarget, index: number, item: T) => GeneratedSample,
   extra: { data: DataSourceInfo; metric?: string },
 ): PreparedTask {
   const buckets = new Map<string, { length: LengthTarget; items: T[] }>();

@@ -1,8 +1,8 @@
-// The runner owns a sample's identity. Whatever id, task, version, length and index a generator put on the sample
-// it built, the runner replaces them with the unit's own, so the record it writes carries the key the runner planned
-// (units.ts unitKey) and a rerun finds every finished sample, whatever id format the generator used.
+// The runner owns a sample's identity. A generator builds a sample without one (GeneratedSample); the runner gives it
+// the unit's task, version, length, index and id, so the record it writes carries the key the runner planned
+// (units.ts unitKey) and a rerun finds every finished sample.
 import { sampleId } from '../run-dir/record-key.js';
-import type { LengthTarget, Sample } from '../types.js';
+import type { GeneratedSample, LengthTarget, Sample } from '../types.js';
 
 /** Who a sample is, as the runner names it: the unit's task, task version, length and index. */
 export interface SampleIdentity {
@@ -13,7 +13,7 @@ export interface SampleIdentity {
 }
 
 /** The sample with the runner's identity: id `${task}/${length label}/${index}` and the unit's fields. */
-export function withRunnerIdentity(sample: Sample, who: SampleIdentity): Sample {
+export function withRunnerIdentity(sample: GeneratedSample, who: SampleIdentity): Sample {
   return {
     ...sample,
     id: sampleId(who.task, who.length.label, who.index),

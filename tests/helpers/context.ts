@@ -1,7 +1,7 @@
-import type { Sample } from '../../harness/types.js';
+import type { GeneratedSample } from '../../harness/types.js';
 
 /** A sample's streamed context ids, joined into one array (to compare with encoding the joined text). */
-export function concatIds(s: Sample): Uint32Array {
+export function concatIds(s: GeneratedSample): Uint32Array {
   const parts = [...s.context.pieces()];
   const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;

@@ -141,7 +141,7 @@ test('row layouts: ruler, memagent, native', async () => {
 
   await run(single2, dir, cache, 'n.jsonl', { lengths: [L8k], samples: 1, format: 'native' });
   const [n] = rows(join(dir, 'n.jsonl'));
-  assert.equal(n.id, sample.id);
+  assert.equal(n.id, 'niah_single_2/8k/0', "the runner's id");
   assert.equal(n.context, context);
   assert.deepEqual(n.metadata, JSON.parse(JSON.stringify(sample.metadata)));
   assert.equal(n.scoring, null, 'NIAH needs no metric options');

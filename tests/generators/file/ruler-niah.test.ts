@@ -1,5 +1,6 @@
 // RULER's generated NIAH data ({root}/{model}/synthetic/{length}/data/{task}/validation.jsonl) through
 // `bench run niah_* --data FILE|DIR`: the haystack/question split, length buckets, RULER's metric.
+import { asRun } from '../../helpers/identity.js';
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { closeSync, openSync } from 'node:fs';
@@ -72,7 +73,7 @@ test("rows written by `bench generate --format ruler` split back into exactly th
     const [len] = parseLengths('8k');
     const file = join(tempDir('ruler-gen'), 'validation.jsonl');
     const fd = openSync(file, 'w');
-    const samples = [0, 1].map((i) => gen.build(len, i));
+    const samples = [0, 1].map((i) => asRun(catalog.task(name), gen.build(len, i), len, i));
     for (const s of samples) writeJsonRow([fd], rulerGenerateLayout.row(s, tokenizer));
     closeSync(fd);
     const read = await catalog.task(name).prepare({ tokenizer, seed: 0, options: { data: file } });

@@ -1,4 +1,5 @@
 import { test } from 'vitest';
+import { asRun } from '../../helpers/identity.js';
 import assert from 'node:assert/strict';
 import { textContext } from '../../../harness/context.js';
 import { fullContextMethod, middleTruncatedPrompt } from '../../../harness/methods/full-context.js';
@@ -140,10 +141,8 @@ test('pred.py formats the raw fields: a question with surrounding whitespace rea
   const input = ' When was the room moved? \n';
   const dir = tempDir({ 'hotpotqa.jsonl': jsonl([row('hotpotqa', 0, { input })]) });
   const task = longbenchTasks.find((t) => t.name === 'longbench/hotpotqa')!;
-  const s = (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build(
-    { kind: 'native', value: 0, label: 'all' },
-    0,
-  );
+  const all = { kind: 'native', value: 0, label: 'all' } as const;
+  const s = asRun(task, (await task.prepare({ tokenizer, seed: 42, options: { data: dir } })).build(all, 0), all, 0);
   assert.equal(s.question, input);
   assert.equal(s.prompt?.questionFill, 'raw');
   assert.equal(s.prompt?.truncation, 'halves');

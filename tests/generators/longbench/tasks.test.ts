@@ -53,8 +53,7 @@ test('hotpotqa fixture samples: LongBench passage layout, own supporting paragra
     const s = prepared.build(ALL, i);
     const record = hotpot.records[FIXTURE_FIRST_QUESTION + i];
     const text = s.context.text();
-    assert.equal(s.id, `longbench/hotpotqa/all/${i}`);
-    assert.equal(s.task, 'longbench/hotpotqa');
+    assert.ok(!('id' in s) && !('task' in s), 'the runner, not the generator, names a sample');
     assert.equal(s.metric, 'qa_f1');
     assert.equal(s.question, record.question);
     assert.deepEqual(s.answers, [record.answer]);

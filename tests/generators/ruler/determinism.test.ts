@@ -3,13 +3,13 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { niahTasks } from '../../../generators/ruler/index.js';
-import type { LengthTarget, Sample } from '../../../harness/types.js';
+import type { LengthTarget, GeneratedSample } from '../../../harness/types.js';
 import { UserError } from '../../../harness/errors.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 const L8k: LengthTarget = { kind: 'tokens', value: 8192, label: '8k' };
 
-function snapshot(s: Sample): string {
+function snapshot(s: GeneratedSample): string {
   return JSON.stringify({ ...s, context: s.context.text(), tokens: s.context.tokenCount });
 }
 
@@ -48,11 +48,11 @@ test('small targets still fit: 1k builds and stays within the budget', async () 
   for (const task of niahTasks) {
     const prepared = await task.prepare({ tokenizer, seed: 3, options: {} });
     const s = prepared.build({ kind: 'tokens', value: 1024, label: '1k' }, 0);
-    assert.ok((s.metadata.prompt_tokens as number) + 128 <= 1024, s.id);
+    assert.ok((s.metadata.prompt_tokens as number) + 128 <= 1024, task.name);
     assert.equal(
       tokenizer.count(s.prompt!.nativeTemplate!.replace('{context}', () => s.context.text()) + s.prompt!.answerPrefix),
       s.metadata.prompt_tokens,
-      s.id,
+      task.name,
     );
   }
 });

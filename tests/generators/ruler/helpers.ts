@@ -1,6 +1,6 @@
 // Shared checks for the NIAH tests.
 import assert from 'node:assert/strict';
-import type { Sample, Tokenizer } from '../../../harness/types.js';
+import type { GeneratedSample, Tokenizer } from '../../../harness/types.js';
 
 export interface NeedleMeta {
   key: string;
@@ -13,7 +13,7 @@ export interface NeedleMeta {
   queried: boolean;
 }
 
-export function needlesOf(s: Sample): NeedleMeta[] {
+export function needlesOf(s: GeneratedSample): NeedleMeta[] {
   return s.metadata.needles as NeedleMeta[];
 }
 
@@ -26,7 +26,7 @@ export function sameIds(a: Uint32Array, b: Uint32Array): boolean {
 }
 
 /** The RULER prompt exactly as `bench generate --format ruler` lays it out (template, context, answer prefix). */
-export function fullPrompt(s: Sample, text: string): string {
+export function fullPrompt(s: GeneratedSample, text: string): string {
   return s.prompt!.nativeTemplate!.replace('{context}', () => text) + s.prompt!.answerPrefix!;
 }
 
@@ -40,7 +40,13 @@ function countOccurrences(hay: string, needle: string): number {
  * Gold values sit where the metadata says (chars and tokens), each exactly once; the queried keys appear only
  * in the real needles (never in a distractor line); the answers are the queried keys' values in query order.
  */
-export function checkNeedles(s: Sample, text: string, tokenizer: Tokenizer, ids?: Uint32Array): void {
+export function checkNeedles(
+  s: GeneratedSample,
+  text: string,
+  tokenizer: Tokenizer,
+  ids?: Uint32Array,
+  label = 'sample',
+): void {
   const needles = needlesOf(s);
   const queries = s.metadata.queries as string[];
   const valueKind = s.metadata.value_kind as string;
@@ -49,31 +55,31 @@ export function checkNeedles(s: Sample, text: string, tokenizer: Tokenizer, ids?
     assert.equal(
       text.slice(n.char_offset, n.char_offset + sentence.length),
       sentence,
-      `${s.id}: needle text at char ${n.char_offset}`,
+      `${label}: needle text at char ${n.char_offset}`,
     );
     assert.equal(
       text.slice(n.value_char_offset, n.value_char_offset + n.value.length),
       n.value,
-      `${s.id}: value at char ${n.value_char_offset}`,
+      `${label}: value at char ${n.value_char_offset}`,
     );
-    assert.equal(countOccurrences(text, n.value), 1, `${s.id}: value ${n.value} occurs exactly once`);
+    assert.equal(countOccurrences(text, n.value), 1, `${label}: value ${n.value} occurs exactly once`);
     if (ids) {
       const decoded = tokenizer.decode(ids.subarray(n.token_offset, n.token_offset + n.token_count));
-      assert.equal(decoded.trim(), sentence, `${s.id}: needle tokens at ${n.token_offset}`);
+      assert.equal(decoded.trim(), sentence, `${label}: needle tokens at ${n.token_offset}`);
     }
   }
   // Answers: values of the queried keys, in query order.
   const expected = queries.flatMap((q) => needles.filter((n) => n.key === q).map((n) => n.value));
   const perKey = new Map<string, number>();
   for (const n of needles) perKey.set(n.key, (perKey.get(n.key) ?? 0) + 1);
-  assert.deepEqual([...s.answers].sort(), [...expected].sort(), `${s.id}: answers are the queried needles' values`);
+  assert.deepEqual([...s.answers].sort(), [...expected].sort(), `${label}: answers are the queried needles' values`);
   let at = 0;
   for (const q of queries) {
     const vals = needles
       .filter((n) => n.key === q)
       .map((n) => n.value)
       .sort();
-    assert.deepEqual(s.answers.slice(at, at + vals.length).sort(), vals, `${s.id}: answers in query order`);
+    assert.deepEqual(s.answers.slice(at, at + vals.length).sort(), vals, `${label}: answers in query order`);
     at += vals.length;
   }
   // A queried key is carried by its real needles only: no distractor line has it.
@@ -81,11 +87,11 @@ export function checkNeedles(s: Sample, text: string, tokenizer: Tokenizer, ids?
     assert.equal(
       countOccurrences(text, ` for ${q} is: `),
       perKey.get(q),
-      `${s.id}: key ${q} appears only in its real needles`,
+      `${label}: key ${q} appears only in its real needles`,
     );
   }
   assert.ok(
     s.question.includes(queries.length === 1 ? queries[0] : queries[queries.length - 1]),
-    `${s.id}: question names the query`,
+    `${label}: question names the query`,
   );
 }

@@ -20,9 +20,9 @@ for (const task of niahTasks) {
       const s = prepared.build(L1m, i);
       const ids = concatIds(s);
       assert.equal(ids.length, s.context.tokenCount);
-      checkNeedles(s, s.context.text(), tokenizer, ids);
+      checkNeedles(s, s.context.text(), tokenizer, ids, `${task.name}/1m/${i}`);
       const used = (s.metadata.prompt_tokens as number) + 128;
-      assert.ok(used <= L1m.value, `${s.id}: over the budget`);
+      assert.ok(used <= L1m.value, `${task.name}/1m/${i}: over the budget`);
       minFill = Math.min(minFill, used / L1m.value);
       maxFill = Math.max(maxFill, used / L1m.value);
       for (const n of needlesOf(s)) depths.add(n.depth);
@@ -41,7 +41,7 @@ test('at 1m the streamed ids equal the full encoding (one sample per haystack ki
     const prepared = await niahTasks.find((t) => t.name === name)!.prepare({ tokenizer, seed: 7, options: {} });
     const s = prepared.build(L1m, 3);
     const text = s.context.text();
-    assert.ok(sameIds(tokenizer.encode(text), concatIds(s)), `${s.id}: ids`);
-    assert.equal(tokenizer.count(fullPrompt(s, text)), s.metadata.prompt_tokens, `${s.id}: prompt tokens`);
+    assert.ok(sameIds(tokenizer.encode(text), concatIds(s)), `${name}/1m/3: ids`);
+    assert.equal(tokenizer.count(fullPrompt(s, text)), s.metadata.prompt_tokens, `${name}/1m/3: prompt tokens`);
   }
 });

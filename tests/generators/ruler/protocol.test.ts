@@ -9,7 +9,7 @@ import { parseCli } from '../../../cli/parse.js';
 import { datasetPath } from '../../../harness/paths.js';
 import { UserError } from '../../../harness/errors.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
-import type { LengthTarget, Sample } from '../../../harness/types.js';
+import type { LengthTarget, GeneratedSample } from '../../../harness/types.js';
 import { loadEssayText } from '../../../generators/ruler/essay.js';
 import { niahSizing, niahTasks } from '../../../generators/ruler/index.js';
 import { fitUnits, rulerStep } from '../../../generators/ruler/sizing.js';
@@ -91,8 +91,8 @@ test('--sizing ruler: one size per length from a probe, then whole 500-word / 25
     let trimmed = 0;
     let start = 0;
     for (let i = 0; i < 24; i++) {
-      const e: Sample = exact.build(L8K, i);
-      const r: Sample = ruler.build(L8K, i);
+      const e: GeneratedSample = exact.build(L8K, i);
+      const r: GeneratedSample = ruler.build(L8K, i);
       start = r.metadata.ruler_start_units as number;
       const units = r.metadata[unitKey] as number;
       assert.equal(r.metadata.ruler_step_units, step);

@@ -33,8 +33,6 @@ const leakProbe: TaskDefinition = {
         assert.ok(!s.context.text().includes(SENTINEL) && !s.question.includes(SENTINEL));
         return {
           ...s,
-          task: 'gold-leak-probe',
-          id: s.id.replace('ruler-hqa', 'gold-leak-probe'),
           answers: [SENTINEL, `${SENTINEL} Jr.`],
           metadata: { ...s.metadata, gold: SENTINEL },
         };
