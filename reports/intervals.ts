@@ -11,15 +11,29 @@ export type { RowInterval };
 /** Placeholder until the row's samples are all in (summarize fills it from rowInterval). */
 export const PENDING_INTERVAL: RowInterval = { ci95_low: 0, ci95_high: 0, ci_method: 'wilson' };
 
+/** One sample's headline score in a row, with what names the sample (its id and index). */
+export interface KeyedScore {
+  id: string;
+  index: number;
+  score: number;
+}
+
+/** Sample order for the interval: index, then id, then score (so even duplicated ids sort the same every time). */
+function compareKeyed(a: KeyedScore, b: KeyedScore): number {
+  return a.index - b.index || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || a.score - b.score;
+}
+
 /**
- * The interval of a row from its per-sample headline scores (errored samples as 0, as in `score`). The bootstrap's
- * stream is named by the row (task, method, model, length), so a row's interval does not depend on which other rows
- * or records a report holds, nor on their order.
+ * The interval of a row from its per-sample headline scores (errored samples as 0, as in `score`). The scores are put
+ * in sample order (index, then id) before the bootstrap resamples them, and the bootstrap's stream is named by the row
+ * (task, method, model, length), so a row's interval does not depend on which other rows or records a report holds,
+ * nor on the order of the records (samples.jsonl is written in completion order).
  */
 export function rowInterval(
-  values: readonly number[],
+  scores: readonly KeyedScore[],
   row: { task: string; method: string; model: string; lengthKind: string; length: number; lengthLabel: string },
 ): RowInterval {
+  const values = [...scores].sort(compareKeyed).map((s) => s.score);
   const ci = scoreInterval(values, [
     'bench-ci',
     row.task,

@@ -12,7 +12,13 @@ import { breakdownNotes, breakdownsOf } from './breakdowns.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
-import { CSV_INTERVAL_COLUMNS, PENDING_INTERVAL, insertIntervalColumns, rowInterval } from './intervals.js';
+import {
+  CSV_INTERVAL_COLUMNS,
+  PENDING_INTERVAL,
+  insertIntervalColumns,
+  rowInterval,
+  type KeyedScore,
+} from './intervals.js';
 
 export { readRecords, loadRecords } from './records.js';
 export type { SummaryLengthKind, SummaryRow } from '../harness/report/summary-row.js';
@@ -32,8 +38,8 @@ interface Acc {
   metricSums: Map<string, { sum: number; count: number }>;
   builtSum: number;
   errorRecordsMissing: SampleRecord[];
-  /** Per-sample headline scores (errors as 0), for the interval. */
-  values: number[];
+  /** Per-sample headline scores (errors as 0) with their sample id and index, for the interval (rowInterval). */
+  values: KeyedScore[];
 }
 
 type RowPosition = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>;
@@ -102,7 +108,7 @@ function add(acc: Acc, r: SampleRecord): void {
   const isError = r.status === 'error';
   const score = isError ? 0 : finite(r.score);
   acc.scoreSum += score;
-  acc.values.push(score);
+  acc.values.push({ id: r.id, index: r.index, score });
   if (r.status === 'ok') {
     row.ok++;
     acc.okScoreSum += score;

@@ -8,6 +8,7 @@ import { reportCommand } from '../../cli/commands/report.js';
 import { accuracyChartConfig } from '../../reports/charts/accuracy.js';
 import { CHART_SIZES } from '../../reports/charts/canvas.js';
 import { summarize, summaryCsv, summaryJson } from '../../reports/summary.js';
+import { bootstrapMeanInterval } from '../../reports/stats/bootstrap.js';
 import { wilsonInterval } from '../../reports/stats/wilson.js';
 import { record, runDir, FACETS } from './fixtures.js';
 
@@ -22,15 +23,35 @@ test('a 0/1 row gets the Wilson interval of its count; errored samples count as 
 });
 
 test('a row with partial credit gets the seeded bootstrap, the same on every call and in any record order', () => {
-  const recs = [0, 0.5, 1, 0.25, 0.75, 1, 0, 0.5].map((s, i) =>
+  // samples.jsonl is written in completion order, so the same samples come in any order. These scores resampled in
+  // record order give a different interval reversed (and shuffled): the interval must put them in sample order first.
+  const recs = [0.2, 1, 0, 0.6, 0.4, 1, 0, 0.8, 0.3, 0.5].map((s, i) =>
     record({ index: i, metric: 'f1', score: s, scores: { f1: s } }),
   );
+  const shuffled = [3, 7, 0, 9, 5, 1, 8, 2, 6, 4].map((i) => recs[i]);
   const [a] = summarize(recs, FACETS);
+  const [again] = summarize(recs, FACETS);
   const [b] = summarize([...recs].reverse(), FACETS);
+  const [c] = summarize(shuffled, FACETS);
   assert.equal(a.ci_method, 'bootstrap');
-  assert.deepEqual([a.ci95_low, a.ci95_high], [b.ci95_low, b.ci95_high]);
+  assert.deepEqual([again.ci95_low, again.ci95_high], [a.ci95_low, a.ci95_high]);
+  assert.deepEqual([b.ci95_low, b.ci95_high], [a.ci95_low, a.ci95_high]);
+  assert.deepEqual([c.ci95_low, c.ci95_high], [a.ci95_low, a.ci95_high]);
   assert.ok(a.ci95_low < a.score && a.score < a.ci95_high);
   assert.ok(a.ci95_low >= 0 && a.ci95_high <= 1);
+});
+
+test('the interval is the seeded bootstrap of the scores in sample order (index, then id), whatever the record order', () => {
+  // Two runs of the same samples finished in different orders: the interval equals the one computed from the scores
+  // in index order, with the row's seed.
+  const scores = [0.9, 0.1, 0.55, 0, 1, 0.35, 0.7, 0.2, 0.45, 0.8, 0.05, 0.6];
+  const recs = scores.map((s, i) => record({ index: i, metric: 'f1', score: s, scores: { f1: s } }));
+  const byCompletion = [...recs].sort((x, y) => (x.score - y.score) * (x.index % 2 ? 1 : -1) || x.index - y.index);
+  const [row] = summarize(byCompletion, FACETS);
+  const want = bootstrapMeanInterval(scores, {
+    seed: ['bench-ci', row.task, row.method, row.model, row.lengthKind, row.length, row.lengthLabel],
+  });
+  assert.deepEqual([row.ci95_low, row.ci95_high, row.ci_method], [want.low, want.high, 'bootstrap']);
 });
 
 test('summary.csv and summary.json carry ci95_low, ci95_high and ci_method', () => {

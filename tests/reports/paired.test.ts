@@ -2,7 +2,7 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { SampleRecord } from '../../harness/types.js';
-import { judgeRows } from '../../reports/compare.js';
+import { formatCompare, judgeRows } from '../../reports/compare.js';
 import { applyHolm, pairMethods, pairRuns, pairSeries } from '../../reports/paired.js';
 import { holmSentence } from '../../reports/paired-report.js';
 import { record } from './fixtures.js';
@@ -135,4 +135,53 @@ test('the compare rule: paired rows fail only when significantly worse beyond --
   const [u] = judgeRows(pairRuns(a, relabel(worse)).rows);
   assert.deepEqual([u.rule, u.p, u.worse, u.verdict], ['unpaired', null, true, 'WORSE (beyond tolerance)']);
   assert.ok(Math.abs(u.tolerance - 2 * Math.sqrt((0.75 * 0.25) / 40)) < 1e-12);
+});
+
+test('unpaired rows (no shared ids): diff is B − A of the two scores, negative and printed with a minus beside WORSE', () => {
+  // A 30/40 = 0.75, B 18/40 = 0.45 over different ids: diff = −0.30; the table shows -30.00 beside the verdict.
+  const a = side('memagent', [...ones(30), ...zeros(10)]);
+  const b = side('memagent', [...ones(18), ...zeros(22)]).map((r) => ({ ...r, id: `${r.id}-other` }));
+  const [u] = judgeRows(pairRuns(a, b).rows);
+  assert.deepEqual([u.paired, u.shared, u.rule, u.worse], [false, 0, 'unpaired', true]);
+  assert.deepEqual([u.scoreA, u.scoreB], [0.75, 0.45]);
+  assert.ok(Math.abs(u.diff - (0.45 - 0.75)) < 1e-12, `diff ${u.diff}`);
+  const text = formatCompare([u], { aName: 'A', bName: 'B' });
+  const row = text.split('\n').find((l) => l.includes('WORSE (beyond tolerance)'));
+  assert.ok(row, text);
+  assert.match(row, /(^|\s)-30\.00(\s|$)/);
+  assert.doesNotMatch(row, /\+30\.00/);
+  // The other way round B is better: +30.00 and within tolerance.
+  const [v] = judgeRows(pairRuns(b, a).rows);
+  assert.ok(Math.abs(v.diff - 0.3) < 1e-12, `diff ${v.diff}`);
+  assert.deepEqual([v.worse, v.verdict], [false, 'within tolerance']);
+  // Within a run (--methods), the same sign: B's score minus A's.
+  const [m] = pairMethods([...a, ...b.map((r) => ({ ...r, method: 'rag' }))], 'memagent', 'rag');
+  assert.equal(m.paired, false);
+  assert.ok(Math.abs(m.diff - -0.3) < 1e-12, `diff ${m.diff}`);
+});
+
+test('a duplicated id (a sample rerun, e.g. --retry-errors) counts once, with its LAST record, on either side', () => {
+  // ids 0–3; id 0 appears twice on each side: first as an error (0), last as right (1) under B; the reverse under A.
+  const a = side('full-context', [1, 1, 0, 0]);
+  const b = side('memagent', [0, 1, 0, 1]);
+  const aRerun = { ...a[0], score: 0, scores: { sub_em: 0 } };
+  const bRerun = { ...b[0], score: 1, scores: { sub_em: 1 } };
+  const records = [...a, ...b, aRerun, bRerun];
+  // Last records: A = [0, 1, 0, 0], B = [1, 1, 0, 1]: diff +0.50 over 4 ids (first records would give 0).
+  for (const [name, rows] of [
+    ['pairSeries', pairSeries(records)],
+    ['pairMethods', pairMethods(records, 'full-context', 'memagent')],
+  ] as const) {
+    assert.equal(rows.length, 1, name);
+    const [r] = rows;
+    assert.equal(r.shared, 4, name);
+    assert.deepEqual([r.a.n, r.b.n], [4, 4], name);
+    assert.deepEqual([r.scoreA, r.scoreB, r.a.score, r.b.score], [0.25, 0.75, 0.25, 0.75], name);
+    assert.ok(Math.abs(r.diff - 0.5) < 1e-12, `${name}: diff ${r.diff}`);
+    assert.deepEqual([r.onlyA, r.onlyB], [0, 2], name);
+  }
+  // Two runs: A's records, then B's run with id 0 rerun at the end.
+  const runB = [...b.map((r) => ({ ...r, method: 'full-context' })), { ...bRerun, method: 'full-context' }];
+  const [r] = pairRuns(a, runB).rows;
+  assert.deepEqual([r.shared, r.b.n, r.scoreB], [4, 4, 0.75]);
 });
