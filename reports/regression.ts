@@ -147,7 +147,11 @@ export function readBaseline(file: string): BaselineFile {
     problems.push(`'version' must be 1 (got ${JSON.stringify(b.version)})`);
   if (b.entries.length === 0) problems.push(`'entries' is empty`);
   b.entries.forEach((e, i) => {
-    for (const p of entryProblems(e)) problems.push(`entry ${i}: ${p}`);
+    const v = (e ?? {}) as Partial<BaselineEntry>;
+    const where = [v.task, v.method, v.lengthLabel].every((x) => typeof x === 'string')
+      ? ` (${displayKey(v as BaselineEntry)})`
+      : '';
+    for (const p of entryProblems(e)) problems.push(`entry ${i}${where}: ${p}`);
   });
   const seen = new Set<string>();
   if (problems.length === 0)
