@@ -6,13 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
 import { completeLines, jsonlRows } from '../../harness/run-dir/jsonl.js';
 import { lockRunDir } from '../../harness/run-dir/lock.js';
-import {
-  hasManifest,
-  readManifest,
-  writeManifest,
-  type MergedShard,
-  type RunManifest,
-} from '../../harness/run-dir/manifest.js';
+import { hasManifest, readManifest, writeManifest, type MergedShard, type RunManifest } from '../../harness/run-dir/manifest.js';
 import { recordKey } from '../../harness/run-dir/record-key.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
