@@ -7,6 +7,7 @@ import { UserError } from '../harness/errors.js';
 import { packageRoot } from '../harness/paths.js';
 import type { ReportFacet } from '../harness/report/facet.js';
 import type { PaperBaseline, PaperLength } from '../harness/report/paper.js';
+import { jsonProblem } from './regression.js';
 
 export type {
   PaperBaseline,
@@ -39,11 +40,12 @@ function validate(value: unknown, file: string): PaperBaseline {
 /** Loads one paper baseline file. */
 export function loadPaperBaseline(file: string): PaperBaseline {
   if (!existsSync(file)) throw new UserError(`paper baseline not found: ${file}`);
+  const text = readFileSync(file, 'utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new UserError(`paper baseline ${file} is not valid JSON: ${(err as Error).message}`);
+    throw new UserError(`paper baseline ${file} is not valid JSON: ${jsonProblem(text, err)}`);
   }
   return validate(parsed, file);
 }

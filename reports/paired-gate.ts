@@ -11,7 +11,7 @@ import type { SampleRecord } from '../harness/types.js';
 import { judgeRows, pairedGateMessage, ruleText, type CompareRow, type CompareRuleOptions } from './compare.js';
 import { fmt2, fmtPct } from './format.js';
 import { fmtDiffInterval, fmtP } from './paired-report.js';
-import { pairRuns } from './paired.js';
+import { contentDifferences, pairRuns, type RunContent } from './paired.js';
 import { loadRecords } from './records.js';
 import {
   baselineFromRows,
@@ -56,19 +56,21 @@ export interface PairedGate {
   judge: NonNullable<GateOptions['judge']>;
 }
 
-/** The paired rule for `bench gate --paired` (baseline = A, run = B). */
+/** The paired rule for `bench gate --paired` (baseline = A, run = B). `content`: what decides each run's samples
+ *  besides their ids (their manifests' seed and data, reports/paired.ts runContent); ids whose samples differ are not
+ *  paired. */
 export function pairedGate(
   source: GateBaselineSource,
   runRecords: SampleRecord[],
   options: CompareRuleOptions,
+  content?: { a: RunContent; b: RunContent },
 ): PairedGate {
-  const rows =
+  const pairing =
     source.records === null
-      ? []
-      : judgeRows(
-          pairRuns(source.records, runRecords, { aLabel: `baseline ${source.path}`, bLabel: 'the run' }).rows,
-          options,
-        );
+      ? null
+      : pairRuns(source.records, runRecords, { aLabel: `baseline ${source.path}`, bLabel: 'the run', content });
+  const rows = pairing === null ? [] : judgeRows(pairing.rows, options);
+  const why = content ? contentDifferences(content.a, content.b, new Set(rows.map((r) => r.task))) : [];
   const byKey = new Map(
     rows
       .filter((r) => r.paired)
@@ -78,8 +80,12 @@ export function pairedGate(
     source.records === null
       ? `the baseline ${source.path} is a file: it holds scores, not sample ids, so every key uses the unpaired rule (pass a run directory as --baseline to pair)`
       : byKey.size === 0
-        ? 'the baseline run and this run share no sample ids: every key uses the unpaired rule'
-        : null;
+        ? pairing !== null && pairing.otherContent > 0
+          ? `the baseline run and this run hold other samples under the same ids (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}): every key uses the unpaired rule`
+          : 'the baseline run and this run share no sample ids: every key uses the unpaired rule'
+        : pairing !== null && pairing.otherContent > 0
+          ? `${pairing.otherContent} sample id(s) held by both runs name other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}): not paired`
+          : null;
   return {
     source,
     options,

@@ -104,7 +104,8 @@ function rowName(r: DiffRow): string {
 export function holmSentence(rows: DiffRow[], alpha = DEFAULT_ALPHA): string {
   const paired = rows.filter((r) => r.p !== null);
   const m = paired.length;
-  if (m === 0) return 'No paired comparison: the two sides share no sample ids, so no difference is tested.';
+  if (m === 0)
+    return 'No paired comparison: the two sides share no sample (the same id and content), so no difference is tested.';
   const sig = paired.filter((r) => r.significant);
   const family = `Holm correction across the ${m} paired comparison${m === 1 ? '' : 's'} shown (family-wise α = ${alpha})`;
   if (sig.length === 0)

@@ -54,6 +54,9 @@ export interface DiffRow {
   pHolm: number | null;
   /** pHolm ≤ alpha. */
   significant: boolean;
+  /** Ids both sides hold whose samples differ (another seed, data file, task version, question or answers): not
+   *  paired, not counted in `shared` (pairRuns). */
+  otherContent?: number;
 }
 
 /** A record's contribution to its group's headline score: errored samples count as 0, as in the summary. */
@@ -89,11 +92,19 @@ function mean(values: number[]): number {
   return values.reduce((s, v) => s + v, 0) / values.length;
 }
 
-/** The row for sides A and B (the same task × length), paired over the ids both hold. */
-function diffRow(aLabel: string, a: Group, bLabel: string, b: Group): DiffRow {
+/** The row for sides A and B (the same task × length), paired over the ids both hold whose samples are the same. */
+function diffRow(
+  aLabel: string,
+  a: Group,
+  bLabel: string,
+  b: Group,
+  same?: (x: SampleRecord, y: SampleRecord) => boolean,
+): DiffRow {
   const A = side(aLabel, a);
   const B = side(bLabel, b);
-  const ids = [...a.byId.keys()].filter((id) => b.byId.has(id)).sort();
+  const both = [...a.byId.keys()].filter((id) => b.byId.has(id));
+  const ids = (same ? both.filter((id) => same(a.byId.get(id)!, b.byId.get(id)!)) : both).sort();
+  const otherContent = both.length - ids.length;
   const base = {
     task: a.task,
     lengthKind: a.lengthKind,
@@ -105,6 +116,7 @@ function diffRow(aLabel: string, a: Group, bLabel: string, b: Group): DiffRow {
     shared: ids.length,
     pHolm: null,
     significant: false,
+    ...(otherContent > 0 ? { otherContent } : {}),
   };
   if (ids.length === 0) {
     return {
@@ -263,23 +275,78 @@ export function pairMethods(records: Iterable<SampleRecord>, methodA: string, me
   return rows.sort(compareDiffRows);
 }
 
+/**
+ * What decides a run's samples besides their id, from its manifest: the seed (NIAH needles, RULER-HQA distractors)
+ * and the sha256 of each task's --data files. Undefined parts are unknown (no manifest) and not compared.
+ */
+export interface RunContent {
+  seed?: number;
+  /** Task → the sha256 of its --data file(s), joined; a task absent here read the bundled data. */
+  data?: Record<string, string>;
+}
+
+/** A run's RunContent from its manifest (null: no manifest, nothing known). */
+export function runContent(
+  manifest: { seed?: unknown; data?: { files?: Array<{ task: string; sha256: string }> } } | null | undefined,
+): RunContent {
+  if (!manifest) return {};
+  const data: Record<string, string> = {};
+  for (const f of manifest.data?.files ?? []) data[f.task] = data[f.task] ? `${data[f.task]}+${f.sha256}` : f.sha256;
+  return { ...(typeof manifest.seed === 'number' ? { seed: manifest.seed } : {}), data };
+}
+
+const short = (sha: string | undefined) => (sha === undefined ? 'the bundled data' : `sha256 ${sha.slice(0, 12)}`);
+
+/** Why two runs' samples of one id differ, in the user's terms ("--seed (A 42, B 7)"); [] when nothing known differs. */
+export function contentDifferences(a: RunContent, b: RunContent, tasks?: Iterable<string>): string[] {
+  const out: string[] = [];
+  if (a.seed !== undefined && b.seed !== undefined && a.seed !== b.seed) out.push(`--seed (A ${a.seed}, B ${b.seed})`);
+  if (a.data && b.data) {
+    const names = [...new Set(tasks ?? [...Object.keys(a.data), ...Object.keys(b.data)])].sort();
+    for (const t of names)
+      if (a.data[t] !== b.data[t]) out.push(`--data of ${t} (A ${short(a.data[t])}, B ${short(b.data[t])})`);
+  }
+  return out;
+}
+
+/** Whether A's and B's records of one id are the same sample: task version, question, answers, seed and data. */
+export function sameSampleRule(a: RunContent = {}, b: RunContent = {}): (x: SampleRecord, y: SampleRecord) => boolean {
+  const seedDiffers = a.seed !== undefined && b.seed !== undefined && a.seed !== b.seed;
+  return (x, y) =>
+    !seedDiffers &&
+    (a.data === undefined || b.data === undefined || a.data[x.task] === b.data[y.task]) &&
+    x.taskVersion === y.taskVersion &&
+    x.question === y.question &&
+    JSON.stringify(x.answers) === JSON.stringify(y.answers);
+}
+
 export interface RunPairing {
   rows: DiffRow[];
   /** "task / method / length" held only by A, or only by B. */
   onlyA: string[];
   onlyB: string[];
+  /** Ids both runs hold whose samples differ (sameSampleRule), over all rows: not paired. */
+  otherContent: number;
 }
 
 /**
  * Two runs (A the baseline, B the candidate): per task × method × length both hold, B against A over the ids they
  * share (unpaired when none). The model is not part of the key, so two models' runs compare; each run must hold one
- * model per task × method × length. `methods` keeps only those methods.
+ * model per task × method × length. `methods` keeps only those methods. An id pairs only when both runs hold the same
+ * sample under it (sameSampleRule with the runs' `content`): runs of another seed or data file hold other samples
+ * (NIAH: other needles) under the same ids, and their rows are compared unpaired.
  */
 export function pairRuns(
   aRecords: Iterable<SampleRecord>,
   bRecords: Iterable<SampleRecord>,
-  options: { aLabel?: string; bLabel?: string; methods?: string[] } = {},
+  options: {
+    aLabel?: string;
+    bLabel?: string;
+    methods?: string[];
+    content?: { a: RunContent; b: RunContent };
+  } = {},
 ): RunPairing {
+  const same = sameSampleRule(options.content?.a, options.content?.b);
   const keep = options.methods ? new Set(options.methods) : null;
   const seriesOf = (r: SampleRecord) => (keep && !keep.has(r.method) ? null : r.method);
   const checkOneModel = (records: Iterable<SampleRecord>, which: string) => {
@@ -308,12 +375,13 @@ export function pairRuns(
     const gb = B.get(method);
     for (const [key, a] of ga) {
       const b = gb?.get(key);
-      if (b) rows.push(diffRow(method, a, method, b));
+      if (b) rows.push(diffRow(method, a, method, b, same));
       else onlyA.push(name(method, a));
     }
   }
   for (const [method, gb] of B) for (const [key, b] of gb) if (!A.get(method)?.has(key)) onlyB.push(name(method, b));
-  return { rows: rows.sort(compareDiffRows), onlyA: onlyA.sort(), onlyB: onlyB.sort() };
+  const otherContent = rows.reduce((n, r) => n + (r.otherContent ?? 0), 0);
+  return { rows: rows.sort(compareDiffRows), onlyA: onlyA.sort(), onlyB: onlyB.sort(), otherContent };
 }
 
 /** Holm-adjusts the p-values of the paired rows (one family: all of them) and marks those ≤ alpha significant. In place. */

@@ -80,15 +80,61 @@ export function writeBaseline(rows: SummaryRow[], file: string, source?: Record<
 
 const LENGTH_KINDS: ReadonlySet<unknown> = new Set<BaselineEntry['lengthKind']>(['tokens', 'docs', 'native']);
 
-/** Reads and validates a baseline file; UserError on a missing or malformed file. */
+/** At most this many problems of a baseline file are listed (one line each). */
+const MAX_PROBLEMS = 20;
+
+/** Why a JSON file does not parse, on one line: a bare NaN or Infinity by its line, else the parser's first line. */
+export function jsonProblem(text: string, err: unknown): string {
+  const lines = text.split('\n');
+  const at = lines.findIndex(
+    (l) => /[:[,]\s*-?(NaN|Infinity)\b/.test(l) || /^\s*-?(NaN|Infinity)\s*[,\]]?\s*$/.test(l),
+  );
+  if (at >= 0) {
+    const token = /-?(NaN|Infinity)/.exec(lines[at])![0];
+    return `line ${at + 1} holds ${token}, which is not a JSON number (JSON has no NaN or Infinity)`;
+  }
+  const first = (err as Error).message.split('\n')[0];
+  return first.length > 120 ? `${first.slice(0, 117)}...` : first;
+}
+
+/** What is wrong with one baseline entry, one phrase per field (empty when it is sound). */
+function entryProblems(e: unknown): string[] {
+  if (typeof e !== 'object' || e === null || Array.isArray(e)) return ['is not an object {task, method, ...}'];
+  const v = e as Record<string, unknown>;
+  const out: string[] = [];
+  const show = (x: unknown) => (x === undefined ? 'nothing' : JSON.stringify(x));
+  for (const k of ['task', 'method', 'lengthLabel', 'metric'] as const)
+    if (typeof v[k] !== 'string' || v[k] === '') out.push(`'${k}' must be a non-empty string (got ${show(v[k])})`);
+  if (v.model !== undefined && typeof v.model !== 'string') out.push(`'model' must be a string (got ${show(v.model)})`);
+  if (!LENGTH_KINDS.has(v.lengthKind))
+    out.push(`'lengthKind' must be tokens, docs or native (got ${show(v.lengthKind)})`);
+  if (typeof v.length !== 'number' || !Number.isFinite(v.length) || v.length < 0)
+    out.push(`'length' must be a number ≥ 0 (got ${show(v.length)})`);
+  if (typeof v.score !== 'number' || !(v.score >= 0 && v.score <= 1))
+    out.push(`'score' must be a fraction from 0 to 1 (got ${show(v.score)})`);
+  const nOk = Number.isInteger(v.n) && (v.n as number) > 0;
+  if (!nOk) out.push(`'n' must be a whole number > 0 (got ${show(v.n)})`);
+  if (!Number.isInteger(v.errors) || (v.errors as number) < 0)
+    out.push(`'errors' must be a whole number ≥ 0 (got ${show(v.errors)})`);
+  else if (nOk && (v.errors as number) > (v.n as number))
+    out.push(`'errors' (${v.errors as number}) must be at most 'n' (${v.n as number})`);
+  return out;
+}
+
+/**
+ * Reads and validates a baseline file; UserError on a missing or malformed file. A malformed one is reported with
+ * one line per problem (entry and field), at most MAX_PROBLEMS of them.
+ */
 export function readBaseline(file: string): BaselineFile {
   if (!existsSync(file))
     throw new UserError(`baseline file not found: ${file} (make one with "bench baseline <run-dir> --out ${file}")`);
+  const remake = 'fix it or remake it with "bench baseline <run-dir> --out FILE"';
+  const text = readFileSync(file, 'utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
-    throw new UserError(`baseline ${file} is not valid JSON: ${(err as Error).message}`);
+    throw new UserError(`baseline ${file} is not valid JSON: ${jsonProblem(text, err)}; ${remake}`);
   }
   const b = parsed as Partial<BaselineFile>;
   if (typeof b !== 'object' || b === null || b.kind !== 'bench-baseline' || !Array.isArray(b.entries)) {
@@ -96,29 +142,29 @@ export function readBaseline(file: string): BaselineFile {
       `baseline ${file} is malformed: expected {"kind": "bench-baseline", "entries": [...]} as written by "bench baseline"`,
     );
   }
+  const problems: string[] = [];
+  if (b.version !== undefined && b.version !== 1)
+    problems.push(`'version' must be 1 (got ${JSON.stringify(b.version)})`);
+  if (b.entries.length === 0) problems.push(`'entries' is empty`);
   b.entries.forEach((e, i) => {
-    const ok =
-      e &&
-      typeof e.task === 'string' &&
-      typeof e.method === 'string' &&
-      LENGTH_KINDS.has(e.lengthKind) &&
-      typeof e.length === 'number' &&
-      typeof e.score === 'number' &&
-      e.score >= 0 &&
-      e.score <= 1 &&
-      Number.isInteger(e.n) &&
-      e.n > 0;
-    if (!ok)
-      throw new UserError(
-        `baseline ${file} is malformed: entry ${i} needs task, method, lengthKind, length, score (0..1) and n (> 0)`,
-      );
+    const v = (e ?? {}) as Partial<BaselineEntry>;
+    const where = [v.task, v.method, v.lengthLabel].every((x) => typeof x === 'string')
+      ? ` (${displayKey(v as BaselineEntry)})`
+      : '';
+    for (const p of entryProblems(e)) problems.push(`entry ${i}${where}: ${p}`);
   });
   const seen = new Set<string>();
-  for (const e of b.entries) {
-    const key = entryKey(e);
-    if (seen.has(key))
-      throw new UserError(`baseline ${file} has two entries for ${displayKey(e)}; keep one model per baseline`);
-    seen.add(key);
+  if (problems.length === 0)
+    for (const e of b.entries) {
+      const key = entryKey(e);
+      if (seen.has(key)) problems.push(`two entries for ${displayKey(e)}; keep one model per baseline`);
+      seen.add(key);
+    }
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_PROBLEMS).map((p) => `baseline ${file}: ${p}`);
+    if (problems.length > MAX_PROBLEMS) shown.push(`baseline ${file}: ... and ${problems.length - MAX_PROBLEMS} more`);
+    shown[shown.length - 1] += `; ${remake}`;
+    throw new UserError(shown.join('\n'));
   }
   return b as BaselineFile;
 }
@@ -192,6 +238,20 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
         `the run has several models for ${displayKey(r)} (${other.model}, ${r.model}); gate one model per run`,
       );
     runByKey.set(key, r);
+  }
+  // Scores of different metrics do not compare (an f1 baseline against a sub_em run): refused, one line per key.
+  const metricProblems = baseline.entries.flatMap((e) => {
+    const r = runByKey.get(entryKey(e));
+    return r && r.metric !== e.metric
+      ? [`${displayKey(e)}: the baseline is scored with ${e.metric}, the run with ${r.metric}`]
+      : [];
+  });
+  if (metricProblems.length > 0) {
+    const shown = metricProblems.slice(0, MAX_PROBLEMS);
+    if (metricProblems.length > MAX_PROBLEMS) shown.push(`... and ${metricProblems.length - MAX_PROBLEMS} more keys`);
+    shown[shown.length - 1] +=
+      '; scores of different metrics do not compare: gate against a baseline made with "bench baseline" from a run with the same metrics';
+    throw new UserError(shown.join('\n'));
   }
   const checks: GateCheck[] = [];
   const baseKeys = new Set<string>();
@@ -271,7 +331,7 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
     }
   }
   const totalErrors = gateRows.reduce((s, r) => s + r.errors, 0);
-  const baselineErrors = baseline.entries.reduce((s, e) => s + (Number.isInteger(e.errors) ? e.errors : 0), 0);
+  const baselineErrors = baseline.entries.reduce((s, e) => s + e.errors, 0);
   const maxErrors = options.maxErrors ?? null;
   const errorsFailed = totalErrors > (maxErrors ?? baselineErrors);
   // --exact means any change fails, and a (task, method, length) the baseline does not hold is a change.

@@ -24,7 +24,16 @@ import {
 } from '../../reports/compare.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { modelLabel } from '../../reports/format.js';
-import { DEFAULT_ALPHA, pairMethods, pairRuns, type DiffRow } from '../../reports/paired.js';
+import {
+  contentDifferences,
+  DEFAULT_ALPHA,
+  pairMethods,
+  pairRuns,
+  runContent,
+  type DiffRow,
+  type RunContent,
+  type RunPairing,
+} from '../../reports/paired.js';
 import { diffCsv, diffJson, holmSentence, markdownTable, PAIRED_NOTE } from '../../reports/paired-report.js';
 import { loadRecords } from '../../reports/records.js';
 
@@ -54,6 +63,17 @@ function describe(dir: string, records: SampleRecord[], listMethods = true): str
   return `run ${dir}${model ? `, model ${modelLabel(model, manifest?.model?.isReferenceReader)}` : ''}${listMethods && methods ? ` (methods: ${methods})` : ''}`;
 }
 
+/** One line on ids that both runs hold with other samples under them: why, and that they are not paired. */
+function otherContentNote(pairing: RunPairing, content: { a: RunContent; b: RunContent }): string {
+  const tasks = new Set(pairing.rows.filter((r) => r.otherContent).map((r) => r.task));
+  const why = contentDifferences(content.a, content.b, tasks);
+  const unpaired = pairing.rows.filter((r) => r.otherContent && !r.paired).length;
+  return (
+    `${pairing.otherContent} sample id(s) held by both runs name other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}), so they are not paired` +
+    `${unpaired ? `; ${unpaired} row(s) left without a shared sample use the unpaired rule` : ''}; rerun B with A's settings to pair them`
+  );
+}
+
 /** The comparison without printing; UserError on bad input or nothing to compare. */
 export async function runCompare(options: CompareCommandOptions): Promise<CompareResult & { text: string }> {
   const warn = (m: string) => (options.printError ?? ((t: string) => process.stderr.write(`${t}\n`)))(`warning: ${m}`);
@@ -72,12 +92,22 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
     bName = `method ${mb} in the same run`;
   } else if (options.dirs.length === 2) {
     const [a, b] = await Promise.all(options.dirs.map((d) => loadRecords(d, { onWarning: warn })));
-    const pairing = pairRuns(a, b, { aLabel: options.dirs[0], bLabel: options.dirs[1], methods: options.methods });
+    const content = {
+      a: runContent(loadManifestView(options.dirs[0])?.manifest),
+      b: runContent(loadManifestView(options.dirs[1])?.manifest),
+    };
+    const pairing = pairRuns(a, b, {
+      aLabel: options.dirs[0],
+      bLabel: options.dirs[1],
+      methods: options.methods,
+      content,
+    });
     rows = pairing.rows;
     aName = describe(options.dirs[0], a);
     bName = describe(options.dirs[1], b);
     if (pairing.onlyA.length) notes.push(`only in A (not compared): ${pairing.onlyA.join(', ')}`);
     if (pairing.onlyB.length) notes.push(`only in B (not compared): ${pairing.onlyB.join(', ')}`);
+    if (pairing.otherContent > 0) notes.push(otherContentNote(pairing, content));
   } else {
     throw new UserError(
       `bench compare takes two run directories or one with --methods A,B; got ${options.dirs.length}`,

@@ -11,6 +11,7 @@ import { evaluateGate, formatGate, junitXml, writeBaseline } from '../../reports
 import { formatPairedGate, loadGateBaseline, pairedGate } from '../../reports/paired-gate.js';
 import { isGateRow, summarize } from '../../reports/summary.js';
 import { loadManifestView } from '../../reports/manifest.js';
+import { runContent } from '../../reports/paired.js';
 
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
@@ -88,7 +89,17 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
       allowMissing: options.allowMissing,
     };
     const paired = options.paired
-      ? pairedGate(source, records, { alpha: options.alpha, maxDrop: options.maxDrop, z: options.z })
+      ? pairedGate(
+          source,
+          records,
+          { alpha: options.alpha, maxDrop: options.maxDrop, z: options.z },
+          source.kind === 'run'
+            ? {
+                a: runContent(loadManifestView(source.path)?.manifest),
+                b: runContent(loadManifestView(options.runDir)?.manifest),
+              }
+            : undefined,
+        )
       : null;
     const result = evaluateGate(source.baseline, rows, { ...gateOptions, judge: paired?.judge });
     if (source.kind === 'run' && !paired)
@@ -100,7 +111,9 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
     return result.exitCode;
   } catch (err) {
     const message = errorMessage(err);
-    printError(`bench gate: ${err instanceof UserError ? '' : 'internal error: '}${message}`);
+    // A malformed baseline is reported one line per problem, each line a whole message.
+    for (const line of message.split('\n'))
+      printError(`bench gate: ${err instanceof UserError ? '' : 'internal error: '}${line}`);
     if (options.junit) {
       try {
         writeJunit(options.junit, junitXml(suite, { error: message }));

@@ -73,14 +73,35 @@ function stable(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** The first identity field (or run field) on which two manifests differ, as "identity.temperature" or "methods". */
+/** How a message names a manifest field: the run's grid by its flags, identity parts by what the user set. */
+const FIELD_NAME: Record<string, string> = {
+  tasks: 'tasks',
+  methods: 'methods',
+  lengths: 'lengths (--lengths)',
+  samples: 'sample count (--samples)',
+  'identity.seed': 'seed (--seed)',
+  'identity.tokenizer': 'tokenizer (--tokenizer)',
+  'identity.model': 'model (--model/--model-name)',
+  'identity.trial': 'trial (--trial)',
+  'identity.options': 'task options (--placement, --data, ...)',
+  'identity.methods': 'method settings',
+  'identity.decoding': "tasks' sampling (--temperature/--top-p or the tasks' own decoding)",
+};
+
+/** The first run field (the grid: tasks, methods, lengths, samples), or else identity field, on which two manifests
+ *  differ, named as the user set it (e.g. "tasks", "seed (--seed)"). The grid comes first: shards of other tasks
+ *  also differ in their tasks' decoding, which is not what the user changed. */
 export function manifestDifference(a: RunManifest, b: RunManifest): { field: string; a: unknown; b: unknown } | null {
+  const name = (k: string) => FIELD_NAME[k] ?? k.replace(/^identity\./, 'setting ');
+  const grid = (m: RunManifest, k: (typeof RUN_FIELDS)[number]) =>
+    k === 'tasks' && Array.isArray(m.tasks) ? m.tasks.map((t) => t.name) : m[k];
+  for (const k of RUN_FIELDS)
+    if (stable(a[k]) !== stable(b[k])) return { field: name(k), a: grid(a, k), b: grid(b, k) };
   const ia: Record<string, unknown> = { ...a.identity };
   const ib: Record<string, unknown> = { ...b.identity };
   for (const k of [...new Set([...Object.keys(ia), ...Object.keys(ib)])].sort()) {
-    if (stable(ia[k]) !== stable(ib[k])) return { field: `identity.${k}`, a: ia[k], b: ib[k] };
+    if (stable(ia[k]) !== stable(ib[k])) return { field: name(`identity.${k}`), a: ia[k], b: ib[k] };
   }
-  for (const k of RUN_FIELDS) if (stable(a[k]) !== stable(b[k])) return { field: k, a: a[k], b: b[k] };
   return null;
 }
 

@@ -7,7 +7,7 @@ import { UserError } from '../../harness/errors.js';
 import { LONGBENCH_E_BUCKETS, longbenchEBucket, longbenchMetricFor } from './protocol.js';
 import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
 import { getMetric, type MetricRegistry } from '../../harness/scorers/metric.js';
-import type { ScoreSource } from '../../harness/scorers/sources/source.js';
+import { cleanPrediction, type ScoreSource, type TokenTally } from '../../harness/scorers/sources/source.js';
 import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
 
 type Reference = Record<string, number | Record<string, number | null> | null>;
@@ -26,7 +26,7 @@ function readReference(dir: string, warnings: string[]): Reference | undefined {
 /** Scores LongBench pred files. `files` are .jsonl paths in one directory; `e` forces LongBench-E buckets. */
 export function scoreLongBench(
   files: string[],
-  opts: { e?: boolean; metric?: string },
+  opts: { e?: boolean; metric?: string; tokens?: TokenTally },
   warnings: string[],
   metrics: MetricRegistry,
 ): ScoreRow[] {
@@ -68,8 +68,9 @@ export function scoreLongBench(
         throw lineError(file, line, `'length' must be a number for LongBench-E buckets`);
     }
     if (parsed.lines.length === 0) throw new UserError(`${file}: no prediction lines`);
-    for (const { value } of parsed.lines) {
-      const pred = value.pred as string;
+    for (const { line, value } of parsed.lines) {
+      // Special tokens are never part of the answer: cleaned as bench run cleans its predictions.
+      const pred = cleanPrediction(value.pred as string, opts.tokens, `${file}:${line}`);
       const score = metric.score(pred, value.answers as string[], { dataset, allClasses });
       groupFor(e ? longbenchEBucket(value.length as number) : 'all').add(score, {}, 'ok', pred);
     }
@@ -104,7 +105,7 @@ export const longbenchScoreSource: ScoreSource = {
   score: (files, ctx) =>
     scoreLongBench(
       files,
-      { e: typeof ctx.options.e === 'boolean' ? ctx.options.e : undefined, metric: ctx.metric },
+      { e: typeof ctx.options.e === 'boolean' ? ctx.options.e : undefined, metric: ctx.metric, tokens: ctx.tokens },
       ctx.warnings,
       ctx.metrics,
     ),

@@ -8,7 +8,7 @@ import { tokenLabel } from '../../harness/config/lengths.js';
 import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
 import { extractBoxedAnswer, extractPhraseAnswer } from '../../harness/protocol/answer.js';
 import { getMetric, scoreAll, type MetricRegistry } from '../../harness/scorers/metric.js';
-import type { ScoreSource } from '../../harness/scorers/sources/source.js';
+import { cleanPrediction, type ScoreSource, type TokenTally } from '../../harness/scorers/sources/source.js';
 import { memagentNiahOnAnswer } from '../ruler/metrics.js';
 import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
 
@@ -76,7 +76,7 @@ export function scoreMemAgent(
   files: string[],
   warnings: string[],
   metrics: MetricRegistry,
-  opts: { metric?: string; notes?: string[] } = {},
+  opts: { metric?: string; notes?: string[]; tokens?: TokenTally } = {},
 ): ScoreRow[] {
   const rows: ScoreRow[] = [];
   for (const file of files) {
@@ -93,6 +93,8 @@ export function scoreMemAgent(
       const stored = typeof value.pred === 'string' ? value.pred : null;
       let pred = stored;
       if (typeof value.response === 'string') {
+        // extractPhraseAnswer drops special tokens itself (as bench run does); counted here for the note.
+        cleanPrediction(value.response, opts.tokens, `${file}:${line}`);
         pred = extractPhraseAnswer(value.response);
         // The boxed drivers (api recurrent-boxed / boxed) store the last \boxed{} instead.
         if (pred !== stored && extractBoxedAnswer(value.response) === stored) pred = stored;
@@ -101,6 +103,8 @@ export function scoreMemAgent(
           firstMismatch ||= line;
         }
       }
+      // A stored pred (no response to re-extract) is cleaned of special tokens as bench run cleans its predictions.
+      else pred = cleanPrediction(pred, opts.tokens, `${file}:${line}`);
       if (metric === 'memagent_niah') {
         // The driver's NIAH score of an answer it already extracted.
         group.add(memagentNiahOnAnswer(pred, golds), {}, 'ok', pred);
@@ -146,5 +150,6 @@ export const memagentScoreSource: ScoreSource = {
   files: 'MemAgent result files (response, pred, judge_sub_em)',
   detect: (v) => 'judge_sub_em' in v && ('response' in v || 'pred' in v),
   nestedFiles: resultFolders,
-  score: (files, ctx) => scoreMemAgent(files, ctx.warnings, ctx.metrics, { metric: ctx.metric, notes: ctx.notes }),
+  score: (files, ctx) =>
+    scoreMemAgent(files, ctx.warnings, ctx.metrics, { metric: ctx.metric, notes: ctx.notes, tokens: ctx.tokens }),
 };

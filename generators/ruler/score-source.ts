@@ -5,7 +5,7 @@ import { basename, dirname, resolve, sep } from 'node:path';
 import { tokenLabel } from '../../harness/config/lengths.js';
 import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
 import { getMetric, type MetricRegistry } from '../../harness/scorers/metric.js';
-import type { ScoreSource } from '../../harness/scorers/sources/source.js';
+import { cleanPrediction, type ScoreSource, type TokenTally } from '../../harness/scorers/sources/source.js';
 import { postprocessRulerPred } from './metrics.js';
 import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
 
@@ -48,7 +48,7 @@ function placeOf(file: string): { lengthLabel: string; model: string } {
 export function scoreRuler(
   files: string[],
   metrics: MetricRegistry,
-  opts: { metric?: string; notes?: string[] } = {},
+  opts: { metric?: string; notes?: string[]; tokens?: TokenTally } = {},
 ): ScoreRow[] {
   const rows: ScoreRow[] = [];
   for (const file of files) {
@@ -67,7 +67,8 @@ export function scoreRuler(
       // evaluate.py: line.get('outputs', [line.get('output', '')])
       const golds = 'outputs' in value ? value.outputs : [value.output ?? ''];
       if (!isStringArray(golds)) throw lineError(file, line, `'outputs' must be an array of strings (RULER pred line)`);
-      const pred = value.pred;
+      // Special tokens are never part of the answer: cleaned as bench run cleans its predictions.
+      const pred = cleanPrediction(value.pred, opts.tokens, `${file}:${line}`);
       // `empty` counts what evaluate.py reports as nulls: predictions empty after post-processing.
       group.add(metric.score(pred, golds), {}, 'ok', postprocessRulerPred(pred) === '' ? '' : pred);
     }
@@ -81,5 +82,5 @@ export const rulerScoreSource: ScoreSource = {
   name: 'ruler',
   files: 'RULER pred files (index, pred, outputs)',
   detect: (v) => 'pred' in v && ('outputs' in v || 'output' in v) && 'index' in v,
-  score: (files, ctx) => scoreRuler(files, ctx.metrics, { metric: ctx.metric, notes: ctx.notes }),
+  score: (files, ctx) => scoreRuler(files, ctx.metrics, { metric: ctx.metric, notes: ctx.notes, tokens: ctx.tokens }),
 };

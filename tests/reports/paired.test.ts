@@ -185,3 +185,25 @@ test('a duplicated id (a sample rerun, e.g. --retry-errors) counts once, with it
   const [r] = pairRuns(a, runB).rows;
   assert.deepEqual([r.shared, r.b.n, r.scoreB], [4, 4, 0.75]);
 });
+
+test('pairRuns pairs an id only when both runs hold the same sample under it (answers, question, seed, data)', () => {
+  const a = side('memagent', [1, 1, 1, 0]);
+  // B's samples 0 and 1 are other samples under the same ids (another needle, another question).
+  const b = side('memagent', [0, 0, 1, 0]).map((r, i) =>
+    i === 0 ? { ...r, answers: ['Bob'] } : i === 1 ? { ...r, question: 'Who read it?' } : r,
+  );
+  const p = pairRuns(a, b);
+  assert.equal(p.otherContent, 2);
+  assert.equal(p.rows[0].shared, 2);
+  assert.equal(p.rows[0].otherContent, 2);
+  assert.equal(p.rows[0].diff, 0); // ids 2 and 3 only: 1 vs 1, 0 vs 0
+  // Another seed: nothing pairs, the row is compared unpaired; the same seed pairs all four.
+  const seeds = pairRuns(a, a, { content: { a: { seed: 1 }, b: { seed: 2 } } });
+  assert.equal(seeds.rows[0].paired, false);
+  assert.equal(seeds.otherContent, 4);
+  assert.equal(pairRuns(a, a, { content: { a: { seed: 1 }, b: { seed: 1 } } }).rows[0].shared, 4);
+  // Another --data file for the task: not paired; a task that read no --data on either side is unaffected.
+  const data = pairRuns(a, a, { content: { a: { data: { 'ruler-hqa': 'aa' } }, b: { data: { 'ruler-hqa': 'bb' } } } });
+  assert.equal(data.rows[0].paired, false);
+  assert.equal(pairRuns(a, a, { content: { a: { data: {} }, b: { data: {} } } }).rows[0].shared, 4);
+});

@@ -6,6 +6,7 @@ import { scoreSample, scoringOptionsOf } from '../score-sample.js';
 import { isStringArray, jsonlRows, lineError, tornLineMessage } from '../../run-dir/jsonl.js';
 import { modelRecordKey } from '../../run-dir/record-key.js';
 import { stripSpecialTokens } from '../../protocol/special-tokens.js';
+import { cleanPrediction, type TokenTally } from './source.js';
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated', 'over-target']);
 
@@ -55,6 +56,7 @@ export function scoreRun(
   warnings: string[],
   metrics: MetricRegistry,
   metricOverride?: string,
+  tokens?: TokenTally,
 ): ScoreRow[] {
   const groups = new Map<string, { group: Group; order: number }>();
   let overTarget = 0;
@@ -83,6 +85,8 @@ export function scoreRun(
     // An over-target sample ran and is scored like an ok one; it is counted in a warning below.
     if (record.status === 'over-target') overTarget++;
     const status: Exclude<SampleStatus, 'over-target'> = record.status === 'over-target' ? 'ok' : record.status;
+    // Counted for the note only: scoreSample cleans the prediction (and a raw output) itself, as the runner does.
+    if (record.status !== 'error') cleanPrediction(record.prediction, tokens, `${samplesFile}:${line}`);
     // The runner's rule: a sample that did not finish ok (error, truncated) scores 0 whatever it holds.
     const result = scoreSample(
       { ...record, status, metric: metric.name, scoring: scoringOptionsOf(record, metric) },

@@ -2,6 +2,7 @@
 // (Family.scoreSources); `bench score --format NAME` picks one, or the first line of each file decides.
 import type { MetricRegistry } from '../metric.js';
 import type { ScoreRow } from '../aggregate.js';
+import { SPECIAL_TOKENS, stripSpecialTokens } from '../../protocol/special-tokens.js';
 
 export interface ScoreContext {
   metrics: MetricRegistry;
@@ -12,6 +13,8 @@ export interface ScoreContext {
   notes: string[];
   /** Switches a source reads (LongBench: `e` forces LongBench-E buckets). */
   options: Readonly<Record<string, unknown>>;
+  /** Predictions cleaned of chat-template special tokens (cleanPrediction); one note reports them. */
+  tokens?: TokenTally;
 }
 
 export interface ScoreSource {
@@ -25,4 +28,44 @@ export interface ScoreSource {
   nestedFiles?(dir: string): string[];
   /** One row per group of the files (all detected as this source), in order. */
   score(files: string[], ctx: ScoreContext): ScoreRow[];
+}
+
+/** Predictions a source cleaned of chat-template special tokens, for the one note `bench score` prints about them. */
+export interface TokenTally {
+  count: number;
+  /** The first token found and where (file:line). */
+  first?: { token: string; at: string };
+}
+
+export function newTokenTally(): TokenTally {
+  return { count: 0 };
+}
+
+/**
+ * A prediction without chat-template special tokens (harness/protocol/special-tokens.ts), as `bench run` scores
+ * it: a peer tool's `Paris<|im_end|>` scores as `Paris`. Counted in `tally` when it held any.
+ */
+export function cleanPrediction<T extends string | null>(text: T, tally: TokenTally | undefined, at: string): T {
+  const cleaned = stripSpecialTokens(text);
+  if (cleaned !== text && tally) {
+    tally.count++;
+    tally.first ??= { token: firstToken(text as string), at };
+  }
+  return cleaned;
+}
+
+function firstToken(text: string): string {
+  let best = '';
+  let at = Infinity;
+  for (const t of SPECIAL_TOKENS) {
+    const i = text.indexOf(t);
+    if (i >= 0 && i < at) [best, at] = [t, i];
+  }
+  return best;
+}
+
+/** The note for a tally, or null when nothing was cleaned. */
+export function tokenTallyNote(tally: TokenTally): string | null {
+  if (tally.count === 0) return null;
+  return `${tally.count} prediction(s) held chat-template special tokens (first: ${tally.first!.token} at ${tally.first!.at}); removed before scoring, as bench run does`;
 }

@@ -8,7 +8,7 @@ import { jsonlRows } from '../../run-dir/jsonl.js';
 import type { ScoreRow, ScoreTable } from '../aggregate.js';
 import { getMetric, type MetricRegistry } from '../metric.js';
 import { scoreRun } from './run.js';
-import type { ScoreSource } from './source.js';
+import { newTokenTally, tokenTallyNote, type ScoreSource } from './source.js';
 
 /** The format of a bench run's own samples.jsonl. */
 export const RUN_FORMAT = 'run';
@@ -118,12 +118,15 @@ export function scoreTargetWith(target: string, req: ScoreRequest, env: ScoreEnv
   const { format, files } = resolveTarget(target, req.format, env.scoreSources);
   const warnings: string[] = [];
   const notes: string[] = [];
+  const tokens = newTokenTally();
   let rows: ScoreRow[];
-  if (format === RUN_FORMAT) rows = scoreRun(files[0], warnings, env.metrics, metric);
+  if (format === RUN_FORMAT) rows = scoreRun(files[0], warnings, env.metrics, metric, tokens);
   else
     rows = env.scoreSources
       .get(format)
-      .score(files, { metrics: env.metrics, metric, warnings, notes, options: req.options ?? {} });
+      .score(files, { metrics: env.metrics, metric, warnings, notes, options: req.options ?? {}, tokens });
+  const cleaned = tokenTallyNote(tokens);
+  if (cleaned !== null) notes.push(cleaned);
   if (metric !== undefined)
     notes.push(
       `metric ${metric} from --metric, in place of the one ${format === RUN_FORMAT ? 'each record names' : 'the files would be scored with'}`,

@@ -237,7 +237,10 @@ test('refuses an --out that holds a different run, a non-merge run, other files,
   await mergeCommand({ shardDirs: [runs.s0, runs.s1], out: other });
   editManifest(other, (m) => (m.identity.seed = 7));
   const before = readFileSync(join(other, 'samples.jsonl'), 'utf8');
-  await refuses({ shardDirs: [runs.s0, runs.s1], out: other }, /already holds a different run \(identity\.seed/);
+  await refuses(
+    { shardDirs: [runs.s0, runs.s1], out: other },
+    /already holds a different run \(seed \(--seed\): 7 vs 42\)/,
+  );
   assert.equal(readFileSync(join(other, 'samples.jsonl'), 'utf8'), before);
   const plain = copy(runs.all);
   await refuses({ shardDirs: [runs.s0, runs.s1], out: plain }, /already holds a run that is not a merge/);

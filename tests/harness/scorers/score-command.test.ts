@@ -417,3 +417,41 @@ describe('bench score --metric, and the metric chosen from a path said in words'
     await userError(scoreTarget(run, { metric: 'bleu' }), /unknown metric 'bleu'/);
   });
 });
+
+describe('special tokens in peer predictions', () => {
+  it('every reader cleans them as bench run does, and one note counts them', async () => {
+    // RULER: string_match_all on the cleaned pred; one note for the table.
+    const ruler = dir('tok', 'model', 'synthetic', '4096', 'pred');
+    writeFileSync(
+      join(ruler, 'niah_single_1.jsonl'),
+      jsonl([
+        { index: 0, pred: '1234<|eot_id|>', outputs: ['1234'] },
+        { index: 1, pred: '5678', outputs: ['5678'] },
+      ]),
+    );
+    const r = await scoreTarget(join(ruler, 'niah_single_1.jsonl'));
+    assert.equal(r.rows[0].percent, 100);
+    assert.deepEqual(
+      r.notes
+        ?.filter((n) => /special tokens/.test(n))
+        .map((n) => n.replace(/ at .*niah_single_1\.jsonl:/, ' at FILE:')),
+      [
+        '1 prediction(s) held chat-template special tokens (first: <|eot_id|> at FILE:1); removed before scoring, as bench run does',
+      ],
+    );
+    // MemAgent result lines with a stored pred and no response: em sees 'Bob', not 'Bob<|im_end|>'.
+    const mem = dir('tok', 'results', 'ruler_hqa_50');
+    writeFileSync(
+      join(mem, 'cfg.jsonl'),
+      jsonl([
+        { pred: 'Bob<|im_end|>', answer: ['Bob'], judge_sub_em: 1 },
+        { pred: 'Ann<|im_end|><|endoftext|>', answer: ['Ann'], judge_sub_em: 1 },
+      ]),
+    );
+    const m = await scoreTarget(join(mem, 'cfg.jsonl'), { metric: 'em' });
+    assert.equal(m.rows[0].percent, 100);
+    assert.ok(
+      m.notes?.some((n) => /^2 prediction\(s\) held chat-template special tokens \(first: <\|im_end\|>/.test(n)),
+    );
+  });
+});
