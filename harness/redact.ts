@@ -29,7 +29,8 @@ export function clearSecrets(): void {
 }
 
 // `Authorization: Bearer x`, `"authorization":"Basic x"`, `authorization=x`: the value after the name, scheme kept.
-const AUTH_HEADER = /(authorization\\?["']?\s*[:=]\s*\\?["']?\s*)(?:(bearer|basic|token|digest)\s+)?([^\s"'\\,;})\]]+)/gi;
+const AUTH_HEADER =
+  /(authorization\\?["']?\s*[:=]\s*\\?["']?\s*)(?:(bearer|basic|token|digest)\s+)?([^\s"'\\,;})\]]+)/gi;
 // A bearer token quoted without its header name (8+ token characters: not "the bearer of").
 const BEARER = /\b(bearer)\s+(?!\[redacted\])(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/gi;
 

@@ -137,7 +137,9 @@ export function usageOf(usage: unknown): ReportedUsage {
     const v = usage[field];
     if (typeof v === 'number' && Number.isInteger(v) && v >= 0) out[key] = v;
     else {
-      problems.push(v === undefined || v === null ? `usage has no ${field}` : `usage.${field} ${shown(v)} is not a count`);
+      problems.push(
+        v === undefined || v === null ? `usage has no ${field}` : `usage.${field} ${shown(v)} is not a count`,
+      );
       uncounted.push(key);
     }
   }
