@@ -253,6 +253,9 @@ export interface MethodCheckpoint<State = unknown> {
   /** Number of finished calls. */
   step: number;
   usage: Usage;
+  /** Calls so far that ended on the length limit (SampleRecord.cutCalls), kept by the runner, not the method: a
+   *  resumed sample goes on counting from here. Absent in checkpoints written before it existed. */
+  cutCalls?: number;
   /** The method's own state (plain JSON), e.g. MemAgent's { memory }. Only the method reads it; a state it cannot
    *  read restarts the sample. Checkpoints written before `state` existed held MemAgent's memory beside step and
    *  usage; harness/run-dir/checkpoints.ts reads them into this form. */
@@ -310,8 +313,8 @@ export interface SampleRecord {
   error?: string;
   calls: number;
   /** Of this sample's answered calls, those that ended on the length limit (finish reason "length": cut off at
-   *  max tokens). Counted by the run that finished the sample (calls made before a resume are not counted here;
-   *  calls.jsonl has them). Absent in records written before it existed (read as 0). */
+   *  max tokens). A resumed sample counts from its checkpoint (MethodCheckpoint.cutCalls). Absent in records written
+   *  before it existed (read as 0). */
   cutCalls?: number;
   usage: Usage;
   elapsedMs: number;

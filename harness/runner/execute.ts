@@ -64,8 +64,9 @@ export async function executeUnit(
   };
   let lastSave = performance.now();
   const started = performance.now();
-  // Answered calls that ended on the length limit (cut off at max tokens): the record's cutCalls.
-  let cutCalls = 0;
+  // Answered calls that ended on the length limit (cut off at max tokens): the record's cutCalls. Saved with each
+  // checkpoint, so a resumed sample counts the calls made before the resume too.
+  let cutCalls = resume?.cutCalls ?? 0;
   const output = await method.run(sample, {
     model: env.model,
     tokenizer: env.tokenizer,
@@ -79,7 +80,7 @@ export async function executeUnit(
     onCheckpoint(cp: MethodCheckpoint) {
       const now = performance.now();
       if (env.checkpointEveryCall || now - lastSave > 1000) {
-        io(() => env.checkpoints.save(spec.key, cp));
+        io(() => env.checkpoints.save(spec.key, { ...cp, cutCalls }));
         lastSave = now;
       }
     },
