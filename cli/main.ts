@@ -2,12 +2,14 @@
 // never a stack trace. Commands get the built-in catalog from here (cli/context.ts), built once.
 import type { Command, CommandIO } from '../harness/config/commands.js';
 import { UserError, errorMessage } from '../harness/errors.js';
+import { redact, redactSecrets } from '../harness/redact.js';
 import { cliContext, type CliContext } from './context.js';
 import { parseCli } from './parse.js';
 
+// No line leaves with the API key or an Authorization value in it (harness/redact.ts).
 const io: CommandIO = {
-  out: (line) => process.stdout.write(line + '\n'),
-  err: (line) => process.stderr.write(line + '\n'),
+  out: (line) => process.stdout.write(redactSecrets(line) + '\n'),
+  err: (line) => process.stderr.write(redact(line) + '\n'),
 };
 
 type Handler = (cmd: never, io: CommandIO, ctx: CliContext) => Promise<number>;

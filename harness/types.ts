@@ -30,9 +30,19 @@ export interface Usage {
   completionTokens: number;
 }
 
+/** Usage as a server reported it, checked (harness/models/openai/wire.ts): a count it left out, or sent as anything but
+ *  a whole number ≥ 0 ("many", -5, 1.5), is 0 here and named in `problems`; callModel (harness/methods/call.ts) then
+ *  counts that field with the run's tokenizer and flags the call in calls.jsonl. */
+export interface ReportedUsage extends Usage {
+  problems?: string[];
+  /** Which fields the problems concern, to be counted by the caller. */
+  uncounted?: Array<'promptTokens' | 'completionTokens'>;
+}
+
 export interface ModelResponse {
   text: string;
-  usage: Usage;
+  /** May carry `problems` / `uncounted` (ReportedUsage) when the server's usage was missing or not a count. */
+  usage: Usage | ReportedUsage;
   latencyMs: number;
   /** "stop" | "length" | other server-provided reason. */
   finishReason: string;
@@ -210,11 +220,19 @@ export interface CallRecord {
   /** Wall-clock start of the model call (epoch ms, sub-ms precision): end − latencyMs. Lets `bench plan --calibrate`
    *  see which calls overlapped. Absent in runs recorded before it existed. */
   startedAt?: number;
+  /** Validated counts: the server's where it sent whole numbers ≥ 0, else the run tokenizer's (see usageFlag). */
   usage: Usage;
+  /** Set when the server's usage was missing or not a count: what was wrong; `usage` then holds the run tokenizer's
+   *  count for those fields. Absent when the server's usage was used as sent. */
+  usageFlag?: string;
+  /** The server's finish reason of an answered call ("stop", "length", ...). Absent for failed calls and in runs
+   *  recorded before it existed. "length": the answer was cut at its max-tokens limit. */
+  finishReason?: string;
   status: 'ok' | 'error';
   retries: number;
   cached: boolean;
   promptHash?: string;
+  /** Redacted (harness/redact.ts): never holds the API key or an Authorization value. */
   error?: string;
 }
 
@@ -235,6 +253,9 @@ export interface MethodCheckpoint<State = unknown> {
   /** Number of finished calls. */
   step: number;
   usage: Usage;
+  /** Calls so far that ended on the length limit (SampleRecord.cutCalls), kept by the runner, not the method: a
+   *  resumed sample goes on counting from here. Absent in checkpoints written before it existed. */
+  cutCalls?: number;
   /** The method's own state (plain JSON), e.g. MemAgent's { memory }. Only the method reads it; a state it cannot
    *  read restarts the sample. Checkpoints written before `state` existed held MemAgent's memory beside step and
    *  usage; harness/run-dir/checkpoints.ts reads them into this form. */
@@ -288,8 +309,13 @@ export interface SampleRecord {
   /** All metrics computed for this sample, 0..1 (e.g. sub_em, em, f1). */
   scores: Record<string, number>;
   status: SampleStatus;
+  /** Redacted (harness/redact.ts), like every string a record takes from a server. */
   error?: string;
   calls: number;
+  /** Of this sample's answered calls, those that ended on the length limit (finish reason "length": cut off at
+   *  max tokens). A resumed sample counts from its checkpoint (MethodCheckpoint.cutCalls). Absent in records written
+   *  before it existed (read as 0). */
+  cutCalls?: number;
   usage: Usage;
   elapsedMs: number;
   /** Generator facts (Sample.metadata). In records written before `extra` existed it also holds the method's extras. */

@@ -5,7 +5,7 @@ import { breakdownLabels, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
-import { CUT_NOTE, compareRows, type SummaryRow } from './summary.js';
+import { CUT_CALLS_NOTE, CUT_NOTE, compareRows, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, fmtInterval } from './intervals.js';
 
@@ -181,6 +181,8 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'prompt tokens', cell: (r) => String(r.promptTokens) },
   { head: 'completion tokens', cell: (r) => String(r.completionTokens) },
   { head: 'calls', cell: (r) => String(r.calls) },
+  // Calls whose answer ended on the length limit: always shown, so a run with none says 0.
+  { head: 'cut calls', cell: (r) => String(r.cutCalls ?? 0) },
 ];
 
 function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: readonly ReportFacet[]): string {
@@ -190,6 +192,7 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: read
     missingNote(missing),
     `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
+    rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
     ...breakdownNotes(rows, facets),
   ]
     .filter(Boolean)

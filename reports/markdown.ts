@@ -3,7 +3,7 @@ import type { ReportFacet } from '../harness/report/facet.js';
 import { breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
-import type { SummaryRow } from './summary.js';
+import { CUT_CALLS_NOTE, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
 
@@ -33,14 +33,28 @@ export function summaryMarkdown(
     String(r.errors),
     String(r.truncated),
     String(r.empty),
+    String(r.cutCalls ?? 0),
   ]);
-  const head = ['task', 'method', 'model', 'length', 'metric', 'score ×100', 'n', 'errors', 'truncated', 'empty'];
+  const head = [
+    'task',
+    'method',
+    'model',
+    'length',
+    'metric',
+    'score ×100',
+    'n',
+    'errors',
+    'truncated',
+    'empty',
+    'cut calls',
+  ];
   insertIntervalColumns(head, body, rows, 'score ×100', TABLE_INTERVAL_COLUMNS);
   const table = mdTable(head, body, 5);
   const notes = [
     `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
     missingNote(missing),
+    rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
     ...breakdownNotes(rows, facets),
   ]
     .filter(Boolean)

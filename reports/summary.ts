@@ -66,6 +66,11 @@ function finite(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
+/** A stored count: a whole number ≥ 0, else 0 (a hand-edited or foreign record's "many" or -3 is never summed). */
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
+}
+
 function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'length' | 'lengthLabel'>): Acc {
   return {
     row: {
@@ -89,6 +94,7 @@ function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'leng
       promptTokens: 0,
       completionTokens: 0,
       calls: 0,
+      cutCalls: 0,
       meanBuiltTokens: 0,
     },
     metricNames: new Set(),
@@ -128,6 +134,7 @@ function add(acc: Acc, r: SampleRecord): void {
   row.promptTokens += finite(r.usage?.promptTokens);
   row.completionTokens += finite(r.usage?.completionTokens);
   row.calls += finite(r.calls);
+  row.cutCalls += count(r.cutCalls);
   acc.builtSum += finite(r.builtTokens);
 }
 
@@ -226,6 +233,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     'prompt_tokens',
     'completion_tokens',
     'calls',
+    'cut_calls',
     'mean_built_tokens',
   ];
   const body = rows.map((r) => [
@@ -252,6 +260,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     r.promptTokens,
     r.completionTokens,
     r.calls,
+    r.cutCalls,
     Math.round(r.meanBuiltTokens),
   ]);
   insertIntervalColumns(header, body, rows, 'score_x100', CSV_INTERVAL_COLUMNS);
@@ -310,6 +319,9 @@ function table(header: string[], body: string[][], rightAlign: boolean[]): strin
 export const CUT_NOTE =
   'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
 
+export const CUT_CALLS_NOTE =
+  'cut calls: model calls whose answer ended on the length limit (finish reason "length": cut off at max tokens), summed over the samples; a MemAgent memory cut off this way may have lost what it held';
+
 export const OVER_TARGET_NOTE =
   "over target: samples whose context is longer than the length, because the task cannot build it smaller (e.g. a question's own documents alone exceed it); scored as usual, counted in n";
 
@@ -341,6 +353,7 @@ export function formatSummaryTable(
     const showOver = group.some((r) => r.overTarget > 0);
     const showEmpty = group.some((r) => r.empty > 0);
     const showCut = group.some((r) => r.middleTruncated > 0);
+    const showCutCalls = group.some((r) => (r.cutCalls ?? 0) > 0);
     const header = [
       'length',
       'n',
@@ -350,6 +363,7 @@ export function formatSummaryTable(
       ...(showOver ? ['over target'] : []),
       ...(showEmpty ? ['empty'] : []),
       ...(showCut ? ['context cut'] : []),
+      ...(showCutCalls ? ['cut calls'] : []),
     ];
     const body = group.map((r) => [
       r.lengthLabel,
@@ -360,6 +374,7 @@ export function formatSummaryTable(
       ...(showOver ? [String(r.overTarget)] : []),
       ...(showEmpty ? [String(r.empty)] : []),
       ...(showCut ? [String(r.middleTruncated)] : []),
+      ...(showCutCalls ? [String(r.cutCalls)] : []),
     ]);
     blocks.push(
       `${first.task} · ${first.method} · ${model}\n${table(
@@ -373,6 +388,7 @@ export function formatSummaryTable(
   if (rows.some((r) => r.complete === false)) blocks.push(INCOMPLETE_NOTE);
   if (missing.length) blocks.push(missingNote(missing));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
+  if (rows.some((r) => (r.cutCalls ?? 0) > 0)) blocks.push(CUT_CALLS_NOTE);
   blocks.push(...breakdownNotes(rows, facets));
   return blocks.join('\n\n');
 }

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import { ModelCallError, errorMessage } from '../errors.js';
+import { ModelCallError } from '../errors.js';
+import { redactedMessage } from '../redact.js';
 import type {
   MethodContext,
   MethodOutput,
   ModelRequest,
   ModelResponse,
+  ReportedUsage,
   Sample,
   SampleStatus,
+  Tokenizer,
   Usage,
 } from '../types.js';
 import { takeAnswer } from '../protocol/answer.js';
@@ -20,6 +23,35 @@ export function promptHash(request: ModelRequest): string {
   const h = createHash('sha256');
   for (const m of request.messages) h.update(m.role).update('\0').update(m.content).update('\0');
   return h.digest('hex').slice(0, 32);
+}
+
+/**
+ * A response's usage as it is stored and summed: the server's counts where they were whole numbers ≥ 0; a count it
+ * left out or sent as anything else is counted with the run's tokenizer (the prompt: the caller's hint, else its
+ * messages' text; the answer: its text) and the call is flagged (`flag`, calls.jsonl `usageFlag`).
+ */
+export function checkedUsage(
+  res: Pick<ModelResponse, 'text' | 'usage'>,
+  request: ModelRequest,
+  tokenizer: Tokenizer,
+): { usage: Usage; flag?: string } {
+  const reported = res.usage as ReportedUsage;
+  const usage: Usage = { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens };
+  const uncounted = new Set(reported.uncounted ?? []);
+  const problems = [...(reported.problems ?? [])];
+  for (const key of ['promptTokens', 'completionTokens'] as const) {
+    // A model that does not check its own counts (not the OpenAI client): treated like a server's bad count.
+    if (uncounted.has(key) || (Number.isInteger(usage[key]) && usage[key] >= 0)) continue;
+    uncounted.add(key);
+    problems.push(`${key} ${JSON.stringify(usage[key]) ?? String(usage[key])} is not a count`);
+  }
+  if (uncounted.size === 0) return { usage };
+  if (uncounted.has('promptTokens'))
+    usage.promptTokens =
+      request.promptTokensHint ?? request.messages.reduce((n, m) => n + tokenizer.count(m.content), 0);
+  if (uncounted.has('completionTokens')) usage.completionTokens = tokenizer.count(res.text);
+  const said = problems.length ? problems.join('; ') : 'the server sent no usable usage';
+  return { usage, flag: `${said}; counted with the ${tokenizer.id} tokenizer` };
 }
 
 /**
@@ -40,6 +72,7 @@ export async function callModel(
   try {
     const res = await ctx.model.generate(request, ctx.signal);
     const startedAt = ms3(epochMs() - res.latencyMs);
+    const { usage, flag } = checkedUsage(res, request, ctx.tokenizer);
     ctx.onCall?.({
       sampleId: sample.id,
       method,
@@ -47,13 +80,16 @@ export async function callModel(
       kind,
       latencyMs: res.latencyMs,
       startedAt,
-      usage: res.usage,
+      usage,
+      ...(flag ? { usageFlag: flag } : {}),
+      finishReason: res.finishReason,
       status: 'ok',
       retries: res.retries,
       cached: res.cached,
       promptHash: hash,
     });
-    return res;
+    // Methods sum what they are given: the checked counts, never the server's raw values.
+    return { ...res, usage };
   } catch (err) {
     if ((err as { attempts?: number }).attempts === 0) throw err;
     ctx.onCall?.({
@@ -68,7 +104,7 @@ export async function callModel(
       retries: Math.max(0, ((err as { attempts?: number }).attempts ?? 1) - 1),
       cached: false,
       promptHash: hash,
-      error: errorMessage(err),
+      error: redactedMessage(err),
     });
     throw err;
   }
@@ -117,7 +153,7 @@ export async function answerOnce(
       prediction: null,
       rawOutput: '',
       status: failureStatus(err),
-      error: errorMessage(err),
+      error: redactedMessage(err),
       calls: 1,
       usage: { promptTokens: 0, completionTokens: 0 },
       extra,

@@ -1,5 +1,6 @@
 import type { RunConfig } from '../config/run-config.js';
 import { UserError } from '../errors.js';
+import { addSecret, redact } from '../redact.js';
 import type { Model, Tokenizer } from '../types.js';
 import { createOpenAIModel, probeEndpoint, type TimeoutPolicy } from './openai/index.js';
 import { createPool, type PoolModel } from './pool.js';
@@ -75,13 +76,15 @@ export function endpointSettings(config: RunConfig): EndpointSettings {
 /** Endpoint models for a run: each URL probed once (down, bad key, wrong model → one clear line), then pooled. */
 export async function createEndpointModel(
   settings: EndpointSettings,
-  warn: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+  warn: (line: string) => void = (l) => process.stderr.write(redact(l) + '\n'),
 ): Promise<Model> {
   const { modelName, urls } = settings;
   let apiKey: string | undefined;
   if (settings.apiKeyEnv) {
     apiKey = process.env[settings.apiKeyEnv];
     if (!apiKey) throw new UserError(`--api-key-env ${settings.apiKeyEnv}: that environment variable is not set`);
+    // From here on the key is taken out of every stored or printed string (a server may quote it back).
+    addSecret(apiKey);
   }
   const endpoints: Model[] = [];
   // Each endpoint reports its 429s to the pool, which halves that endpoint's concurrency (AIMD).

@@ -56,6 +56,8 @@ export interface SummaryRow extends RowInterval {
   promptTokens: number;
   completionTokens: number;
   calls: number;
+  /** Calls that ended on the length limit (finish reason "length"), summed over the samples (record.cutCalls). */
+  cutCalls: number;
   /** Mean context tokens actually built (record.builtTokens). */
   meanBuiltTokens: number;
 }

@@ -12,9 +12,14 @@ import { guardIO } from './io-errors.js';
  */
 export function readCheckpoint(stored: unknown): MethodCheckpoint | undefined {
   if (!stored || typeof stored !== 'object') return undefined;
-  const { step, usage, state, ...beside } = stored as Record<string, unknown>;
+  const { step, usage, state, cutCalls, ...beside } = stored as Record<string, unknown>;
   if (typeof step !== 'number' || !usage || typeof usage !== 'object') return undefined;
-  return { step, usage: usage as MethodCheckpoint['usage'], state: 'state' in stored ? state : beside };
+  return {
+    step,
+    usage: usage as MethodCheckpoint['usage'],
+    state: 'state' in stored ? state : beside,
+    ...(typeof cutCalls === 'number' && Number.isInteger(cutCalls) && cutCalls >= 0 ? { cutCalls } : {}),
+  };
 }
 
 /** One small file per unfinished (sample, method), replaced atomically after each call; removed when it ends. */

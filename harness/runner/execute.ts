@@ -7,6 +7,7 @@ import type { CheckpointStore } from '../run-dir/checkpoints.js';
 import type { PromptStore } from '../run-dir/prompt-store.js';
 import { overTarget } from '../config/lengths.js';
 import { withRunnerIdentity, type SampleIdentity } from './sample-identity.js';
+import { redact, redactDeep, redactSecrets } from '../redact.js';
 
 /** What identifies a unit of work; plain data, so it can cross to a worker thread. The sample it builds is given
  *  this identity (task, version, length, index; sample-identity.ts), whatever the generator set. */
@@ -63,17 +64,23 @@ export async function executeUnit(
   };
   let lastSave = performance.now();
   const started = performance.now();
+  // Answered calls that ended on the length limit (cut off at max tokens): the record's cutCalls. Saved with each
+  // checkpoint, so a resumed sample counts the calls made before the resume too.
+  let cutCalls = resume?.cutCalls ?? 0;
   const output = await method.run(sample, {
     model: env.model,
     tokenizer: env.tokenizer,
     signal: env.signal,
     resume,
-    onCall,
+    onCall(call: CallRecord) {
+      if (call.status === 'ok' && call.finishReason === 'length') cutCalls++;
+      onCall(call.error === undefined ? call : { ...call, error: redact(call.error) });
+    },
     onPrompt: env.prompts ? (hash, request) => io(() => env.prompts!.put(hash, request)) : undefined,
     onCheckpoint(cp: MethodCheckpoint) {
       const now = performance.now();
       if (env.checkpointEveryCall || now - lastSave > 1000) {
-        io(() => env.checkpoints.save(spec.key, cp));
+        io(() => env.checkpoints.save(spec.key, { ...cp, cutCalls }));
         lastSave = now;
       }
     },
@@ -92,6 +99,7 @@ export async function executeUnit(
     env.metrics,
   );
   const status = over && output.status === 'ok' ? 'over-target' : output.status;
+  // What the server sent back (an error quoting the API key, an answer echoing a header) is stored redacted.
   return {
     id: sample.id,
     task: sample.task,
@@ -105,18 +113,19 @@ export async function executeUnit(
     builtTokens: sample.context.tokenCount,
     question: sample.question,
     answers: sample.answers,
-    prediction: output.prediction,
-    rawOutput: output.rawOutput,
+    prediction: output.prediction === null ? null : redactSecrets(output.prediction),
+    rawOutput: redactSecrets(output.rawOutput),
     metric: sample.metric,
     ...(sample.scoring ? { scoring: sample.scoring } : {}),
     score,
     scores,
     status,
-    ...(output.error ? { error: output.error } : {}),
+    ...(output.error ? { error: redact(output.error) } : {}),
     calls: output.calls,
+    cutCalls,
     usage: output.usage,
     elapsedMs: Math.round(performance.now() - started),
     metadata: { ...sample.metadata, ...over },
-    extra: output.extra ?? {},
+    extra: redactDeep(output.extra ?? {}),
   };
 }

@@ -1,12 +1,13 @@
 // What a request builder (wire format) gives the shared retry loop: one OpenAI route, its request body and its answer.
 import type OpenAI from 'openai';
-import type { GenerationParams, ModelRequest } from '../../types.js';
+import type { GenerationParams, ModelRequest, ReportedUsage } from '../../types.js';
 import { NotACompletion, looksLikeHtml, serverWords } from './classify.js';
 
 /** The part of a 200 answer the harness keeps. */
 export interface WireAnswer {
   text: string;
-  usage: { promptTokens: number; completionTokens: number };
+  /** Checked (usageOf): counts the server left out or sent as something other than a whole number ≥ 0 are 0 and named. */
+  usage: ReportedUsage;
   finishReason: string;
 }
 
@@ -66,7 +67,8 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 
 export interface ChoicesBody {
   choices: Record<string, unknown>[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  /** As the server sent it: checked by usageOf, never trusted. */
+  usage?: unknown;
 }
 
 /**
@@ -98,11 +100,58 @@ export function parseChoices(text: string): ChoicesBody {
   return body as unknown as ChoicesBody;
 }
 
-/** Usage and finish reason of the first choice, with the defaults used when a server leaves them out. */
+function shown(v: unknown): string {
+  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+/**
+ * The server's usage, checked: each of prompt_tokens and completion_tokens must be a whole number ≥ 0. One that is
+ * missing or anything else ("many", -3, 2.5, "12") is 0 here, listed in `uncounted` and described in `problems`, so
+ * it is never stored or summed as sent; the caller counts it with the run's tokenizer (harness/methods/call.ts).
+ */
+export function usageOf(usage: unknown): ReportedUsage {
+  if (usage === undefined || usage === null) {
+    return {
+      promptTokens: 0,
+      completionTokens: 0,
+      problems: ['the server sent no usage'],
+      uncounted: ['promptTokens', 'completionTokens'],
+    };
+  }
+  if (!isRecord(usage)) {
+    return {
+      promptTokens: 0,
+      completionTokens: 0,
+      problems: [`usage ${shown(usage)} is not an object`],
+      uncounted: ['promptTokens', 'completionTokens'],
+    };
+  }
+  const out: ReportedUsage = { promptTokens: 0, completionTokens: 0 };
+  const problems: string[] = [];
+  const uncounted: Array<'promptTokens' | 'completionTokens'> = [];
+  for (const [field, key] of [
+    ['prompt_tokens', 'promptTokens'],
+    ['completion_tokens', 'completionTokens'],
+  ] as const) {
+    const v = usage[field];
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) out[key] = v;
+    else {
+      problems.push(
+        v === undefined || v === null ? `usage has no ${field}` : `usage.${field} ${shown(v)} is not a count`,
+      );
+      uncounted.push(key);
+    }
+  }
+  return problems.length ? { ...out, problems, uncounted } : out;
+}
+
+/** Checked usage and the finish reason of the first choice ('unknown' when the server leaves it out). */
 export function answerOf(body: ChoicesBody, text: string): WireAnswer {
+  const reason = body.choices[0]?.finish_reason;
   return {
     text,
-    usage: { promptTokens: body.usage?.prompt_tokens ?? 0, completionTokens: body.usage?.completion_tokens ?? 0 },
-    finishReason: (body.choices[0]?.finish_reason as string | null | undefined) ?? 'unknown',
+    usage: usageOf(body.usage),
+    finishReason: typeof reason === 'string' && reason !== '' ? reason : 'unknown',
   };
 }

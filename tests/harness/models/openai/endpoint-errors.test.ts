@@ -76,10 +76,15 @@ test('readTextCompletion refuses the same bodies and reads choices[0].text', () 
     ),
     { text: ' Paris', usage: { promptTokens: 5, completionTokens: 1 }, finishReason: 'length' },
   );
-  // A server that leaves usage and finish_reason out.
+  // A server that leaves usage and finish_reason out: the counts are named as missing (the caller counts them).
   assert.deepEqual(readTextCompletion('{"choices":[{}]}'), {
     text: '',
-    usage: { promptTokens: 0, completionTokens: 0 },
+    usage: {
+      promptTokens: 0,
+      completionTokens: 0,
+      problems: ['the server sent no usage'],
+      uncounted: ['promptTokens', 'completionTokens'],
+    },
     finishReason: 'unknown',
   });
 });
