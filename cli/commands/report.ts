@@ -1,5 +1,5 @@
 // `bench report <run-dir>... [--out DIR] [--paper]`: summary CSV/JSON/markdown, PNG charts and a self-contained report.html.
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
@@ -93,6 +93,8 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     );
   for (const dir of options.runDirs) {
     if (!existsSync(dir)) throw new UserError(`run directory not found: ${dir}`);
+    // Another user's directory that this one may not open: say so, not "has no samples.jsonl".
+    guardFiles('reading', dir, { reading: true }, () => readdirSync(dir));
     if (!existsSync(join(dir, 'samples.jsonl')))
       throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
   }

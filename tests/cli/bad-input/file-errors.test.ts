@@ -125,6 +125,17 @@ test.skipIf(asRoot)(
     } finally {
       chmodSync(join(foreign, 'samples.jsonl'), 0o644);
     }
+    const closed = copyOfBase();
+    chmodSync(closed, 0o000);
+    try {
+      assertOneLine(
+        await bench(['report', closed, '--out', join(root, 'report-f6')]),
+        2,
+        /^bench: permission denied reading .*copy-\d+: make it readable/,
+      );
+    } finally {
+      chmodSync(closed, 0o755);
+    }
   },
 );
 
