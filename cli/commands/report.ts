@@ -98,10 +98,10 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     if (!existsSync(join(dir, 'samples.jsonl')))
       throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
   }
-  if (options.out !== undefined) {
+  const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
+  if (options.out !== undefined)
     checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
-    checkReportOut(options.out, options.runDirs);
-  }
+  checkReportOut(out, options.runDirs);
   const facets = options.facets ?? builtinCatalog().reportFacets.all();
   const warnings: string[] = [];
   const warn = (m: string) => {
@@ -149,7 +149,6 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     );
   }
 
-  const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
   // A read-only or foreign directory, a file in the way: one line naming the file (exit 2), not errno text.
   return guardFiles('writing', out, {}, () => {
     mkdirSync(out, { recursive: true });
