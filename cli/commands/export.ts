@@ -4,7 +4,10 @@
 // <name> is `<model>__<method>` with the model made safe as one folder name. `pred` is the answer the run's metric
 // scored (the extracted answer, not the raw reply), so the peer's scorer reproduces the run's score. A sample that
 // ended in error or truncated is written as a failed generation (empty pred) and scores 0 there too, as in the run.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+// An --out folder may hold the exports of several runs: `.bench-export.json` there names the run each file was
+// written from, and an export replaces only its own run's files (another run's file, or a file no export wrote, is
+// refused before anything is written).
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import { UserError } from '../../harness/errors.js';
@@ -15,7 +18,9 @@ import {
   type ExportResult,
 } from '../../harness/formats/export-layout.js';
 import type { Catalog } from '../../harness/registry/family.js';
-import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
+import { writeFileAtomic, writeJsonAtomic } from '../../harness/run-dir/atomic-write.js';
+import { guardFiles } from '../../harness/run-dir/io-errors.js';
+import { checkOutputDir } from '../../harness/path-checks.js';
 import { readManifest } from '../../harness/run-dir/manifest.js';
 import { latestRunRecords } from '../../harness/scorers/sources/run.js';
 import type { SampleRecord } from '../../harness/types.js';
@@ -46,6 +51,43 @@ function layoutOf(format: string, catalog: ExportCatalog): ExportLayout {
   const layout = catalog.exportLayouts.find(format);
   if (!layout) throw new UserError(`unknown --format '${format}': use ${catalog.exportFormats().join(', ')}`);
   return layout;
+}
+
+/** The file in an export folder naming which run wrote each file there. */
+export const EXPORT_OWNERS = '.bench-export.json';
+
+interface ExportOwners {
+  /** Path relative to the export folder (with '/') → the real path of the run directory it was exported from. */
+  files: Record<string, string>;
+}
+
+function readOwners(out: string): ExportOwners {
+  const file = join(out, EXPORT_OWNERS);
+  if (!existsSync(file)) return { files: {} };
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as ExportOwners;
+    if (value && typeof value.files === 'object' && value.files !== null) return { files: { ...value.files } };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code) throw err;
+  }
+  throw new UserError(`${file} is damaged; remove it (and the exports it listed) or use another --out`);
+}
+
+const posix = (rel: string) => rel.split('\\').join('/');
+
+/** Refuses (one line) an export that would replace a file another run, or no export, wrote. */
+function checkOwners(out: string, rels: string[], run: string, owners: ExportOwners): void {
+  for (const rel of rels) {
+    const path = join(out, rel);
+    if (!existsSync(path)) continue;
+    const owner = owners.files[posix(rel)];
+    if (owner === run) continue;
+    throw new UserError(
+      owner
+        ? `--out ${out} already holds ${rel} exported from another run (${owner}); bench export replaces only its own run's files: use another --out`
+        : `--out ${out} already holds ${rel}, not written by bench export of this run; remove it or use another --out`,
+    );
+  }
 }
 
 /** Writes the export; throws UserError (one line) when the run does not fit the format. */
@@ -115,14 +157,26 @@ export function exportRun(opts: ExportOptions, catalog: ExportCatalog): ExportRe
   }
   if (existsSync(out) && !statSync(out).isDirectory())
     throw new UserError(`--out ${out} is a file; bench export writes a folder tree there`);
+  // Below a file, on /proc (where a recursive mkdir never ends), not writable: one line before any write.
+  checkOutputDir(out, '--out', 'pass a folder for the export, e.g. --out bench-out/export');
   const sorted = [...files.keys()].sort();
-  for (const rel of sorted) {
-    const { placed, file } = files.get(rel)!;
-    // The peers write in data order.
-    placed.sort((a, b) => a.index - b.index);
-    mkdirSync(dirname(file.path), { recursive: true });
-    writeFileAtomic(file.path, placed.map((p) => p.line + '\n').join(''));
-  }
+  const run = realpathSync(runDir);
+  // A read-only mount, a file in the way, another user's folder: one line naming the file (exit 2).
+  guardFiles('writing', out, {}, () => {
+    const owners = readOwners(out);
+    checkOwners(out, sorted, run, owners);
+    // Claimed before the files are written, so an export killed halfway still owns what it left.
+    for (const rel of sorted) owners.files[posix(rel)] = run;
+    mkdirSync(out, { recursive: true });
+    writeJsonAtomic(join(out, EXPORT_OWNERS), owners);
+    for (const rel of sorted) {
+      const { placed, file } = files.get(rel)!;
+      // The peers write in data order.
+      placed.sort((a, b) => a.index - b.index);
+      mkdirSync(dirname(file.path), { recursive: true });
+      writeFileAtomic(file.path, placed.map((p) => p.line + '\n').join(''));
+    }
+  });
   return {
     format,
     out,

@@ -1,12 +1,23 @@
 // `bench merge SHARD_DIR... --out DIR`: joins the run directories of one run split with --shard i/n into one run
-// directory. The result is built in a temporary sibling folder and renamed into place, so DIR never holds half a
-// merge. The caller recomputes the summary from the merged samples.jsonl.
+// directory. The result is built in a temporary sibling folder (`.<DIR>.merge-<host>-<pid>.tmp`) and moved into
+// place: a new DIR is renamed whole; a previous merge's DIR gets only the merge's own files replaced, one atomic
+// rename each (samples.jsonl, calls.jsonl, prompts, then manifest.json), so the user's own files there stay. A
+// temporary left by a killed merge on this host is removed by the next merge into the same DIR. The caller
+// recomputes the summary from the merged samples.jsonl.
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
 import { completeLines, jsonlRows } from '../../harness/run-dir/jsonl.js';
+import { guardFiles } from '../../harness/run-dir/io-errors.js';
 import { lockRunDir } from '../../harness/run-dir/lock.js';
-import { hasManifest, readManifest, writeManifest, type MergedShard, type RunManifest } from '../../harness/run-dir/manifest.js';
+import {
+  hasManifest,
+  readManifest,
+  writeManifest,
+  type MergedShard,
+  type RunManifest,
+} from '../../harness/run-dir/manifest.js';
 import { recordKey } from '../../harness/run-dir/record-key.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
@@ -19,6 +30,8 @@ import type { CliContext } from '../context.js';
 export interface MergeOptions {
   shardDirs: string[];
   out: string;
+  /** Notes for stderr (a stale temporary folder removed). */
+  onNote?: (message: string) => void;
 }
 
 export interface MergeResult {
@@ -162,6 +175,59 @@ function checkOut(out: string, first: Shard): void {
     throw new UserError(`--out ${out} already holds a run that is not a merge; use another --out`);
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The staging folder of this merge into `out`. */
+function stagingFor(out: string): string {
+  return join(dirname(out), `.${basename(out)}.merge-${hostname()}-${process.pid}.tmp`);
+}
+
+/**
+ * Removes the temporaries that merges into `out` killed on this host left beside it: staging folders
+ * (`.<out>.merge-<host>-<pid>.tmp`, or `.<out>.merge-<pid>.tmp` from earlier versions) and the old copy an earlier
+ * version moved aside (`.<out>.old-<pid>.tmp`, put back when `out` itself is gone). A live merge's are kept.
+ */
+function cleanStale(out: string, note: (m: string) => void): void {
+  const parent = dirname(out);
+  if (!existsSync(parent)) return;
+  const base = basename(out);
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(`.${base}.`) || !name.endsWith('.tmp')) continue;
+    const rest = name.slice(base.length + 2, -'.tmp'.length);
+    const m = /^(merge|old)-(?:(.+)-)?(\d+)$/.exec(rest);
+    if (!m) continue;
+    const [, kind, host, pidText] = m;
+    const pid = Number(pidText);
+    if ((host !== undefined && host !== hostname()) || pid === process.pid || alive(pid)) continue;
+    const path = join(parent, name);
+    if (kind === 'old' && !existsSync(out)) {
+      renameSync(path, out);
+      note(`put back ${out} from ${path}, moved aside by a merge that was killed (pid ${pid})`);
+      continue;
+    }
+    rmSync(path, { recursive: true, force: true });
+    note(`removed ${path}, a temporary folder left by a merge that was killed (pid ${pid})`);
+  }
+}
+
+/**
+ * Moves the merge built in `staging` into an existing merge directory `out`, replacing only the merge's own files
+ * (each by one rename) and adding prompts (stored by content hash), so whatever else the user keeps there stays.
+ */
+function replaceOwn(staging: string, out: string): void {
+  const prompts = join(staging, 'prompts');
+  if (existsSync(prompts)) cpSync(prompts, join(out, 'prompts'), { recursive: true, force: false });
+  for (const name of ['samples.jsonl', 'calls.jsonl', 'manifest.json'])
+    renameSync(join(staging, name), join(out, name));
+}
+
 /** A shard's samples, streamed; a torn last line from a killed run is left out, any other bad line is an error. */
 function* readSamples(file: string): Generator<SampleRecord> {
   if (!existsSync(file)) return;
@@ -186,13 +252,18 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
   checkShards(shards);
   shards.sort((a, b) => a.index - b.index);
   checkOut(out, shards[0]);
+  // A read-only mount, a file in the way, another user's folder: one line naming the file (exit 2).
+  return guardFiles('writing', out, {}, () => merge(opts, shards, out));
+}
 
+function merge(opts: MergeOptions, shards: Shard[], out: string): MergeResult {
   // Refuse shards that a bench run is still writing, and keep them still while they are read.
   const unlocks: Array<() => void> = [];
-  const staging = join(dirname(out), `.${basename(out)}.merge-${process.pid}.tmp`);
+  const staging = stagingFor(out);
   try {
     for (const s of shards) unlocks.push(lockRunDir(s.dir));
     if (existsSync(out)) unlocks.push(lockRunDir(out));
+    cleanStale(out, opts.onNote ?? (() => {}));
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
 
@@ -254,13 +325,11 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
     };
     writeManifest(staging, manifest);
 
-    for (const u of unlocks.splice(0).reverse()) u();
     if (existsSync(out)) {
-      const old = join(dirname(out), `.${basename(out)}.old-${process.pid}.tmp`);
-      renameSync(out, old);
-      renameSync(staging, out);
-      rmSync(old, { recursive: true, force: true });
+      // Locked by this merge meanwhile: no run or merge writes there while its files are replaced.
+      replaceOwn(staging, out);
     } else {
+      for (const u of unlocks.splice(0).reverse()) u();
       mkdirSync(dirname(out), { recursive: true });
       renameSync(staging, out);
     }
@@ -272,7 +341,7 @@ export async function mergeCommand(opts: MergeOptions): Promise<MergeResult> {
 }
 
 export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO, ctx: CliContext): Promise<number> {
-  const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out });
+  const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out, onNote: (m) => io.err(`bench: note: ${m}`) });
   const planned = [expectedSource(loadManifestView(cmd.out))];
   const facets = (await ctx.catalog()).reportFacets.all();
   const rows = markCompleteness(summarize(await loadRecords(cmd.out), facets), planned);

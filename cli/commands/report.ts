@@ -1,8 +1,9 @@
 // `bench report <run-dir>... [--out DIR] [--paper]`: summary CSV/JSON/markdown, PNG charts and a self-contained report.html.
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
+import { guardFiles, guardFilesAsync } from '../../harness/run-dir/io-errors.js';
 import { modelRecordKey } from '../../harness/run-dir/record-key.js';
 import { checkOutputDir } from '../../harness/path-checks.js';
 import type { SampleRecord } from '../../harness/types.js';
@@ -55,6 +56,36 @@ export interface ReportResult {
   paired: DiffRow[];
 }
 
+/** The real path of `dir` (symlinks followed) where it exists, else its absolute path. */
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+/** Whether `dir` holds a run (a manifest or samples.jsonl written by bench run or bench merge). */
+function isRunDir(dir: string): boolean {
+  return existsSync(join(dir, 'manifest.json')) || existsSync(join(dir, 'samples.jsonl'));
+}
+
+/**
+ * A report writes into a run directory only when that run is the whole report (its summary files and report.html
+ * are that run's own); another run's directory, or one of several reported runs, is refused before anything is read.
+ */
+function checkReportOut(out: string, runDirs: string[]): void {
+  const target = realDir(out);
+  const inputs = runDirs.map(realDir);
+  if (inputs.length === 1 && inputs[0] === target) return;
+  const fix =
+    'a report goes to its own folder or its one run directory: use another --out, e.g. --out bench-out/report';
+  if (inputs.includes(target))
+    throw new UserError(`--out ${out} is one of the ${inputs.length} run directories reported together; ${fix}`);
+  if (isRunDir(target))
+    throw new UserError(`--out ${out} is another run's directory (its summary and report.html are its own); ${fix}`);
+}
+
 export async function reportCommand(options: ReportOptions): Promise<ReportResult> {
   if (options.runDirs.length === 0)
     throw new UserError(
@@ -62,11 +93,15 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     );
   for (const dir of options.runDirs) {
     if (!existsSync(dir)) throw new UserError(`run directory not found: ${dir}`);
+    // Another user's directory that this one may not open: say so, not "has no samples.jsonl".
+    guardFiles('reading', dir, { reading: true }, () => readdirSync(dir));
     if (!existsSync(join(dir, 'samples.jsonl')))
       throw new UserError(`${dir} has no samples.jsonl (is it a run directory written by "bench run"?)`);
   }
+  const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
   if (options.out !== undefined)
     checkOutputDir(options.out, '--out', 'pass a directory for the report, e.g. --out bench-out/report');
+  checkReportOut(out, options.runDirs);
   const facets = options.facets ?? builtinCatalog().reportFacets.all();
   const warnings: string[] = [];
   const warn = (m: string) => {
@@ -79,9 +114,11 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   const runs: ReportRun[] = [];
   const referenceModels = new Set<string>();
   for (const dir of options.runDirs) {
-    const manifest = loadManifestView(dir, warn);
+    const manifest = guardFiles('reading', dir, { reading: true }, () => loadManifestView(dir, warn));
     if (manifest?.model?.id && manifest.model.isReferenceReader) referenceModels.add(manifest.model.id);
-    const records = await loadRecords(dir, { onWarning: warn });
+    const records = await guardFilesAsync('reading', dir, { reading: true }, () =>
+      loadRecords(dir, { onWarning: warn }),
+    );
     let replaced = 0;
     for (const r of records) {
       const key = modelRecordKey(r);
@@ -112,70 +149,72 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     );
   }
 
-  const out = options.out ?? (options.runDirs.length === 1 ? options.runDirs[0] : join('bench-out', 'report'));
-  mkdirSync(out, { recursive: true });
-  const files = writeSummary(out, rows, missing);
+  // A read-only or foreign directory, a file in the way: one line naming the file (exit 2), not errno text.
+  return guardFiles('writing', out, {}, () => {
+    mkdirSync(out, { recursive: true });
+    const files = writeSummary(out, rows, missing);
 
-  const lengthTable = paperLengthTable(facets);
-  const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
-  const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b], facets).length > 0));
-  const comparisons = overlays.map((b) => comparison(rows, b));
-  if (options.paper && overlays.length === 0)
-    warn('--paper: no task of these runs has published numbers in baselines/paper/');
+    const lengthTable = paperLengthTable(facets);
+    const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
+    const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b], facets).length > 0));
+    const comparisons = overlays.map((b) => comparison(rows, b));
+    if (options.paper && overlays.length === 0)
+      warn('--paper: no task of these runs has published numbers in baselines/paper/');
 
-  const paired = applyHolm(pairSeries(records), DEFAULT_ALPHA);
-  if (paired.length) {
-    for (const [name, body] of [
-      ['paired.csv', diffCsv(paired)],
-      ['paired.json', `${JSON.stringify(diffJson(paired, DEFAULT_ALPHA), null, 2)}\n`],
-    ]) {
-      writeFileAtomic(join(out, name), body);
-      files.push(join(out, name));
+    const paired = applyHolm(pairSeries(records), DEFAULT_ALPHA);
+    if (paired.length) {
+      for (const [name, body] of [
+        ['paired.csv', diffCsv(paired)],
+        ['paired.json', `${JSON.stringify(diffJson(paired, DEFAULT_ALPHA), null, 2)}\n`],
+      ]) {
+        writeFileAtomic(join(out, name), body);
+        files.push(join(out, name));
+      }
     }
-  }
 
-  const charts = writeCharts(out, {
-    rows,
-    records,
-    facets,
-    paper: overlays,
-    lengthTable,
-    paired,
-    alpha: DEFAULT_ALPHA,
-  });
-  files.push(...charts.map((c) => c.file));
-
-  const mdFile = join(out, 'summary.md');
-  writeFileAtomic(
-    mdFile,
-    reportMarkdown(
-      rows,
-      facets,
-      comparisons,
-      charts.filter((c) => c.size === 'paper').map((c) => c.name),
-      missing,
-      paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : [],
-    ),
-  );
-  files.push(mdFile);
-
-  const htmlFile = join(out, 'report.html');
-  writeFileAtomic(
-    htmlFile,
-    renderHtml({
-      runs,
+    const charts = writeCharts(out, {
       rows,
       records,
       facets,
-      charts: charts.filter((c) => c.size === 'slide'),
-      comparisons,
-      warnings,
-      missing,
-      sections: paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [],
-    }),
-  );
-  files.push(htmlFile);
-  return { files, rows, warnings, paired };
+      paper: overlays,
+      lengthTable,
+      paired,
+      alpha: DEFAULT_ALPHA,
+    });
+    files.push(...charts.map((c) => c.file));
+
+    const mdFile = join(out, 'summary.md');
+    writeFileAtomic(
+      mdFile,
+      reportMarkdown(
+        rows,
+        facets,
+        comparisons,
+        charts.filter((c) => c.size === 'paper').map((c) => c.name),
+        missing,
+        paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : [],
+      ),
+    );
+    files.push(mdFile);
+
+    const htmlFile = join(out, 'report.html');
+    writeFileAtomic(
+      htmlFile,
+      renderHtml({
+        runs,
+        rows,
+        records,
+        facets,
+        charts: charts.filter((c) => c.size === 'slide'),
+        comparisons,
+        warnings,
+        missing,
+        sections: paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [],
+      }),
+    );
+    files.push(htmlFile);
+    return { files, rows, warnings, paired };
+  });
 }
 
 export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO, ctx: CliContext): Promise<number> {

@@ -12,7 +12,7 @@
 // Writing (JsonlAppender) appends each row as one write() of a complete line, so a kill never splits earlier rows.
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { UserError } from '../errors.js';
-import { guardIO } from './io-errors.js';
+import { fileIOError, guardIO } from './io-errors.js';
 import { invalidUtf8Offset, isGzip, readTextFile } from '../text-file.js';
 
 export type JsonlMode = 'strict' | 'lenient';
@@ -101,6 +101,7 @@ function* rawLines(path: string, chunkBytes: number): Generator<RawLine> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new UserError(`${path} is a directory, not a JSONL file`);
+    if (code === 'EACCES' || code === 'EPERM') throw fileIOError(err, 'reading', path, { reading: true });
     throw new UserError(`cannot read ${path}: ${code ?? String(err)}`);
   }
   let gzipped = false;

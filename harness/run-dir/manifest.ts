@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeJsonAtomic } from './atomic-write.js';
+import { fileIOError } from './io-errors.js';
 import type { EnvironmentInfo } from './environment.js';
 import type { RunIdentity } from './identity.js';
 
@@ -346,6 +347,7 @@ export function readManifest(dir: string, opts: ReadManifestOptions = {}): RunMa
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UserError(`${dir} has no ${MANIFEST_FILE}${hint}`);
+    if (code === 'EACCES' || code === 'EPERM') throw fileIOError(err, 'reading', file, { reading: true });
     throw new UserError(`cannot read ${file}: ${code ?? String(err)}${hint}`);
   }
   let value: unknown;

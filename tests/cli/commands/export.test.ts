@@ -21,7 +21,13 @@ import { helpText } from '../../../cli/help.js';
 import { builtinCatalog, FAMILIES } from '../../../generators/index.js';
 import type { ExportLayout } from '../../../harness/formats/export-layout.js';
 import { Catalog, type Family } from '../../../harness/registry/family.js';
-import { exportName, exportRun, type ExportFormat, type ExportResult } from '../../../cli/commands/export.js';
+import {
+  EXPORT_OWNERS,
+  exportName,
+  exportRun,
+  type ExportFormat,
+  type ExportResult,
+} from '../../../cli/commands/export.js';
 import { scoreTarget, type ScoreRow } from '../../../cli/commands/score.js';
 import { UserError } from '../../../harness/errors.js';
 import { createLocalModel } from '../../../reference/local-model.js';
@@ -34,6 +40,13 @@ import type { SampleRecord } from '../../../harness/types.js';
 import { summarize } from '../../../reports/summary.js';
 import { longbenchReportFacet } from '../../../generators/longbench/report-facet.js';
 import { assertOneLine, runBench } from '../../helpers/cli.js';
+
+/** The export folder's entries the peer tool reads: all but bench export's own record of which run wrote what. */
+const peerFiles = (out: string) => {
+  const names = readdirSync(out);
+  assert.ok(names.includes(EXPORT_OWNERS), `${out} has no ${EXPORT_OWNERS}`);
+  return names.filter((f) => f !== EXPORT_OWNERS);
+};
 
 const catalog = builtinCatalog();
 
@@ -212,7 +225,7 @@ describe('--format memagent: MemAgent taskutils/memory_eval/visualize.py over re
   it("RULER-HQA by document count: results/ruler_hqa_<N>/<name>.jsonl with ruler_hqa.py's fields", () => {
     const res = exportTo(runs.hqaDocs, 'memagent');
     const name = 'local_reference-reader-v1__memagent';
-    assert.deepEqual(readdirSync(res.out), ['results']);
+    assert.deepEqual(peerFiles(res.out), ['results']);
     assert.deepEqual(readdirSync(join(res.out, 'results')), ['ruler_hqa_50']);
     // visualize.py: glob(results/ruler_hqa*/*.jsonl); Dataset = the folder, Method = the file name without .jsonl.
     assert.deepEqual(readdirSync(join(res.out, 'results', 'ruler_hqa_50')), [`${name}.jsonl`]);
@@ -282,7 +295,7 @@ describe('--format longbench: LongBench eval.py --model <name> [--e], run in <ou
   it("pred/<name>/<dataset>.jsonl with pred.py's fields and the extracted answer as pred", () => {
     const res = exportTo(runs.longbench, 'longbench');
     const name = 'local_reference-reader-v1__memagent';
-    assert.deepEqual(readdirSync(res.out), ['pred']);
+    assert.deepEqual(peerFiles(res.out), ['pred']);
     assert.deepEqual(readdirSync(join(res.out, 'pred')), [name]);
     const files = readdirSync(join(res.out, 'pred', name)).sort();
     assert.deepEqual(files, ['hotpotqa.jsonl', 'multi_news.jsonl']);
@@ -317,7 +330,7 @@ describe('--format longbench: LongBench eval.py --model <name> [--e], run in <ou
   it("LongBench-E rows go to pred_e/<name>/<dataset>.jsonl (without _e); bench score gives the run's E buckets", async () => {
     const res = exportTo(runs.longbenchE, 'longbench');
     const name = res.names[0];
-    assert.deepEqual(readdirSync(res.out), ['pred_e']);
+    assert.deepEqual(peerFiles(res.out), ['pred_e']);
     assert.deepEqual(readdirSync(join(res.out, 'pred_e', name)), ['hotpotqa.jsonl']);
     const table = await scoreTarget(join(res.out, 'pred_e', name));
     const got = byKey(table.rows, (r) => r.lengthLabel);
