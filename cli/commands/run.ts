@@ -108,9 +108,12 @@ export function allRejectedAsTooLong(records: SampleRecord[]): string | undefine
     needs.length > 0
       ? `, and ${methods} needs at least ${fmt(Math.min(...needs))} tokens per call (prompt and answer)`
       : `, below what one call of ${methods} needs`;
+  const smaller = methods.split(', ').includes('memagent')
+    ? 'or make its calls smaller (--chunk-tokens, --memory-tokens)'
+    : 'or run a method whose calls fit';
   return (
     `the server rejected every sample (${records.length} of ${records.length}) as too long${window}${need}; ` +
-    `nothing was scored: serve the model with a longer context window (vLLM: --max-model-len), or run a method whose calls fit`
+    `nothing was scored: serve the model with a longer context window (vLLM: --max-model-len), ${smaller}`
   );
 }
 
