@@ -1,5 +1,6 @@
 // The bounded, classified retry loop every OpenAI route shares: attempt timeouts, backoff, classification, the
-// canary call of an unproven endpoint and the run-wide fatal error. What goes over the wire is the WireFormat's.
+// turns of an unproven endpoint, the run-level rule for endpoints failing every call and the run-wide fatal error.
+// What goes over the wire is the WireFormat's.
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
 import type { ModelRequest, ModelResponse } from '../../types.js';
@@ -134,7 +135,7 @@ function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** One route of one endpoint: generate() with retries. Each route keeps its own canary and fatal state. */
+/** One route of one endpoint: generate() with retries. Each route keeps its own turns, streak and fatal state. */
 export function createRetryLoop(
   wire: WireFormat,
   s: RetryLoopSettings,
@@ -299,7 +300,7 @@ export function createRetryLoop(
           if (kind !== 'fatal' && !counted) open = true;
           return fail(new EndpointCallError(message, kind, n, error.status, error.retryAfterMs));
         };
-        // The run-level rule, before any success: the canary's first attempts failing the same way stop the run.
+        // The run-level rule, before any success: a route's first calls failing the same way stop the run.
         const counted =
           !proven &&
           error.kind !== 'fatal' &&
