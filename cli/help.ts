@@ -95,8 +95,8 @@ ${LENGTHS}
 {methods}
 
 Exit codes: 0 every sample ok (or truncated by design), 1 harness bug, 2 usage or set-up error (incl. an endpoint
-  that cannot serve the run: key rejected, model or route missing, not a chat API, no answer; the run stops at once),
-  3 finished with errored samples (rerun with --retry-errors), 130 interrupted (rerun to resume).
+  that cannot serve the run: key rejected, model or route missing, not a chat API, no answer, failing every call;
+  the run stops at once; and a server window too small for every sample), 3 finished with errored samples (rerun with --retry-errors), 130 interrupted (rerun to resume).
 `;
 
 const TASKS = `Usage: bench tasks

@@ -11,7 +11,9 @@ export class UserError extends Error {
 
 /**
  * 'fatal': the endpoint cannot serve this run at all (key rejected, model or route missing, answers that are not chat
- * completions, or no answer to any attempt of its first call). The runner stops the whole run on the first one.
+ * completions, no answer to any attempt of its first call, a Retry-After beyond the retry budget), or it fails every
+ * call: before any success, a few calls failing the same way; after successes, a long run of failed calls in a row
+ * (the run-level rule, harness/models/openai/retry-loop.ts). The runner stops the whole run on the first one.
  */
 export type ModelErrorKind = 'transient' | 'rate-limited' | 'permanent' | 'context-length' | 'timeout' | 'fatal';
 

@@ -10,6 +10,7 @@ import { createModel } from '../../harness/models/factory.js';
 import { formatDryRun } from '../../harness/runner/dry-run.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { executeRun, type RunEvent, type RunOutcome } from '../../harness/runner/runner.js';
+import type { SampleRecord } from '../../harness/types.js';
 
 export function describeEvent(e: RunEvent): string {
   switch (e.type) {
@@ -32,7 +33,8 @@ export const EXIT = {
   ok: 0,
   /** A harness bug. */
   bug: 1,
-  /** Usage or set-up error, including an endpoint that cannot serve the run (the run stops at once). */
+  /** Usage or set-up error, including an endpoint that cannot serve the run (the run stops at once), and a run in
+   *  which the server rejected every sample as too long before answering any call (its window is too small). */
   usage: 2,
   /** The run finished but some samples ended as errors (rerun with --retry-errors). */
   sampleErrors: 3,
@@ -60,6 +62,8 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
     );
     return { lines, exitCode: EXIT.interrupted };
   }
+  const rejected = allRejectedAsTooLong(outcome.records);
+  if (rejected) return { lines, exitCode: EXIT.usage, errorLine: rejected };
   const errored = outcome.records.filter((r) => r.status === 'error');
   if (errored.length > 0) {
     const first = (errored[0].error ?? 'no message').replace(/\s+/g, ' ').slice(0, 300);
@@ -69,6 +73,48 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
     return { lines, exitCode: EXIT.sampleErrors, errorLine };
   }
   return { lines, exitCode: EXIT.ok };
+}
+
+const num = (s: string) => Number(s.replace(/,/g, ''));
+const WINDOW_RES = [
+  /maximum context length is (\d[\d,]*)/i,
+  /context (?:size|window|length) \((\d[\d,]*) tokens\)/i,
+  /(?:context (?:window|length|size)|max[_ ]model[_ ]len)(?: is| of|:|=)? (\d[\d,]*)/i,
+];
+const NEED_RES = [/you requested (\d[\d,]*) tokens/i, /request \((\d[\d,]*) tokens\)/i];
+const firstNumber = (res: RegExp[], text: string) => {
+  for (const re of res) {
+    const m = re.exec(text);
+    if (m) return num(m[1]);
+  }
+  return undefined;
+};
+
+/**
+ * A run whose every sample the server rejected as too long before answering any of its calls (its context window is
+ * below one call of the method, e.g. 4,096 tokens against a MemAgent chunk): one line naming the window and what the
+ * method needs, in the server's numbers where it gave them. Undefined for any other run (truncation of some samples
+ * is by design).
+ */
+export function allRejectedAsTooLong(records: SampleRecord[]): string | undefined {
+  if (records.length === 0) return undefined;
+  if (!records.every((r) => r.status === 'truncated' && r.usage.completionTokens === 0 && r.error)) return undefined;
+  const windows = records.map((r) => firstNumber(WINDOW_RES, r.error!)).filter((n) => n !== undefined);
+  const needs = records.map((r) => firstNumber(NEED_RES, r.error!)).filter((n) => n !== undefined);
+  const methods = [...new Set(records.map((r) => r.method))].join(', ');
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const window = windows.length > 0 ? `: its context window is ${fmt(Math.max(...windows))} tokens` : '';
+  const need =
+    needs.length > 0
+      ? `, and ${methods} needs at least ${fmt(Math.min(...needs))} tokens per call (prompt and answer)`
+      : `, below what one call of ${methods} needs`;
+  const smaller = methods.split(', ').includes('memagent')
+    ? 'or make its calls smaller (--chunk-tokens, --memory-tokens)'
+    : 'or run a method whose calls fit';
+  return (
+    `the server rejected every sample (${records.length} of ${records.length}) as too long${window}${need}; ` +
+    `nothing was scored: serve the model with a longer context window (vLLM: --max-model-len), ${smaller}`
+  );
 }
 
 /**

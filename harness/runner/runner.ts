@@ -327,9 +327,13 @@ async function runUnits(
     progress.stop();
   }
   if (fatal) {
-    const done = plan.units.filter((u) => runDir.finished.has(u.key)).length;
+    const done = plan.units.filter((u) => runDir.finished.has(u.key));
+    // Samples that failed before the stop (a long run of failed calls) are saved as errors: --retry-errors reruns them.
+    const errors = done.filter((u) => runDir.finished.get(u.key)?.status === 'error').length;
+    const saved = errors > 0 ? ` (${errors} of them as errors)` : '';
+    const rerun = errors > 0 ? 'the same command with --retry-errors' : 'the same command again';
     throw new UserError(
-      `${fatal.message}; run stopped: ${done} of ${plan.units.length} samples finished and saved in ${outDir}; once fixed, run the same command again to resume`,
+      `${fatal.message}; run stopped: ${done.length} of ${plan.units.length} samples finished and saved in ${outDir}${saved}; once fixed, run ${rerun} to resume`,
     );
   }
   if (failed !== undefined) throw failed;

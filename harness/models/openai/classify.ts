@@ -158,7 +158,11 @@ export function explainMissing(
 
 /** A 200 answer whose body is not a completion (HTML page, plain text, JSON without choices). */
 export class NotACompletion extends Error {
-  constructor(readonly what: string) {
+  /** `serverError`: the server's own words when the body is an error object (an out-of-memory message, ...). */
+  constructor(
+    readonly what: string,
+    readonly serverError?: string,
+  ) {
     super(what);
     this.name = 'NotACompletion';
   }
@@ -167,7 +171,8 @@ export class NotACompletion extends Error {
 /**
  * Classifies one failed attempt. 401/403/404/405 are fatal for the run; 404s and 405s come back with a provisional
  * text that the client replaces (explainMissing) after listing the endpoint's models. A body that is not a
- * completion is retryable here; the client makes it fatal when the endpoint has never answered a call properly.
+ * completion (or an error inside a 200 body) is retryable here; the client makes it fatal when the endpoint has never
+ * answered a call properly (the run-level rule in retry-loop.ts).
  */
 export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
   const { endpoint } = ctx;
@@ -251,6 +256,17 @@ export function classifyFailure(err: unknown, ctx: ClassifyContext): Failure {
       ),
       reason: `http-${status}`,
       retryable: false,
+    };
+  }
+  if (err instanceof NotACompletion && err.serverError !== undefined) {
+    // The server is there and answering, but reports a failure: quote it (no "check the base URL").
+    return {
+      error: new ModelCallError(
+        `endpoint ${endpoint} answered POST ${route} with an error inside a 200 body: "${err.serverError}"`,
+        'transient',
+      ),
+      reason: 'error-body',
+      retryable: true,
     };
   }
   if (err instanceof NotACompletion) {

@@ -14,6 +14,7 @@ import {
 import {
   createRetryLoop,
   emptyStats,
+  endpointHealth,
   type ClientStats,
   type RetryEvent,
   type RetryLoopSettings,
@@ -91,6 +92,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
       })()),
     onRetry: options.onRetry,
     onBudgetSpent: options.onBudgetSpent,
+    health: endpointHealth(),
   };
   const wire: WireSettings = {
     modelName: options.modelName,

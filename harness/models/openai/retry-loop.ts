@@ -1,5 +1,6 @@
 // The bounded, classified retry loop every OpenAI route shares: attempt timeouts, backoff, classification, the
-// canary call of an unproven endpoint and the run-wide fatal error. What goes over the wire is the WireFormat's.
+// turns of an unproven endpoint, the run-level rule for endpoints failing every call and the run-wide fatal error.
+// What goes over the wire is the WireFormat's.
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
 import type { ModelRequest, ModelResponse } from '../../types.js';
@@ -83,27 +84,95 @@ export interface RetryLoopSettings {
   availableModels: () => Promise<string[] | undefined>;
   onRetry?: (event: RetryEvent) => void;
   onBudgetSpent?: (message: string) => void;
+  /** The endpoint's run of failed calls, shared by its routes (see endpointHealth). Default: one per route. */
+  health?: EndpointHealth;
+}
+
+/**
+ * How an endpoint has been doing across every sample of the run, shared by its routes: calls that succeeded, and the
+ * calls that have failed in a row since the last answer (a context-length rejection counts as an answer).
+ */
+export interface EndpointHealth {
+  succeeded: number;
+  failedInARow: number;
+}
+
+export function endpointHealth(): EndpointHealth {
+  return { succeeded: 0, failedInARow: 0 };
 }
 
 class AttemptTimeout extends Error {}
 
-/** Attempts a body that is not a completion gets while the endpoint has never answered a call properly. */
+/**
+ * The run-level rule for an endpoint that fails every call in a way no single answer marks as fatal (5xx forever, a
+ * body cut off or malformed, a 4xx other than 401/403/404, resets before the headers, an error inside a 200 body):
+ *
+ * - while no call to a route has succeeded, its attempts go one at a time, taking turns between the calls waiting,
+ *   and UNPROVEN_SAME_FAILURES calls failing the same way (same status, or same kind of broken answer) stop the run,
+ *   exit 2, with the server's own words; so do that many attempts of a call that is alone (nothing else waits), and
+ *   UNPROVEN_BODY_ATTEMPTS answers that are not a completion at all (an HTML page, plain text). A call failing for
+ *   its own prompt thus lets the others go. Timeouts keep their retry time budget (a cold server may be slow) and
+ *   429s their retries (the server says when to come back);
+ * - once calls have succeeded, FAILED_CALLS_IN_A_ROW calls failing one after another (each after all its retries),
+ *   across samples, with no answer between them, stop the run the same way: finished samples stay saved, those cut
+ *   off are not recorded, and the same command (with --retry-errors, for the failed ones) resumes.
+ */
+export const UNPROVEN_SAME_FAILURES = 3;
 const UNPROVEN_BODY_ATTEMPTS = 2;
+export const FAILED_CALLS_IN_A_ROW = 8;
 
-/** One route of one endpoint: generate() with retries. Each route keeps its own canary and fatal state. */
+/** What to do about a route that failed its first attempts the same way, by the failure's reason. */
+function unprovenAdvice(reason: string): string {
+  if (reason === 'connection') return 'check that the server is up and see its log';
+  if (reason === 'malformed-body') return 'the server (or a proxy in front of it) sends broken answers: see its log';
+  if (reason === 'error-body') return 'the server reports an error, not a wrong address: see its log, then run again';
+  if (/^http-5\d\d$/.test(reason)) return 'the server is failing: see its log, and run again once it answers';
+  return 'the server refuses these requests: fix what it names, then run again';
+}
+
+/** "2099-10-21T07:28:00Z". */
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** One route of one endpoint: generate() with retries. Each route keeps its own turns, streak and fatal state. */
 export function createRetryLoop(
   wire: WireFormat,
   s: RetryLoopSettings,
 ): (request: ModelRequest, signal?: AbortSignal) => Promise<ModelResponse> {
   const { endpoint, stats } = s;
-  // What this route has shown so far. Until one call has come back as a completion (proven), calls go one at a time
-  // (the first call is a canary), so a dead route costs one call, not one per sample in flight.
+  const health = s.health ?? endpointHealth();
+  /** Failed attempts in a row of this unproven route, all failing the same way (`way`: the failure's reason), and
+   *  the calls they came from. */
+  let streak = { way: '', attempts: 0, calls: new Set<number>() };
+  let callIds = 0;
+  // What this route has shown so far. Until one call has come back as a completion (proven), attempts go one at a
+  // time (turns), so a dead route costs a few attempts, not one per sample in flight.
   let proven = false;
   /** Some attempt got an HTTP answer of any kind (not only timeouts and connection failures). */
   let answered = false;
-  /** Calls may go out concurrently: proven, or the canary failed for a reason that is not the endpoint's fault. */
+  /** Attempts may go out concurrently: proven, or a call gave up for a reason the rule does not count (timeouts). */
   let open = false;
-  let canary: Promise<void> | undefined;
+  /** The end of the last turn taken, and how many calls wait for one. */
+  let lastTurn: Promise<void> = Promise.resolve();
+  let waitingTurns = 0;
+
+  /** Waits for the attempts before this one to end; resolves with the function that ends this turn. */
+  async function takeTurn(signal?: AbortSignal): Promise<() => void> {
+    const before = lastTurn;
+    let end!: () => void;
+    lastTurn = new Promise<void>((resolve) => (end = resolve));
+    waitingTurns++;
+    try {
+      await waitFor(before, signal);
+    } catch (err) {
+      void before.then(end); // interrupted: the turn passes on once the one before it ends
+      throw err;
+    } finally {
+      waitingTurns--;
+    }
+    return end;
+  }
   /** The first fatal error: every later call fails with it at once, without being sent. */
   let fatal: EndpointCallError | undefined;
 
@@ -149,121 +218,166 @@ export function createRetryLoop(
   /** One call with its retry loop. */
   async function call(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     stats.calls++;
+    const id = callIds++;
     const started = performance.now();
     const timeoutMs = attemptTimeoutMs(s.timeouts, wire.promptChars(request), request.params.maxTokens);
     for (let n = 1; ; n++) {
       signal?.throwIfAborted();
       if (fatal) throw notSent(fatal);
-      stats.attempts++;
-      let failure: Failure;
+      const endTurn = open ? undefined : await takeTurn(signal);
+      let delayMs = 0;
       try {
-        const res = await attempt(request, timeoutMs, signal);
-        proven = true;
-        stats.succeeded++;
-        stats.promptTokens += res.usage.promptTokens;
-        stats.completionTokens += res.usage.completionTokens;
-        return { ...res, latencyMs: performance.now() - started, retries: n - 1 };
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        const timedOut = err instanceof AttemptTimeout;
-        failure = classifyFailure(err, {
-          endpoint,
-          timedOut,
-          timeoutMs,
-          hadApiKey: s.hadApiKey,
-          nowMs: Date.now(),
-          modelName: s.modelName,
-          route: wire.route,
-          answer: wire.answer,
+        if (fatal) throw notSent(fatal);
+        stats.attempts++;
+        let failure: Failure;
+        let nowMs = Date.now();
+        try {
+          const res = await attempt(request, timeoutMs, signal);
+          proven = true;
+          open = true;
+          streak = { way: '', attempts: 0, calls: new Set() };
+          health.succeeded++;
+          health.failedInARow = 0;
+          stats.succeeded++;
+          stats.promptTokens += res.usage.promptTokens;
+          stats.completionTokens += res.usage.completionTokens;
+          return { ...res, latencyMs: performance.now() - started, retries: n - 1 };
+        } catch (err) {
+          if (signal?.aborted) throw signal.reason;
+          const timedOut = err instanceof AttemptTimeout;
+          nowMs = Date.now();
+          failure = classifyFailure(err, {
+            endpoint,
+            timedOut,
+            timeoutMs,
+            hadApiKey: s.hadApiKey,
+            nowMs,
+            modelName: s.modelName,
+            route: wire.route,
+            answer: wire.answer,
+          });
+          if (failure.reason !== 'timeout' && failure.reason !== 'connection') answered = true;
+          // A context-length rejection shows that the route and the model are right.
+          if (failure.error.kind === 'context-length') {
+            proven = true;
+            open = true;
+            health.failedInARow = 0;
+          }
+          if (
+            failure.error.kind === 'fatal' &&
+            failure.error.status !== undefined &&
+            failure.error.status !== 401 &&
+            failure.error.status !== 403
+          ) {
+            failure = await explainMissingRoute(failure, err instanceof APIError ? apiMessage(err) : '');
+          }
+        }
+        const { error } = failure;
+        const fail = (e: EndpointCallError): never => {
+          stats.failed++;
+          stats.failuresByKind[e.kind] = (stats.failuresByKind[e.kind] ?? 0) + 1;
+          if (e.kind === 'fatal') fatal ??= e;
+          throw e;
+        };
+        const giveUp = (why: string): never => {
+          let message = why ? `${error.message} (${why})` : error.message;
+          let kind = error.kind;
+          if (kind !== 'fatal' && !answered && (failure.reason === 'timeout' || failure.reason === 'connection')) {
+            kind = 'fatal';
+            message +=
+              failure.reason === 'timeout'
+                ? '; the endpoint has answered no call yet: check that the server is up and not stuck, or raise --request-timeout'
+                : '; the endpoint has answered no call yet: check that the server is up';
+          }
+          if (kind !== 'fatal' && kind !== 'context-length' && ++health.failedInARow >= FAILED_CALLS_IN_A_ROW) {
+            // The run-level rule, after successes: a long run of failed calls across samples stops the run.
+            kind = 'fatal';
+            const before = health.succeeded > 0 ? `after ${health.succeeded} had succeeded` : 'and none has succeeded';
+            message += `; ${health.failedInARow} calls in a row have failed, ${before}: the server seems to be down or failing every call (see its log)`;
+          }
+          if (kind !== 'fatal' && why.includes('budget')) s.onBudgetSpent?.(message);
+          // A call given up for a reason the rule does not count (timeouts, 429s) lets the other calls go at once.
+          if (kind !== 'fatal' && !counted) open = true;
+          return fail(new EndpointCallError(message, kind, n, error.status, error.retryAfterMs));
+        };
+        // The run-level rule, before any success: a route's first calls failing the same way stop the run.
+        const counted =
+          !proven &&
+          error.kind !== 'fatal' &&
+          error.kind !== 'context-length' &&
+          error.kind !== 'rate-limited' &&
+          failure.reason !== 'timeout' &&
+          failure.reason !== 'other';
+        if (counted) {
+          if (streak.way !== failure.reason) streak = { way: failure.reason, attempts: 0, calls: new Set() };
+          streak.attempts++;
+          streak.calls.add(id);
+          const alone = waitingTurns === 0 && failure.retryable;
+          if (failure.reason === 'not-a-completion' && streak.attempts >= UNPROVEN_BODY_ATTEMPTS) {
+            fail(
+              new EndpointCallError(
+                `${error.message} (${streak.attempts} attempts): check that --model is the base URL of an OpenAI-compatible API (it usually ends in /v1)`,
+                'fatal',
+                n,
+              ),
+            );
+          }
+          if (streak.calls.size >= UNPROVEN_SAME_FAILURES || (alone && streak.attempts >= UNPROVEN_SAME_FAILURES)) {
+            const tried =
+              streak.calls.size > 1
+                ? `${streak.calls.size} calls, ${streak.attempts} attempts`
+                : `${streak.attempts} attempts`;
+            fail(
+              new EndpointCallError(
+                `${error.message} (${tried}, no call has succeeded yet): ${unprovenAdvice(failure.reason)}`,
+                'fatal',
+                n,
+                error.status,
+              ),
+            );
+          }
+        }
+        if (!failure.retryable) giveUp('');
+        if (error.kind === 'rate-limited' && !s.retryRateLimited) giveUp('429 retries are off');
+        if (error.retryAfterMs !== undefined && error.retryAfterMs > s.totalRetryBudgetMs) {
+          // A wait longer than the whole retry budget: no call can succeed before then, so the run stops.
+          fail(
+            new EndpointCallError(
+              `${error.message}; the server asks to wait until ${isoSeconds(nowMs + error.retryAfterMs)} (Retry-After), longer than a call's retry time budget of ${formatSeconds(s.totalRetryBudgetMs)} s: run the same command again after that time`,
+              'fatal',
+              n,
+              error.status,
+              error.retryAfterMs,
+            ),
+          );
+        }
+        if (n > s.maxRetries) giveUp(`gave up after ${n} attempts`);
+        delayMs = retryDelayMs(s.backoff, n - 1, s.random, error.retryAfterMs);
+        const elapsed = performance.now() - started;
+        if (elapsed + delayMs > s.totalRetryBudgetMs)
+          giveUp(`gave up after ${n} attempts: retry time budget of ${formatSeconds(s.totalRetryBudgetMs)} s spent`);
+        stats.retries++;
+        stats.retriesByReason[failure.reason] = (stats.retriesByReason[failure.reason] ?? 0) + 1;
+        s.onRetry?.({
+          attempt: n,
+          kind: error.kind,
+          reason: failure.reason,
+          status: error.status,
+          retryAfterMs: error.retryAfterMs,
+          delayMs,
+          message: error.message,
         });
-        if (failure.reason !== 'timeout' && failure.reason !== 'connection') answered = true;
-        // A context-length rejection shows that the route and the model are right.
-        if (failure.error.kind === 'context-length') proven = true;
-        if (
-          failure.error.kind === 'fatal' &&
-          failure.error.status !== undefined &&
-          failure.error.status !== 401 &&
-          failure.error.status !== 403
-        ) {
-          failure = await explainMissingRoute(failure, err instanceof APIError ? apiMessage(err) : '');
-        }
+      } finally {
+        endTurn?.();
       }
-      const { error } = failure;
-      const giveUp = (why: string): never => {
-        let message = why ? `${error.message} (${why})` : error.message;
-        let kind = error.kind;
-        if (kind !== 'fatal' && !answered && (failure.reason === 'timeout' || failure.reason === 'connection')) {
-          kind = 'fatal';
-          message +=
-            failure.reason === 'timeout'
-              ? '; the endpoint has answered no call yet: check that the server is up and not stuck, or raise --request-timeout'
-              : '; the endpoint has answered no call yet: check that the server is up';
-        }
-        stats.failed++;
-        stats.failuresByKind[kind] = (stats.failuresByKind[kind] ?? 0) + 1;
-        const e = new EndpointCallError(message, kind, n, error.status, error.retryAfterMs);
-        if (kind === 'fatal') fatal ??= e;
-        else if (why.includes('budget')) s.onBudgetSpent?.(message);
-        throw e;
-      };
-      if (!failure.retryable) giveUp('');
-      if (failure.reason === 'not-a-completion' && !proven && n >= UNPROVEN_BODY_ATTEMPTS) {
-        const e = new EndpointCallError(
-          `${error.message} (${n} attempts): check that --model is the base URL of an OpenAI-compatible API (it usually ends in /v1)`,
-          'fatal',
-          n,
-        );
-        stats.failed++;
-        stats.failuresByKind.fatal = (stats.failuresByKind.fatal ?? 0) + 1;
-        fatal ??= e;
-        throw e;
-      }
-      if (error.kind === 'rate-limited' && !s.retryRateLimited) giveUp('429 retries are off');
-      if (n > s.maxRetries) giveUp(`gave up after ${n} attempts`);
-      const delayMs = retryDelayMs(s.backoff, n - 1, s.random, error.retryAfterMs);
-      const elapsed = performance.now() - started;
-      if (elapsed + delayMs > s.totalRetryBudgetMs)
-        giveUp(`gave up after ${n} attempts: retry time budget of ${formatSeconds(s.totalRetryBudgetMs)} s spent`);
-      stats.retries++;
-      stats.retriesByReason[failure.reason] = (stats.retriesByReason[failure.reason] ?? 0) + 1;
-      s.onRetry?.({
-        attempt: n,
-        kind: error.kind,
-        reason: failure.reason,
-        status: error.status,
-        retryAfterMs: error.retryAfterMs,
-        delayMs,
-        message: error.message,
-      });
       await s.sleep(delayMs, signal);
     }
   }
 
   return async function generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
     signal?.throwIfAborted();
-    // Until the route has shown it serves completions, wait for the call in flight (the canary) to end.
-    while (!open) {
-      if (fatal) throw notSent(fatal);
-      if (!canary) break;
-      await waitFor(canary, signal);
-    }
     if (fatal) throw notSent(fatal);
-    if (open) return call(request, signal);
-    let done!: () => void;
-    canary = new Promise<void>((resolve) => (done = resolve));
-    try {
-      const res = await call(request, signal);
-      open = true;
-      return res;
-    } catch (err) {
-      // Interrupted: the next waiting call becomes the canary. Fatal: every waiting call fails with it. Otherwise the
-      // failure was this call's own (e.g. 5xx for this prompt), so the others may go.
-      if (!signal?.aborted && !fatal) open = true;
-      throw err;
-    } finally {
-      canary = undefined;
-      done();
-    }
+    return call(request, signal);
   };
 }
 

@@ -92,7 +92,8 @@ export function parseChoices(text: string): ChoicesBody {
   if (!Array.isArray(choices) || choices.length === 0) {
     const e = body.error;
     const said = isRecord(e) && typeof e.message === 'string' ? e.message : typeof e === 'string' ? e : undefined;
-    if (said !== undefined) throw new NotACompletion(`an error inside a 200 body (${serverWords(said)})`);
+    if (said !== undefined)
+      throw new NotACompletion(`an error inside a 200 body (${serverWords(said)})`, serverWords(said));
     throw new NotACompletion(
       Array.isArray(choices) ? 'an empty "choices" list (HTTP 200)' : 'JSON without "choices" (HTTP 200)',
     );

@@ -2,6 +2,8 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { BIN, startBenchServe } from '../../helpers/bench-serve.js';
+import { runBench } from '../../helpers/cli.js';
+import { completion, fakeEndpoint, json } from '../../helpers/fake-endpoint.js';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -162,7 +164,12 @@ test('endpoint down, wrong model, bad key: one clear line, exit 2, and the key n
 });
 
 test('samples that ended as errors are kept as errors, and --retry-errors reruns them against a working endpoint', async () => {
-  const broken = await startBenchServe(['--fail-5xx', '1']);
+  // The first call is answered, every later one gets a 500: a server failing every call before any success would stop
+  // the run instead (the run-level rule, tests/cli/bad-input/endpoint-rule.test.ts).
+  const broken = await fakeEndpoint(
+    (_b, n, res) => (n === 1 ? json(res, 200, completion()) : json(res, 500, { error: { message: 'injected' } })),
+    (res) => json(res, 200, { object: 'list', data: [{ id: 'reference-reader', object: 'model' }] }),
+  );
   const clean = await startBenchServe([]);
   try {
     const dir = join(mkdtempSync(join(tmpdir(), 'bench-retry-')), 'run');
@@ -182,12 +189,9 @@ test('samples that ended as errors are kept as errors, and --retry-errors reruns
       '--out',
       dir,
     ];
-    const first = spawnSync(process.execPath, [BIN, ...base, '--model', broken.url], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const first = await runBench([...base, '--model', broken.url]);
     // Finished with errored samples: exit 3, and the closing line says how to run them again.
-    assert.equal(first.status, 3, first.stderr);
+    assert.equal(first.code, 3, first.stderr);
     assert.match(first.stderr, /3 of 3 samples ended as errors .*--retry-errors/);
     const errored = lines(join(dir, 'samples.jsonl'));
     assert.deepEqual(
@@ -217,7 +221,7 @@ test('samples that ended as errors are kept as errors, and --retry-errors reruns
     assert.equal(summary.rows[0].errors, 0);
     assert.equal(summary.rows[0].n, 3);
   } finally {
-    broken.child.kill('SIGTERM');
+    await broken.close();
     clean.child.kill('SIGTERM');
   }
 });

@@ -143,7 +143,14 @@ test('429 retries can be switched off, and the retry time budget caps waiting', 
       totalRetryBudgetMs: 1000,
       sleep: instant,
     });
-    await assert.rejects(budget.generate(request('x')), isKind('rate-limited', /retry time budget of 1 s spent/));
+    // Retry-After (5 s) beyond the whole budget: its own line, fatal for the run, not "budget spent".
+    await assert.rejects(
+      budget.generate(request('x')),
+      isKind(
+        'fatal',
+        /is rate limiting \(HTTP 429\): injected rate limit; the server asks to wait until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(Retry-After\), longer than a call's retry time budget of 1 s: run the same command again after that time$/,
+      ),
+    );
     assert.equal(budget.stats().attempts, 1);
   } finally {
     await server.close();
@@ -208,7 +215,7 @@ test('attempt cap, backoff growth, timeouts on hangs, and abort', async () => {
   }
 });
 
-test('an endpoint that never answered and cannot be reached fails fatally, naming the URL', async () => {
+test('an endpoint that never answered and cannot be reached fails fatally after 3 attempts, naming the URL', async () => {
   const url = `http://127.0.0.1:${await closedPort()}/v1`;
   const model = createOpenAIModel({ baseURL: url, modelName: 'm', maxRetries: 2, sleep: instant });
   await assert.rejects(
@@ -216,7 +223,7 @@ test('an endpoint that never answered and cannot be reached fails fatally, namin
     isKind(
       'fatal',
       new RegExp(
-        `^cannot reach ${url} \\(connection refused\\) \\(gave up after 3 attempts\\); the endpoint has answered no call yet: check that the server is up$`,
+        `^cannot reach ${url} \\(connection refused\\) \\(3 attempts, no call has succeeded yet\\): check that the server is up and see its log$`,
       ),
     ),
   );
