@@ -77,10 +77,13 @@ export function notRegularFile(st: Stats): string | null {
  * Refuses an input that is not a regular file: a pipe (`<(cmd)`), a device (/dev/zero) or a socket never ends or
  * cannot be read twice, so reading it would hang or grow memory without bound. `label` names it ("--data x.json").
  */
-export function refuseNonRegular(st: Stats, label: string): void {
+export function refuseNonRegular(
+  st: Stats,
+  label: string,
+  fix = 'save its content to a file and pass that file',
+): void {
   const kind = notRegularFile(st);
-  if (kind && kind !== 'a directory')
-    throw new UserError(`${label} is ${kind}, not a regular file; save its content to a file and pass that file`);
+  if (kind && kind !== 'a directory') throw new UserError(`${label} is ${kind}, not a regular file; ${fix}`);
 }
 
 /**

@@ -6,7 +6,7 @@
 import { afterAll, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertOneLine, runBench, type BenchResult } from '../../helpers/cli.js';
@@ -176,3 +176,16 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     assert.ok(!existsSync(join(out, 'run.lock')), 'run.lock left behind');
   });
 }
+
+test('a FIFO where a run directory keeps manifest.json is refused instead of blocking the resume', async () => {
+  const dir = join(root, 'fifo-manifest');
+  mkdirSync(dir);
+  execFileSync('mkfifo', [join(dir, 'manifest.json')]);
+  assertOneLine(
+    await bench('run', 'jsonl', '--data', rows, '--no-progress', '--out', dir),
+    2,
+    new RegExp(
+      `^bench: ${dir}/manifest\\.json is a pipe, not a regular file; move the directory away or use another --out$`,
+    ),
+  );
+});
