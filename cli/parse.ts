@@ -5,6 +5,7 @@ import type { RunConfig } from '../harness/config/run-config.js';
 import { methods as methodRegistry, type MethodFlagValues, type MethodOption } from '../harness/methods/index.js';
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
+import { checkInputFile } from '../harness/path-checks.js';
 import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import type { Catalog } from '../harness/registry/family.js';
@@ -311,6 +312,7 @@ function parseMethodOption(o: MethodOption, raw: string | undefined): number | s
       return raw;
     case 'path':
       if (raw.trim() === '') throw new UserError(`${flag} needs a file path`);
+      checkInputFile(raw, flag);
       return raw;
   }
 }
@@ -372,6 +374,15 @@ function parseTaskOptions(
     options.data = nonEmptyPath(values.data as string, '--data', 'the data file or directory')!;
   for (const o of catalog.taskOptions.all())
     if (o.commands.includes(command) && values[o.name] !== undefined) options[o.name] = values[o.name] as string;
+  // A pipe or a device (`--data <(cmd)`, /dev/zero) is refused here, before any reading could hang.
+  for (const o of [
+    'data',
+    ...catalog.taskOptions
+      .all()
+      .filter((t) => t.arg === 'FILE')
+      .map((t) => t.name),
+  ])
+    if (options[o] !== undefined) checkInputFile(options[o], `--${o}`);
   return options;
 }
 
@@ -564,6 +575,7 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
       `bench compare takes two run directories (A, the baseline, then B) or one with --methods A,B; got ${positionals.length}`,
     );
   }
+  for (const p of positionals) checkInputFile(p);
   return {
     command: 'compare',
     dirs: positionals,
@@ -636,9 +648,11 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
       const format = (values.format as string | undefined) ?? 'auto';
       // The choices are the catalog's score sources: checked by the command (cli/commands/score.ts).
       const metric = values.metric as string | undefined;
+      const target = one(positionals, 'run directory or predictions file', 'score');
+      checkInputFile(target);
       return {
         command: 'score',
-        target: one(positionals, 'run directory or predictions file', 'score'),
+        target,
         format,
         json: Boolean(values.json),
         ...(metric !== undefined ? { metric } : {}),
@@ -678,6 +692,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
     case 'gate': {
       const { values, positionals } = parse(rest, GATE_OPTIONS, 'gate');
       if (!values.baseline) throw new UserError('bench gate needs --baseline FILE');
+      checkInputFile(values.baseline as string, '--baseline');
       return {
         command: 'gate',
         runDir: one(positionals, 'run directory', 'gate'),

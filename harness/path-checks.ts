@@ -1,9 +1,10 @@
-// Argument-level checks of output paths, done before any work so that a bad --out or --junit is one line and exit 2
+// Argument-level checks of input and output paths, done before any work so that a bad --out or --junit is one line and exit 2
 // instead of an error (or "internal error") after the work. What happens inside a run directory once it is open
 // (a full disk, permissions changing mid-run) is the run directory's business.
 import { accessSync, constants, existsSync, realpathSync, statSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from './errors.js';
+import { refuseNonRegular } from './text-file.js';
 
 /** The path itself if it exists, else its nearest existing ancestor. */
 function nearestExisting(path: string): string {
@@ -89,4 +90,19 @@ export function checkOutputFile(path: string, flag: string, fix: string): void {
     return;
   }
   checkCreatable(dirname(resolve(path)), flag, path, fix);
+}
+
+/**
+ * A file the command will read (e.g. `--templates`): a pipe, a device or a socket is refused (one never ends, or
+ * grows memory without bound, and none can be read twice). A missing file or a directory is the reader's to name.
+ * `flag` names the option in the message (none for a positional path).
+ */
+export function checkInputFile(path: string, flag = ''): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return;
+  }
+  refuseNonRegular(st, flag ? `${flag} ${path}` : path);
 }

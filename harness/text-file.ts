@@ -1,7 +1,7 @@
 // Reading a user's text data file (HotpotQA JSON, LongBench JSONL, predictions to score) strictly: gzip is read
 // transparently, and bytes that are not UTF-8 text are refused with their byte offset instead of being turned into
 // U+FFFD or echoed to the terminal.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { UserError } from './errors.js';
 
@@ -62,6 +62,30 @@ export function decodeUtf8(bytes: Uint8Array, label: string, fix: string): strin
   }
 }
 
+/** What a path that is not a regular file is ("a pipe", "a character device", ...), or null for a regular file. */
+export function notRegularFile(st: Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a pipe';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Refuses an input that is not a regular file: a pipe (`<(cmd)`), a device (/dev/zero) or a socket never ends or
+ * cannot be read twice, so reading it would hang or grow memory without bound. `label` names it ("--data x.json").
+ */
+export function refuseNonRegular(
+  st: Stats,
+  label: string,
+  fix = 'save its content to a file and pass that file',
+): void {
+  const kind = notRegularFile(st);
+  if (kind && kind !== 'a directory') throw new UserError(`${label} is ${kind}, not a regular file; ${fix}`);
+}
+
 /**
  * A data file's text: gunzipped when it starts with gzip's magic (whatever its name), then decoded as strict UTF-8.
  * A file holding NUL bytes (a binary file) is refused too. `fix` tells the user what the file should be.
@@ -69,8 +93,10 @@ export function decodeUtf8(bytes: Uint8Array, label: string, fix: string): strin
 export function readTextFile(file: string, fix: string): string {
   let bytes: Uint8Array;
   try {
+    refuseNonRegular(statSync(file), file);
     bytes = readFileSync(file);
   } catch (err) {
+    if (err instanceof UserError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new UserError(`${file} is a directory, not a file; ${fix}`);
     throw new UserError(`cannot read ${file}: ${code ?? String(err)}`);

@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } fro
 import { isUtf8 } from 'node:buffer';
 import { gunzipSync } from 'node:zlib';
 import { UserError } from '../errors.js';
-import { invalidUtf8Offset, isGzip } from '../text-file.js';
+import { invalidUtf8Offset, isGzip, refuseNonRegular } from '../text-file.js';
 
 export type Container = 'jsonl' | 'json-array';
 
@@ -35,6 +35,15 @@ export interface ScannedFile {
 }
 
 const CHUNK = 1 << 20;
+
+/**
+ * The longest row a data file may hold (256 MiB: some 60M tokens of context, far above any benchmark's). A row is
+ * held whole while it is collected, so a file with no line end (binary junk, a runaway generator) is refused at this
+ * size instead of growing memory until the process dies; V8 could not make a string of much more anyway.
+ */
+export const MAX_ROW_BYTES = 256 << 20;
+
+const mib = (bytes: number) => `${Math.round(bytes / (1 << 20))} MiB`;
 
 /** "line 12" for JSONL, "item 3" (0-based, as Python indexes the list) for a JSON array. */
 export function whereOf(ref: Pick<RowRef, 'ordinal' | 'line' | 'container'>): string {
@@ -80,6 +89,8 @@ function openFile(path: string): { fd: number; st: Stats } {
     throw new UserError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   if (st.isDirectory()) throw new UserError(`${path} is a directory; expected a data file`);
+  // A pipe or a device (`<(cmd)`, /dev/zero) may never end and cannot be read again per sample.
+  refuseNonRegular(st, path);
   return { fd: openSync(path, 'r'), st };
 }
 
@@ -105,7 +116,12 @@ export type RowVisitor = (value: unknown, ref: RowRef) => void | false;
  * Scans every row of a JSON-array or JSONL file in order, calling `visit` with each parsed row. Malformed content is
  * a UserError naming the file and the line (JSONL) or item (JSON array); invalid UTF-8 names the byte offset.
  */
-export function scanRows(path: string, visit: RowVisitor, opts: { gzip?: boolean } = {}): ScannedFile {
+export function scanRows(
+  path: string,
+  visit: RowVisitor,
+  opts: { gzip?: boolean; maxRowBytes?: number } = {},
+): ScannedFile {
+  const maxRow = opts.maxRowBytes ?? MAX_ROW_BYTES;
   const { fd, st } = openFile(path);
   const hash = createHash('sha256');
   // A gzip file (allowed for the HotpotQA pool only) is hashed as stored and read decompressed from memory.
@@ -194,7 +210,13 @@ export function scanRows(path: string, visit: RowVisitor, opts: { gzip?: boolean
           line++;
           rowStart = -1;
         }
-        if (!stopped && rowStart >= 0) parts.push(buf.subarray(Math.max(0, rowStart - pos)));
+        if (!stopped && rowStart >= 0) {
+          parts.push(buf.subarray(Math.max(0, rowStart - pos)));
+          if (pos + n - rowStart > maxRow)
+            throw fail(
+              `line ${rowLine} runs past ${mib(maxRow)} without a line end; expected one JSON object per line`,
+            );
+        }
       } else {
         for (; i < n && !stopped; i++) {
           const b = buf[i];
@@ -238,7 +260,11 @@ export function scanRows(path: string, visit: RowVisitor, opts: { gzip?: boolean
             throw fail(`unexpected content after the JSON list at byte offset ${pos + i} (line ${line})`);
           }
         }
-        if (!stopped && state === 'item') parts.push(buf.subarray(Math.max(0, rowStart - pos)));
+        if (!stopped && state === 'item') {
+          parts.push(buf.subarray(Math.max(0, rowStart - pos)));
+          if (pos + n - rowStart > maxRow)
+            throw fail(`item ${rows} of the JSON list runs past ${mib(maxRow)}; expected a JSON object per list item`);
+        }
       }
       pos += n;
       if (stopped) break;

@@ -6,9 +6,10 @@
 // them). Directories written by earlier versions of this bench read fine: the fields added since (model.client,
 // history) are optional. A directory owns the (task, length, method) cells its invocations asked for: a run that adds
 // cells needs --extend (RunDir.open), and each invocation appends itself to `history` (unionManifest).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { refuseNonRegular } from '../text-file.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { fileIOError } from './io-errors.js';
 import type { EnvironmentInfo } from './environment.js';
@@ -343,8 +344,11 @@ export function readManifest(dir: string, opts: ReadManifestOptions = {}): RunMa
   const hint = opts.hint ? `; ${opts.hint}` : '';
   let text: string;
   try {
+    // A FIFO in its place would block the read forever.
+    refuseNonRegular(statSync(file), file, opts.hint ?? 'a run directory holds it as a file');
     text = readFileSync(file, 'utf8');
   } catch (err) {
+    if (err instanceof UserError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UserError(`${dir} has no ${MANIFEST_FILE}${hint}`);
     if (code === 'EACCES' || code === 'EPERM') throw fileIOError(err, 'reading', file, { reading: true });

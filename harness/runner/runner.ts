@@ -24,7 +24,7 @@ import { planRun, type RunPlan, type SamplesCapped } from './plan.js';
 import { createProgress } from './progress.js';
 import { CallGate, gatedModel } from './schedule-policy.js';
 import { scheduleUnits, type WorkUnit } from './units.js';
-import { describeData, manifestData } from '../data/describe.js';
+import { dataChanges, describeData, manifestData, refuseChangedData, unionData } from '../data/describe.js';
 import type { Catalog } from '../registry/family.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 
@@ -137,6 +137,10 @@ function openRun(
       const done = runDir.finished.get(u.key);
       return done !== undefined && !(config.retryErrors && done.status === 'error');
     };
+    // Finished samples made from another version of a --data file are never mixed with the new file's rows.
+    const data = manifestData(plan.tasks, plan.prepared);
+    const finishedOf = (task: string) => [...runDir.finished.values()].filter((r) => r.task === task).length;
+    refuseChangedData(outDir, dataChanges(runDir.previous?.data, data), finishedOf, config.extend);
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
     const command = ['bench', 'run', ...process.argv.slice(3)].join(' ');
     const expected = expectedCounts(plan.units);
@@ -168,7 +172,7 @@ function openRun(
       // Samples per method planned for each task/length: reports flag a cell with fewer as incomplete ("n of N").
       expected,
       resumed,
-      data: manifestData(plan.tasks, plan.prepared),
+      data: unionData(runDir.previous?.data, data),
     };
     // The directory's manifest describes every invocation's cells (the union); history lists each invocation.
     const previous = runDir.previous;
