@@ -96,7 +96,7 @@ const FIELD_NAME: Record<string, string> = {
   'identity.tokenizer': 'tokenizer (--tokenizer)',
   'identity.model': 'model (--model/--model-name)',
   'identity.trial': 'trial (--trial)',
-  'identity.options': 'task options (--placement, --data, ...)',
+  'identity.options': "task options (--data and the tasks' own flags)",
   'identity.methods': 'method settings',
   'identity.decoding': "tasks' sampling (--temperature/--top-p or the tasks' own decoding)",
 };
