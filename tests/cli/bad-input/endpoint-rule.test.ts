@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assertResumes, records, runArgs } from './endpoint-run.js';
 import { assertOneLine, runBench } from '../../helpers/cli.js';
 import { startBenchServe } from '../../helpers/bench-serve.js';
 import { completion, fakeEndpoint, json, send, type ChatHandler } from '../../helpers/fake-endpoint.js';
@@ -24,51 +25,6 @@ beforeAll(async () => {
 afterAll(() => {
   healthy?.child.kill('SIGTERM');
 });
-
-function runArgs(url: string, out: string, samples: number, extra: string[] = []): string[] {
-  return [
-    'run',
-    'ruler-hqa',
-    '--lengths',
-    '8k',
-    '--samples',
-    String(samples),
-    '--model',
-    url,
-    '--model-name',
-    'm',
-    '--no-progress',
-    '--no-cache',
-    '--retry-base-ms',
-    '1',
-    '--out',
-    out,
-    ...extra,
-  ];
-}
-
-function records(dir: string): Array<Record<string, any>> {
-  const file = join(dir, 'samples.jsonl');
-  if (!existsSync(file)) return [];
-  const latest = new Map<string, Record<string, any>>();
-  for (const l of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
-    const r = JSON.parse(l);
-    latest.set(`${r.id}#${r.method}`, r);
-  }
-  return [...latest.values()];
-}
-
-async function assertResumes(out: string, samples: number, extra: string[] = []): Promise<void> {
-  const r = await runBench(runArgs(healthy.url, out, samples, extra));
-  assert.equal(r.code, 0, `resume exit ${r.code}: ${r.stderr}`);
-  assert.equal(r.stderr.trim(), '', r.stderr);
-  const recs = records(out);
-  assert.equal(recs.length, samples);
-  assert.ok(
-    recs.every((x) => x.status === 'ok'),
-    JSON.stringify(recs.map((x) => x.status)),
-  );
-}
 
 const BAD_GATEWAY = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
 const STOPPED = (done: number, of: number, errors = 0) =>
@@ -151,7 +107,7 @@ for (const c of cases) {
     } finally {
       await server.close();
     }
-    await assertResumes(out, samples, c.errors ? ['--retry-errors'] : []);
+    await assertResumes(healthy.url, out, samples, c.errors ? ['--retry-errors'] : []);
   });
 }
 
@@ -177,7 +133,7 @@ test('after successes, 8 failed calls in a row across samples stop the run clean
   } finally {
     await server.close();
   }
-  await assertResumes(out, 20, ['--concurrency', '1', '--retry-errors']);
+  await assertResumes(healthy.url, out, 20, ['--concurrency', '1', '--retry-errors']);
 });
 
 test('every sample rejected as too long (a 4,096-token window, below one MemAgent chunk): exit 2, one line', async () => {

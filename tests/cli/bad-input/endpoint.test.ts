@@ -5,10 +5,11 @@ import { afterAll, beforeAll, test } from 'vitest';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { assertResumes, records, runArgs } from './endpoint-run.js';
 import { assertOneLine, dirFingerprint, runBench } from '../../helpers/cli.js';
 import { startBenchServe } from '../../helpers/bench-serve.js';
 import {
@@ -32,54 +33,6 @@ beforeAll(async () => {
 afterAll(() => {
   healthy?.child.kill('SIGTERM');
 });
-
-/** `bench run ruler-hqa --lengths 8k --samples N --model URL --model-name m --no-progress ...`. */
-function runArgs(url: string, out: string, samples: number, extra: string[] = []): string[] {
-  return [
-    'run',
-    'ruler-hqa',
-    '--lengths',
-    '8k',
-    '--samples',
-    String(samples),
-    '--model',
-    url,
-    '--model-name',
-    'm',
-    '--no-progress',
-    '--no-cache',
-    '--retry-base-ms',
-    '1',
-    '--out',
-    out,
-    ...extra,
-  ];
-}
-
-/** The latest record per sample in a run directory. */
-function records(dir: string): Array<Record<string, any>> {
-  const file = join(dir, 'samples.jsonl');
-  if (!existsSync(file)) return [];
-  const latest = new Map<string, Record<string, any>>();
-  for (const l of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
-    const r = JSON.parse(l);
-    latest.set(`${r.id}#${r.method}`, r);
-  }
-  return [...latest.values()];
-}
-
-/** The same command against a healthy server finishes every sample and exits 0. */
-async function assertResumes(out: string, samples: number, extra: string[] = []): Promise<void> {
-  const r = await runBench(runArgs(healthy.url, out, samples, extra));
-  assert.equal(r.code, 0, `resume exit ${r.code}: ${r.stderr}`);
-  assert.equal(r.stderr.trim(), '', r.stderr);
-  const recs = records(out);
-  assert.equal(recs.length, samples);
-  assert.ok(
-    recs.every((x) => x.status === 'ok'),
-    JSON.stringify(recs.map((x) => x.status)),
-  );
-}
 
 interface StopCase {
   name: string;
@@ -195,7 +148,7 @@ for (const c of stopCases) {
     } finally {
       await server.close();
     }
-    await assertResumes(out, samples);
+    await assertResumes(healthy.url, out, samples);
   });
 }
 
@@ -216,7 +169,7 @@ test('a chat route that never answers, with --request-timeout 2: ends within its
   } finally {
     await server.close();
   }
-  await assertResumes(out, 1, ['--request-timeout', '2']);
+  await assertResumes(healthy.url, out, 1, ['--request-timeout', '2']);
 });
 
 test('a server that answers nothing at all, with --request-timeout 2: the probe names it, nothing written', async () => {
@@ -272,7 +225,7 @@ for (const c of probeCases) {
     } finally {
       await server.close();
     }
-    await assertResumes(out, 4);
+    await assertResumes(healthy.url, out, 4);
   });
 }
 
@@ -305,7 +258,7 @@ test("a server failing some samples' calls with 500: the run finishes, exit 3, t
   } finally {
     await server.close();
   }
-  await assertResumes(out, 8, ['--retry-errors']);
+  await assertResumes(healthy.url, out, 8, ['--retry-errors']);
 });
 
 test('a key revoked mid-run: finished samples stay saved, the run stops with exit 2, and resumes from there', async () => {
