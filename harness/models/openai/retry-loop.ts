@@ -151,8 +151,15 @@ export function createRetryLoop(
   let proven = false;
   /** Some attempt got an HTTP answer of any kind (not only timeouts and connection failures). */
   let answered = false;
-  /** Attempts may go out concurrently: proven, or a call gave up for a reason the rule does not count (timeouts). */
+  /** Attempts may go out concurrently: proven, or a call gave up for a reason the rule does not count (timeouts).
+   *  Set through openRoute(), which also releases the calls already waiting for a turn. */
   let open = false;
+  let releaseWaiting!: () => void;
+  const opened = new Promise<void>((resolve) => (releaseWaiting = resolve));
+  function openRoute(): void {
+    open = true;
+    releaseWaiting();
+  }
   /** The end of the last turn taken, and how many calls wait for one. */
   let lastTurn: Promise<void> = Promise.resolve();
   let waitingTurns = 0;
@@ -164,7 +171,8 @@ export function createRetryLoop(
     lastTurn = new Promise<void>((resolve) => (end = resolve));
     waitingTurns++;
     try {
-      await waitFor(before, signal);
+      // Once the route opens, the calls queued for turns go out together instead of one after another.
+      await waitFor(Promise.race([before, opened]), signal);
     } catch (err) {
       void before.then(end); // interrupted: the turn passes on once the one before it ends
       throw err;
@@ -234,7 +242,7 @@ export function createRetryLoop(
         try {
           const res = await attempt(request, timeoutMs, signal);
           proven = true;
-          open = true;
+          openRoute();
           streak = { way: '', attempts: 0, calls: new Set() };
           health.succeeded++;
           health.failedInARow = 0;
@@ -260,7 +268,7 @@ export function createRetryLoop(
           // A context-length rejection shows that the route and the model are right.
           if (failure.error.kind === 'context-length') {
             proven = true;
-            open = true;
+            openRoute();
             health.failedInARow = 0;
           }
           if (
@@ -297,7 +305,7 @@ export function createRetryLoop(
           }
           if (kind !== 'fatal' && why.includes('budget')) s.onBudgetSpent?.(message);
           // A call given up for a reason the rule does not count (timeouts, 429s) lets the other calls go at once.
-          if (kind !== 'fatal' && !counted) open = true;
+          if (kind !== 'fatal' && !counted) openRoute();
           return fail(new EndpointCallError(message, kind, n, error.status, error.retryAfterMs));
         };
         // The run-level rule, before any success: a route's first calls failing the same way stop the run.

@@ -183,3 +183,35 @@ test('a Retry-After date beyond the retry budget gets its own line and stops the
     },
   );
 });
+
+test('once the first call succeeds, the calls that queued for turns behind it go out together', async () => {
+  // The first request is answered at once; the next ones are held until three are in flight together. Calls still
+  // queued one after another would each be held alone: the fallback answers them, and the count shows it.
+  const held: Array<() => void> = [];
+  let inFlight = 0;
+  let most = 0;
+  await withServer(
+    (_b, n, res) => {
+      if (n === 1) return json(res, 200, completion());
+      inFlight++;
+      most = Math.max(most, inFlight);
+      const answer = () => {
+        inFlight--;
+        json(res, 200, completion());
+      };
+      held.push(answer);
+      const fallback = setTimeout(() => held.splice(held.indexOf(answer), 1) && answer(), 30_000);
+      res.on('close', () => clearTimeout(fallback));
+      if (held.length === 3) for (const a of held.splice(0)) a();
+    },
+    async (url) => {
+      const model = createOpenAIModel({ baseURL: url, modelName: 'm', sleep: instant });
+      const results = await burst(model, 4);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
+      );
+      assert.equal(most, 3, 'requests in flight together after the first success');
+    },
+  );
+});
