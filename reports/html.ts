@@ -1,21 +1,23 @@
-// Self-contained report.html: charts as data: URIs, every model output and question HTML-escaped, no scripts.
+// Self-contained report.html: charts as data: URIs, every model output and question HTML-escaped, and one script
+// of our own (filters and pages for the samples, figures at full size) that the CSP allows by its hash alone.
 import type { ReportFacet } from '../harness/report/facet.js';
 import type { SampleRecord } from '../harness/types.js';
-import { breakdownLabels, breakdownNotes } from './breakdowns.js';
+import { breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
-import { CUT_CALLS_NOTE, CUT_NOTE, compareRows, type SummaryRow } from './summary.js';
+import { CUT_CALLS_NOTE, CUT_NOTE, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, fmtInterval } from './intervals.js';
+import { CLIENT_SCRIPT, clientScriptSource } from './html/client-script.js';
+import { escapeHtml } from './html/escape.js';
+import { chartsHtml, type EmbeddedChart } from './html/figures.js';
+import { fmtInt } from './html/numbers.js';
+import { sampleTableHtml } from './html/sample-table.js';
+import { STYLE } from './html/style.js';
 
-/** A chart embedded in the page (reports/charts writes them; this module only needs these fields). */
-export interface EmbeddedChart {
-  title: string;
-  /** File name relative to the output directory (charts/…png). */
-  name: string;
-  png: Buffer;
-}
+export { escapeHtml } from './html/escape.js';
+export type { EmbeddedChart } from './html/figures.js';
 
 export interface ReportRun {
   dir: string;
@@ -45,27 +47,21 @@ export interface HtmlOptions {
   maxSampleRows?: number;
   /** Characters of a question, prediction or raw output shown before it is cut. Default 2000. */
   maxTextChars?: number;
+  /** Sample rows per page when the page opens (the reader can change it). Default 50. */
+  pageSize?: number;
 }
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: unknown): string {
-  return String(text ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
-
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
-}
-
-function table(head: string[], body: string[][], cls = '', rowClasses: string[] = []): string {
+function table(
+  head: string[],
+  body: string[][],
+  cls = '',
+  rowClasses: string[] = [],
+  cellClasses: string[] = [],
+): string {
   const th = head.map((h) => `<th>${h}</th>`).join('');
+  const td = (c: string, j: number) => (cellClasses[j] ? `<td class="${cellClasses[j]}">${c}</td>` : `<td>${c}</td>`);
   const tr = body
-    .map(
-      (row, i) =>
-        `<tr${rowClasses[i] ? ` class="${rowClasses[i]}"` : ''}>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`,
-    )
+    .map((row, i) => `<tr${rowClasses[i] ? ` class="${rowClasses[i]}"` : ''}>${row.map(td).join('')}</tr>`)
     .join('\n');
   return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${tr}\n</tbody></table>`;
 }
@@ -88,8 +84,8 @@ function modelsLine(rows: SummaryRow[], runs: ReportRun[]): string {
 function samplesOfRun(run: ReportRun): string {
   const units = run.manifest?.manifest.units;
   return typeof units === 'number' && run.records < units
-    ? `${run.records.toLocaleString('en-US')} of ${units.toLocaleString('en-US')}`
-    : String(run.records);
+    ? `${fmtInt(run.records)} of ${fmtInt(units)}`
+    : fmtInt(run.records);
 }
 
 function runsSection(runs: ReportRun[]): string {
@@ -139,6 +135,8 @@ interface Column {
   cell: (r: SummaryRow) => string;
   /** Shown only when this holds for the rows (default: always). */
   show?: (rows: SummaryRow[]) => boolean;
+  /** A count: right-aligned. */
+  count?: boolean;
 }
 
 const SUMMARY_COLUMNS: Column[] = [
@@ -161,28 +159,30 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'ci_method', cell: (r) => escapeHtml(r.ci_method) },
   {
     head: 'n',
-    cell: (r) => (r.complete === false ? `<span class="incomplete">${escapeHtml(fmtCount(r))}</span>` : String(r.n)),
+    cell: (r) => (r.complete === false ? `<span class="incomplete">${escapeHtml(fmtCount(r))}</span>` : fmtInt(r.n)),
+    count: true,
   },
-  { head: 'ok', cell: (r) => String(r.ok) },
-  { head: 'errors', cell: (r) => String(r.errors) },
-  { head: 'truncated', cell: (r) => String(r.truncated) },
+  { head: 'ok', cell: (r) => fmtInt(r.ok), count: true },
+  { head: 'errors', cell: (r) => fmtInt(r.errors), count: true },
+  { head: 'truncated', cell: (r) => fmtInt(r.truncated), count: true },
   {
     head: 'context cut',
-    cell: (r) => String(r.middleTruncated),
+    cell: (r) => fmtInt(r.middleTruncated),
+    count: true,
     show: (rows) => rows.some((r) => r.middleTruncated > 0),
   },
-  { head: 'empty', cell: (r) => String(r.empty) },
+  { head: 'empty', cell: (r) => fmtInt(r.empty), count: true },
   { head: 'ok-only ×100', cell: (r) => (r.scoreOkOnly === null ? '–' : fmtPct(r.scoreOkOnly)) },
   {
     head: 'other metrics ×100',
     cell: otherMetrics,
     show: (rows) => rows.some((r) => Object.keys(r.metrics).some((k) => k !== r.metric)),
   },
-  { head: 'prompt tokens', cell: (r) => String(r.promptTokens) },
-  { head: 'completion tokens', cell: (r) => String(r.completionTokens) },
-  { head: 'calls', cell: (r) => String(r.calls) },
+  { head: 'prompt tokens', cell: (r) => fmtInt(r.promptTokens), count: true },
+  { head: 'completion tokens', cell: (r) => fmtInt(r.completionTokens), count: true },
+  { head: 'calls', cell: (r) => fmtInt(r.calls), count: true },
   // Calls whose answer ended on the length limit: always shown, so a run with none says 0.
-  { head: 'cut calls', cell: (r) => String(r.cutCalls ?? 0) },
+  { head: 'cut calls', cell: (r) => fmtInt(r.cutCalls ?? 0), count: true },
 ];
 
 function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: readonly ReportFacet[]): string {
@@ -204,19 +204,9 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: read
       rows.map((r) => columns.map((c) => c.cell(r))),
       'num',
       rows.map((r) => (r.lengthKind === 'bucket' ? 'bucket' : r.complete === false ? 'incomplete' : '')),
+      columns.map((c) => (c.count ? 'r' : '')),
     ) + notes
   );
-}
-
-function chartsSection(charts: EmbeddedChart[]): string {
-  if (charts.length === 0) return '<p>No charts for these runs.</p>';
-  return charts
-    .map(
-      (c) =>
-        `<figure><img alt="${escapeHtml(c.title)}" src="data:image/png;base64,${c.png.toString('base64')}">` +
-        `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code></figcaption></figure>`,
-    )
-    .join('\n');
 }
 
 function comparisonSection(c: Comparison): string {
@@ -230,79 +220,13 @@ function comparisonSection(c: Comparison): string {
   );
 }
 
-/** The sample's length label, with its breakdown labels (a LongBench-E bucket: "all · 4-8k"). */
-function sampleLength(r: SampleRecord, facets: readonly ReportFacet[]): string {
-  return [r.lengthLabel, ...breakdownLabels(r, facets)].join(' · ');
-}
-
-function samplesSection(records: SampleRecord[], facets: readonly ReportFacet[], opts: Required<HtmlOptions>): string {
-  // In summary order (task, method, model, length), then by index: the file holds them in finishing order.
-  const sorted = [...records].sort((a, b) => compareRows(a, b) || a.index - b.index);
-  const shown = sorted.slice(0, opts.maxSampleRows);
-  const manyModels = new Set(records.map((r) => r.model)).size > 1;
-  const body = shown.map((r) => [
-    escapeHtml(r.id),
-    escapeHtml(r.method),
-    ...(manyModels ? [escapeHtml(r.model)] : []),
-    escapeHtml(sampleLength(r, facets)),
-    `<span class="st-${escapeHtml(r.status)}">${escapeHtml(r.status)}</span>`,
-    r.status === 'error' ? '0.00' : fmtPct(r.score),
-    `<div class="q">${escapeHtml(cut(r.question ?? '', opts.maxTextChars))}</div>`,
-    r.prediction === null
-      ? '<i>(no answer extracted)</i>'
-      : `<div class="pred">${escapeHtml(cut(r.prediction, opts.maxTextChars))}</div>`,
-    escapeHtml((r.answers ?? []).join(' | ')),
-    (r.rawOutput
-      ? `<details><summary>raw output</summary><pre>${escapeHtml(cut(r.rawOutput, opts.maxTextChars))}</pre></details>`
-      : '') + (r.error ? `<div class="err">${escapeHtml(cut(r.error, 500))}</div>` : ''),
-  ]);
-  const more =
-    records.length > shown.length
-      ? `<p class="note">${records.length - shown.length} more samples not shown (see samples.jsonl).</p>`
-      : '';
-  return (
-    table(
-      [
-        'id',
-        'method',
-        ...(manyModels ? ['model'] : []),
-        'length',
-        'status',
-        'score ×100',
-        'question',
-        'prediction',
-        'gold',
-        'output',
-      ],
-      body,
-      'samples',
-    ) + more
-  );
-}
-
-const STYLE = `
-body{font-family:"DejaVu Sans",Arial,Helvetica,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px;line-height:1.4}
-h1{margin-bottom:4px}h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
-table{border-collapse:collapse;font-size:13px;margin:8px 0;width:100%}
-th,td{border:1px solid #ddd;padding:4px 6px;vertical-align:top;text-align:left}
-th{background:#f4f4f4}table.num td{font-variant-numeric:tabular-nums}
-tr:nth-child(even) td{background:#fafafa}
-tr.bucket td{color:#555;font-style:italic}.sub{padding-left:14px}
-figure{margin:16px 0}figure img{width:100%;max-width:1100px;border:1px solid #e3e3e3}
-figcaption{font-size:13px;color:#555}
-.models{font-size:15px}.ref{color:#b00;font-weight:bold}.note{color:#555;font-size:13px}
-.samples td{max-width:320px;overflow-wrap:break-word}.q,.pred{white-space:pre-wrap;overflow-wrap:anywhere}
-.wrap{overflow-wrap:anywhere}details summary{cursor:pointer}
-pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:300px;overflow:auto;background:#f7f7f7;padding:6px;margin:4px 0}
-.st-error,.err{color:#b00}.st-truncated{color:#a60}span.incomplete{color:#a60;font-weight:bold}tr.incomplete td{background:#fff8ec}
-.warn{background:#fff6e0;border:1px solid #f0c36d;padding:6px 10px}
-`;
-
-/** The whole report as one HTML string (no scripts; a CSP forbids them as a second line of defence). */
+/** The whole report as one HTML string (its one script is ours; the CSP forbids every other as a second line of
+ *  defence, and forms, frames and base URLs too). */
 export function renderHtml(data: ReportData, options: HtmlOptions = {}): string {
   const opts: Required<HtmlOptions> = {
     maxSampleRows: options.maxSampleRows ?? 5000,
     maxTextChars: options.maxTextChars ?? 2000,
+    pageSize: options.pageSize ?? 50,
   };
   const title = data.title ?? 'memagent-bench report';
   const warnings = data.warnings.length
@@ -312,7 +236,7 @@ export function renderHtml(data: ReportData, options: HtmlOptions = {}): string 
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src ${clientScriptSource()}; form-action 'none'; base-uri 'none'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
@@ -328,11 +252,12 @@ ${runsSection(data.runs)}
 ${summarySection(data.rows, data.missing ?? [], data.facets)}
 ${(data.sections ?? []).join('\n')}
 <h2>Charts</h2>
-${chartsSection(data.charts)}
+${chartsHtml(data.charts)}
 ${data.comparisons.length ? `<h2>Published numbers</h2>\n${data.comparisons.map(comparisonSection).join('\n')}` : ''}
 <h2>Samples</h2>
-${samplesSection(data.records, data.facets, opts)}
+${sampleTableHtml(data.records, data.facets, opts)}
 <p class="note">Generated by memagent-bench.</p>
+<script>${CLIENT_SCRIPT}</script>
 </body>
 </html>
 `;

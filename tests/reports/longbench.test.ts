@@ -257,7 +257,7 @@ test('report on a LongBench run: bucket rows in HTML and markdown, buckets in su
   assert.ok(!files.some((f) => /accuracy-/.test(f)));
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   assert.equal((html.match(/<tr class="bucket">/g) ?? []).length, 8);
-  assert.match(html, /<td>all · 4-8k<\/td>/);
+  assert.match(html, /<td>all · 4-8k<div class="tok">/);
   const md = readFileSync(join(out, 'summary.md'), 'utf8');
   assert.match(
     md,
