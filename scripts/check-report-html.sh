@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders a report.html in headless Chromium and saves a full-page screenshot, to check by eye that the charts
-# show and nothing executes. Not run in CI (needs Debian's chromium package).
+# show and that only the report's own script runs (the one its CSP allows by hash). Not run in CI (needs Debian's
+# chromium package; tests/reports/html-browser.test.ts drives the filters and pages when it is installed).
 #
 #   scripts/check-report-html.sh RUN_DIR/report.html [OUT.png] [WIDTH] [HEIGHT]
 #
@@ -36,14 +37,18 @@ trap 'rm -rf "$profile"' EXIT
   exit 1
 }
 
-# A script that ran would show up in the DOM dump as changed content; the CSP should block any.
+# The DOM after scripts ran: one <script> element (the report's own), and the CSP refused nothing (a refusal means
+# an injected script or a report whose script no longer matches its hash).
 dom=$("$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
-  --disable-component-update --disable-sync --user-data-dir="$profile" --dump-dom "file://$html" 2>/dev/null || true)
+  --disable-component-update --disable-sync --user-data-dir="$profile" --enable-logging=stderr --v=0 \
+  --dump-dom "file://$html" 2>"$profile/dom.log" || true)
 images=$(grep -o '<img ' <<<"$dom" | wc -l)
 scripts=$(grep -ci '<script' <<<"$dom" || true)
+refused=$(grep -c 'Content Security Policy' "$profile/dom.log" || true)
 echo "screenshot: $out (${width}x${height})"
-echo "images in the rendered page: $images; <script> elements: $scripts (expected 0)"
-if [[ "$scripts" != "0" ]]; then
-  echo "FAIL: the rendered page contains a <script> element" >&2
+echo "images in the rendered page: $images; <script> elements: $scripts (expected 1); CSP refusals: $refused (expected 0)"
+if [[ "$scripts" != "1" || "$refused" != "0" ]]; then
+  grep 'Content Security Policy' "$profile/dom.log" >&2 || true
+  echo "FAIL: the page holds a script other than its own, or the CSP refused one" >&2
   exit 1
 fi

@@ -49,9 +49,10 @@ function cut(text: string, max: number): string {
 /** The length labels in axis order (kind, then value), e.g. 8k before 16k; breakdown labels after them. */
 function lengthOrder(records: SampleRecord[]): (a: string, b: string) => number {
   const rank = new Map<string, number>();
-  [...records]
-    .sort((a, b) => (a.lengthKind < b.lengthKind ? -1 : a.lengthKind > b.lengthKind ? 1 : a.length - b.length))
-    .forEach((r) => rank.has(r.lengthLabel) || rank.set(r.lengthLabel, rank.size));
+  const byAxis = [...records].sort((a, b) =>
+    a.lengthKind < b.lengthKind ? -1 : a.lengthKind > b.lengthKind ? 1 : a.length - b.length,
+  );
+  for (const r of byAxis) if (!rank.has(r.lengthLabel)) rank.set(r.lengthLabel, rank.size);
   const natural = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
   return (a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity) || natural(a, b);
 }

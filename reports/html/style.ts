@@ -12,10 +12,11 @@ figure a.zoom{display:inline-block;max-width:100%;cursor:zoom-in}
 figcaption{font-size:13px;color:#555}figcaption .caption{margin-top:2px;white-space:pre-wrap}
 #lightbox{position:fixed;inset:0;z-index:10;overflow:auto;background:rgba(20,20,20,.85);cursor:zoom-out;padding:16px;box-sizing:border-box}
 #lightbox img{display:block;margin:0 auto;max-width:none;height:auto;background:#fff}
+#lightbox::before{content:"full size: click or press Escape to close";display:block;color:#eee;font-size:13px;margin-bottom:8px}
 .models{font-size:15px}.ref{color:#b00;font-weight:bold}.note{color:#555;font-size:13px}
 .samples td{max-width:320px;overflow-wrap:break-word}.q,.pred,.gold{white-space:pre-wrap;overflow-wrap:anywhere}
 .samples .tok{color:#666;font-size:12px;white-space:nowrap;font-variant-numeric:tabular-nums}
-.controls{position:sticky;top:0;z-index:2;background:#fff;padding:6px 0;font-size:13px}
+.controls{background:#fff;padding:6px 0;font-size:13px}#sample-controls{position:sticky;top:0;z-index:2}
 .filters{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center}
 .filters label.grow{flex:1 1 240px;display:flex;gap:6px;align-items:center}.filters input{flex:1;min-width:120px}
 .pager{display:flex;gap:6px;align-items:center;margin-top:6px}.pager .sample-count{flex:1;text-align:center;font-variant-numeric:tabular-nums}
