@@ -10,7 +10,7 @@ tr.bucket td{color:#555;font-style:italic}.sub{padding-left:14px}
 figure{margin:16px 0}figure img{display:block;max-width:100%;height:auto;border:1px solid #e3e3e3}
 figure a.zoom{display:inline-block;max-width:100%;cursor:zoom-in}
 figcaption{font-size:13px;color:#555}figcaption .caption{margin-top:2px;white-space:pre-wrap}
-#lightbox{position:fixed;inset:0;z-index:10;overflow:auto;background:rgba(20,20,20,.85);cursor:zoom-out;padding:16px;box-sizing:border-box}
+#lightbox{position:fixed;inset:0;z-index:10;overflow:auto;background:#2a2a2a;cursor:zoom-out;padding:16px;box-sizing:border-box}
 #lightbox img{display:block;margin:0 auto;max-width:none;height:auto;background:#fff}
 #lightbox::before{content:"full size: click or press Escape to close";display:block;color:#eee;font-size:13px;margin-bottom:8px}
 .models{font-size:15px}.ref{color:#b00;font-weight:bold}.note{color:#555;font-size:13px}
