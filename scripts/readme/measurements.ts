@@ -21,7 +21,7 @@ export interface MeasureOptions {
   cold: boolean;
 }
 
-interface Timed {
+export interface Timed {
   code: number | null;
   wallS: number;
   userS: number;
@@ -30,8 +30,12 @@ interface Timed {
 }
 
 /** Runs argv under /usr/bin/time -v (bash's `time` where it is missing), output going to this terminal. */
-function timed(root: string, argv: string[], env: NodeJS.ProcessEnv): Promise<Timed> {
-  const gnu = existsSync('/usr/bin/time');
+export function timed(
+  root: string,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  gnu = existsSync('/usr/bin/time'),
+): Promise<Timed> {
   const [cmd, args] = gnu
     ? ['/usr/bin/time', ['-v', ...argv]]
     : ['bash', ['-c', `TIMEFORMAT='bash-time %R %U %S'; time "$@"`, 'bash', ...argv]];

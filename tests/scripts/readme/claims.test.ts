@@ -4,7 +4,7 @@
 // checked number changed is refused, marker by marker.
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { compareClaim, coverageProblems, scanDocs } from '../../../scripts/readm
 import { CLAIMS, parsePaired, type Claim, type ClaimContext } from '../../../scripts/readme/claims.js';
 import { compareMarker, type Expected } from '../../../scripts/readme/compare.js';
 import { findMarkers, type Marker } from '../../../scripts/readme/markers.js';
+import { timed } from '../../../scripts/readme/measurements.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -182,5 +183,19 @@ describe('the seconds-long claims, against the commands that print them', () => 
     assert.equal(findings.length, 1);
     assert.match(findings[0].where, /^README\.md:\d+$/);
     assert.match(findings[0].problem, /expected "201,998" here, the text has "201,989/);
+  });
+});
+
+describe('measurements', () => {
+  const argv = [process.execPath, '-e', 'let s = 0; for (let i = 0; i < 1e6; i++) s += i;'];
+  test.each([
+    ['/usr/bin/time -v', true],
+    ["bash's time", false],
+  ])('--measure reads wall, user and sys time from %s', async (_name, gnu) => {
+    if (gnu && !existsSync('/usr/bin/time')) return;
+    const t = await timed(root, argv, process.env, gnu);
+    assert.equal(t.code, 0);
+    for (const v of [t.wallS, t.userS, t.sysS]) assert.ok(Number.isFinite(v) && v >= 0, JSON.stringify(t));
+    if (gnu) assert.ok(t.maxRssMb! > 0, JSON.stringify(t));
   });
 });
