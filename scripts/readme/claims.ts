@@ -220,14 +220,14 @@ export const CLAIMS: Claim[] = [
     command: 'bench run ruler-hqa --lengths 32k..3.5m (its summary.json and "this invocation" line)',
     async expected(ctx) {
       const out = await quickstart(ctx);
-      const calls = /this invocation: (\d+) model calls/.exec(out.stdout);
+      const calls = /this invocation: ([\d,]+) model calls/.exec(out.stdout);
       const summary = JSON.parse(readFileSync(join(ctx.tmp, 'quickstart', 'summary.json'), 'utf8')) as {
         rows: SummaryRow[];
       };
       const samples = sum(summary.rows.map((r) => r.n));
       const tokens = sum(summary.rows.map((r) => Math.round(r.meanBuiltTokens * r.n)));
       if (!calls) throw new Error(`no "this invocation" line in:\n${out.stdout}`);
-      return { kind: 'values', values: [int(samples), billions(tokens, false), int(Number(calls[1]))] };
+      return { kind: 'values', values: [int(samples), billions(tokens, false), int(num(calls[1]))] };
     },
   },
   {
@@ -390,6 +390,18 @@ export const CLAIMS: Claim[] = [
       writeFileSync(join(dir, 'eval_50.json'), JSON.stringify(rows));
       const out = await ctx.bench(['run', 'ruler-hqa', '--data', 'eval_50.json'], { cwd: dir, expectCode: 2 });
       return { kind: 'text', text: out.stderr.trim() };
+    },
+  },
+  {
+    marker: 'shard-share',
+    tier: 'test',
+    command: 'bench run ruler-hqa --lengths 8k --samples 8 --shard 0/2 (the n column)',
+    async expected(ctx) {
+      const args = ['run', 'ruler-hqa', '--lengths', '8k', '--samples', '8', '--shard', '0/2', '--no-progress'];
+      const out = await ctx.bench([...args, '--out', join(ctx.tmp, 'shard')]);
+      const row = /^8k\s{2,}(.+?)\s{2,}[\d.]+\s{2,}\d+\s{2,}\d+\s*$/m.exec(out.stdout);
+      if (!row) throw new Error(`no 8k row in:\n${out.stdout}`);
+      return { kind: 'values', values: [`n = ${row[1]}`] };
     },
   },
   {
