@@ -47,7 +47,8 @@ Usage:
 
 Every command's options: bench <command> --help (or bench help <command>).
 
-Exit codes: 0 ok, 1 harness error (bench gate: regression), 2 usage or input error, 130 interrupted run (rerun to resume).
+Exit codes: 0 ok, 1 harness error (bench gate, bench compare: regression), 2 usage or input error,
+  3 bench run finished with errored samples (rerun with --retry-errors), 130 interrupted run (rerun to resume).
 `;
 
 const LENGTHS = `  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);

@@ -36,6 +36,7 @@ import {
 } from '../../reports/paired.js';
 import { diffCsv, diffJson, holmSentence, markdownTable, PAIRED_NOTE } from '../../reports/paired-report.js';
 import { loadRecords } from '../../reports/records.js';
+import { plural } from '../../harness/util/plural.js';
 
 export interface CompareCommandOptions extends CompareRuleOptions {
   /** Two run directories (A, B), or one with `methods` = [A, B]. */
@@ -69,8 +70,8 @@ function otherContentNote(pairing: RunPairing, content: { a: RunContent; b: RunC
   const why = contentDifferences(content.a, content.b, tasks);
   const unpaired = pairing.rows.filter((r) => r.otherContent && !r.paired).length;
   return (
-    `${pairing.otherContent} sample id(s) held by both runs name other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}), so they are not paired` +
-    `${unpaired ? `; ${unpaired} row(s) left without a shared sample use the unpaired rule` : ''}; rerun B with A's settings to pair them`
+    `${plural(pairing.otherContent, 'sample id')} held by both runs ${pairing.otherContent === 1 ? 'names' : 'name'} other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}), so they are not paired` +
+    `${unpaired ? `; ${plural(unpaired, 'row')} left without a shared sample ${unpaired === 1 ? 'uses' : 'use'} the unpaired rule` : ''}; rerun B with A's settings to pair them`
   );
 }
 

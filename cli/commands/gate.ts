@@ -15,6 +15,7 @@ import { runContent } from '../../reports/paired.js';
 
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+import { plural } from '../../harness/util/plural.js';
 
 // The gate and baselines read only gate rows (isGateRow): no report facet's breakdown rows are needed.
 const GATE_ONLY = [] as const;
@@ -168,6 +169,6 @@ export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
 
 export async function baselineCli(cmd: CommandOf<'baseline'>, io: CommandIO): Promise<number> {
   const r = await baselineCommand({ runDir: cmd.runDir, out: cmd.out });
-  io.out(`wrote ${r.entries} baseline entries to ${r.file}`);
+  io.out(`wrote ${plural(r.entries, 'baseline entry', 'baseline entries')} to ${r.file}`);
   return 0;
 }

@@ -10,6 +10,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import type { ReportFacet } from '../../harness/report/facet.js';
 import { builtinCatalog } from '../../generators/index.js';
 import type { CliContext } from '../context.js';
+import { plural } from '../../harness/util/plural.js';
 import {
   paperBaselinesFor,
   loadPaperBaselines,
@@ -125,7 +126,9 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
       if (byKey.delete(key)) replaced++;
       byKey.set(key, r);
     }
-    if (replaced) warn(`${dir}: ${replaced} samples also appear in an earlier run directory; using this run's copies`);
+    if (replaced) warn(
+        `${dir}: ${plural(replaced, 'sample also appears', 'samples also appear')} in an earlier run directory; using this run's copies`,
+      );
     runs.push({ dir, manifest, records: records.length });
   }
   const records = [...byKey.values()];

@@ -11,13 +11,14 @@ import { formatDryRun } from '../../harness/runner/dry-run.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { executeRun, type RunEvent, type RunOutcome } from '../../harness/runner/runner.js';
 import type { SampleRecord } from '../../harness/types.js';
+import { plural } from '../../harness/util/plural.js';
 
 export function describeEvent(e: RunEvent): string {
   switch (e.type) {
     case 'skipped':
       return `skipping ${e.task}: ${e.reason}`;
     case 'grid':
-      return `${e.task}: lengths ${e.lengths.join(', ')} (${e.lengths.length} points)${e.data ? `; ${e.data}` : ''}`;
+      return `${e.task}: lengths ${e.lengths.join(', ')} (${plural(e.lengths.length, 'point')})${e.data ? `; ${e.data}` : ''}`;
     case 'resuming':
       return `resuming: ${e.finished} of ${e.total} samples already finished in ${e.dir}`;
     case 'samples-capped':
@@ -52,7 +53,7 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   const lines = [
     '',
     outcome.summaryTable,
-    `this invocation: ${c.calls} model calls, ${c.retries} retries, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+    `this invocation: ${plural(c.calls, 'model call')}, ${plural(c.retries, 'retry', 'retries')}, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];
   if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
   lines.push(`results: ${outcome.outDir}`);
