@@ -44,6 +44,8 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   methods?: string[];
   /** Also write compare.csv, compare.json, compare.md and charts/difference-*.png here. */
   out?: string;
+  /** Print compare.json's document (plus the files written) instead of the table. */
+  json?: boolean;
   print?: (text: string) => void;
   printError?: (text: string) => void;
   /** The families' report facets (their paper tables place docs:N lengths). Default: the built-in catalog's. */
@@ -76,7 +78,9 @@ function otherContentNote(pairing: RunPairing, content: { a: RunContent; b: RunC
 }
 
 /** The comparison without printing; UserError on bad input or nothing to compare. */
-export async function runCompare(options: CompareCommandOptions): Promise<CompareResult & { text: string }> {
+export async function runCompare(
+  options: CompareCommandOptions,
+): Promise<CompareResult & { text: string; json: Record<string, unknown> }> {
   const warn = (m: string) => (options.printError ?? ((t: string) => process.stderr.write(`${t}\n`)))(`warning: ${m}`);
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   let rows: DiffRow[];
@@ -123,6 +127,13 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
   const text = formatCompare(judged, { ...options, aName, bName, notes });
   const exitCode = judged.some((r) => r.worse) ? 1 : 0;
   const files: string[] = [];
+  const json = {
+    ...diffJson(judged, alpha),
+    a: aName,
+    b: bName,
+    rule: ruleText(options, judged.filter((r) => r.paired).length),
+    exitCode,
+  };
   if (options.out) {
     mkdirSync(options.out, { recursive: true });
     const write = (name: string, body: string) => {
@@ -131,10 +142,7 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
       files.push(file);
     };
     write('compare.csv', diffCsv(judged, COMPARE_CSV_EXTRA));
-    write(
-      'compare.json',
-      `${JSON.stringify({ ...diffJson(judged, alpha), a: aName, b: bName, rule: ruleText(options, judged.filter((r) => r.paired).length), exitCode }, null, 2)}\n`,
-    );
+    write('compare.json', `${JSON.stringify(json, null, 2)}\n`);
     write(
       'compare.md',
       `# bench compare\n\nA: ${aName}\n\nB: ${bName}\n\n${ruleText(options, judged.filter((r) => r.paired).length)}\n\n${markdownTable(judged, compareColumns(alpha))}\n\n${holmSentence(judged, alpha)}\n\n${PAIRED_NOTE}.\n`,
@@ -149,7 +157,7 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
     });
     files.push(...charts.map((c) => c.file));
   }
-  return { rows: judged, exitCode, files, text };
+  return { rows: judged, exitCode, files, text, json };
 }
 
 /** Runs `bench compare` and returns the exit code; never throws. */
@@ -158,8 +166,11 @@ export async function compareCommand(options: CompareCommandOptions): Promise<nu
   const printError = options.printError ?? ((t: string) => process.stderr.write(`${t}\n`));
   try {
     const result = await runCompare({ ...options, printError });
-    print(result.text);
-    for (const f of result.files) print(f);
+    if (options.json) print(JSON.stringify({ command: 'compare', ...result.json, files: result.files }, null, 2));
+    else {
+      print(result.text);
+      for (const f of result.files) print(f);
+    }
     return result.exitCode;
   } catch (err) {
     printError(`bench compare: ${err instanceof UserError ? '' : 'internal error: '}${errorMessage(err)}`);
@@ -176,6 +187,7 @@ export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO, ctx: 
     maxDrop: cmd.maxDrop,
     z: cmd.z,
     out: cmd.out,
+    json: cmd.json,
     print: io.out,
     printError: io.err,
   });
