@@ -225,7 +225,9 @@ export function missingNotes(result: Pick<GateResult, 'checks'>): { missingNote:
   const missing = result.checks.filter((c) => !c.run && failing(c)).length;
   const skipped = result.checks.filter((c) => c.verdict === 'missing' && c.skipped).length;
   return {
-    missingNote: missing ? `, ${plural(missing, 'baseline key')} missing from the run (--allow-missing skips them)` : '',
+    missingNote: missing
+      ? `, ${plural(missing, 'baseline key')} missing from the run (--allow-missing skips them)`
+      : '',
     skippedNote: skipped ? `, ${plural(skipped, 'missing key')} skipped` : '',
   };
 }

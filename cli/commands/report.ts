@@ -126,7 +126,8 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
       if (byKey.delete(key)) replaced++;
       byKey.set(key, r);
     }
-    if (replaced) warn(
+    if (replaced)
+      warn(
         `${dir}: ${plural(replaced, 'sample also appears', 'samples also appear')} in an earlier run directory; using this run's copies`,
       );
     runs.push({ dir, manifest, records: records.length });

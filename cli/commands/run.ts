@@ -98,14 +98,19 @@ export function shardLine(s: ShardOutcome): string {
   const held = (k: string) => s.held[k] ?? 0;
   const sum = (f: (k: string) => number) => keys.reduce((n, k) => n + f(k), 0);
   const same = keys.every((k) => held(k) === held(keys[0]) && s.grid[k] === s.grid[keys[0]]);
+  const oneTask = new Set(keys.map((k) => k.slice(0, k.lastIndexOf('/')))).size === 1;
   const cells =
     keys.length === 0
       ? ''
       : same
-        ? ` (${held(keys[0])} of ${s.grid[keys[0]]} at each ${new Set(keys.map((k) => k.slice(0, k.lastIndexOf('/')))).size === 1 ? 'length' : 'task and length'})`
+        ? ` (${held(keys[0])} of ${s.grid[keys[0]]} at each ${oneTask ? 'length' : 'task and length'})`
         : ` (${keys.map((k) => `${k}: ${held(k)} of ${s.grid[k]}`).join(', ')})`;
+  const total = plural(
+    sum((k) => s.grid[k]),
+    'sample',
+  );
   return (
-    `shard ${s.index}/${s.count}: this directory holds ${sum(held)} of the grid's ${plural(sum((k) => s.grid[k]), 'sample')} per method${cells}; ` +
+    `shard ${s.index}/${s.count}: this directory holds ${sum(held)} of the grid's ${total} per method${cells}; ` +
     `bench merge the ${s.count} shards' directories for the whole grid`
   );
 }
