@@ -125,7 +125,7 @@ test('exact mode fails when only the sample count changes (same score, different
     const r = await gate({ runDir: runDir(samples(n, n)), baseline, exact: true });
     assert.equal(r.code, 1, `n=${n}: ${r.out}`);
     assert.match(r.out, new RegExp(`100\\.00 \\(n=16\\) +100\\.00 \\(n=${n}\\) +0\\.00 .*CHANGED$`, 'm'));
-    assert.match(r.out, /gate: FAIL \(1 of 1 keys changed\)/);
+    assert.match(r.out, /gate: FAIL \(1 of 1 key changed\)/);
     // Outside exact mode the same run passes: the score did not move.
     assert.equal((await gate({ runDir: runDir(samples(n, n)), baseline })).code, 0);
   }
