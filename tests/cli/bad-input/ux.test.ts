@@ -140,7 +140,7 @@ test('every subcommand --help lists each flag its parser accepts; bench help X p
   assertOneLine(
     await runBench(['help', 'nope']),
     2,
-    /^bench: no help for 'nope': commands are run, plan, tasks, generate, score, export, report, gate, compare, baseline, merge, serve/,
+    /^bench: no help for 'nope': commands are run, plan, tasks, runs, generate, score, export, report, gate, compare, baseline, merge, serve/,
   );
 });
 
