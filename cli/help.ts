@@ -31,7 +31,8 @@ Usage:
   bench run <task[,task...]> [options]     run a benchmark and print per-length scores
   bench plan <task> [run options] [--simulate PRESET[,k=v]]   predict calls, tokens, wall time and GPU-hours of a run
   bench plan --calibrate <run-dir> [--simulate PRESET] [--time-scale X]   fit the server's timing to a finished run
-  bench tasks                              list tasks
+  bench tasks [--json]                     list tasks
+  bench runs [DIR] [--json]                list the run directories under DIR (runs/): grid, status, n, scores
 {generateOverview}
   bench score <run-dir|preds.jsonl|dir>    rescore runs or other tools' predictions [--format {scoreFormats}]
                                            [--metric NAME] [--json]
@@ -47,7 +48,8 @@ Usage:
 
 Every command's options: bench <command> --help (or bench help <command>).
 
-Exit codes: 0 ok, 1 harness error (bench gate: regression), 2 usage or input error, 130 interrupted run (rerun to resume).
+Exit codes: 0 ok, 1 harness error (bench gate, bench compare: regression), 2 usage or input error,
+  3 bench run finished with errored samples (rerun with --retry-errors), 130 interrupted run (rerun to resume).
 `;
 
 const LENGTHS = `  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
@@ -93,15 +95,40 @@ ${LENGTHS}
                         BENCH_PROGRESS_INTERVAL=seconds to change it)
   --method LIST         methods run side by side over the same samples (comma-separated) [memagent]
 {methods}
+  --json                print the outcome as one JSON document on stdout: {command, dryRun, exitCode, status
+                        (ok|errors|interrupted|rejected), outDir, samples, calls, shard?, summary (summary.json), next};
+                        with --dry-run {command, dryRun, exitCode, rows, total}; the grid, table and notes go to stderr
+  --no-plan             no predicted calls and wall time (bench plan's model, on its default simulated server) before
+                        a run against an endpoint
 
 Exit codes: 0 every sample ok (or truncated by design), 1 harness bug, 2 usage or set-up error (incl. an endpoint
   that cannot serve the run: key rejected, model or route missing, not a chat API, no answer, failing every call;
   the run stops at once; and a server window too small for every sample), 3 finished with errored samples (rerun with --retry-errors), 130 interrupted (rerun to resume).
 `;
 
-const TASKS = `Usage: bench tasks
+const TASKS = `Usage: bench tasks [--json]
 
-Lists the tasks bench run and bench generate accept, with their default lengths and sample counts. No options.
+Lists the tasks bench run and bench generate accept, with their default lengths and sample counts.
+
+Options:
+  --json                print {command, tasks: [{name, description, lengths, samples (null: all), metric,
+                        temperature, topP}]} as one JSON document
+
+${EXIT_CODES}
+`;
+
+const RUNS = `Usage: bench runs [DIR] [--json]
+
+Lists the run directories under DIR (default runs/, searched 3 levels deep), or DIR itself when it is one: tasks,
+grid, methods, model, status (complete: every planned sample finished without error; partial: some not finished,
+rerun the same bench run command to resume; errors: finished, some as errors, rerun with --retry-errors), finished
+of planned samples × methods, errored samples, and each method's mean score ×100 over its finished samples (every
+task and length together; bench report DIR gives the per-length table). A directory that cannot be read is one note
+line on stderr and is not listed.
+
+Options:
+  --json                print {command, root, runs: [{dir, tasks, lengths, methods, model, shard, status, samples:
+                        {finished, planned, errors}, scores}], broken: [{dir, problem}]} as one JSON document
 
 ${EXIT_CODES}
 `;
@@ -180,6 +207,8 @@ and JSON, and is drawn hollow in the accuracy chart.
 Options:
   --out DIR             output directory                      [the run directory (one run); bench-out/report (several)]
   --paper               overlay and tabulate the paper's published numbers (baselines/paper/), dashed
+  --json                print {command, files, summary (summary.json), warnings, paired, html} as one JSON
+                        document instead of the file list
 
 ${EXIT_CODES}
 `;
@@ -201,6 +230,8 @@ Options:
   --paired              with a run directory as the baseline: judge each cell whose samples share ids by the
                         paired test (B − A significantly negative after Holm and beyond --max-drop fails)
   --alpha A             family-wise error rate of the Holm correction for --paired                [0.05]
+  --json                print {command, verdict (pass|fail), exitCode, baseline, paired, keys, checks, errors,
+                        notes, pairedRows?} as one JSON document instead of the table (nothing on stdout at exit 2)
 
 Exit codes: 0 pass, 1 regression (or a changed or missing cell, or too many errors), 2 usage or harness error.
 `;
@@ -219,6 +250,8 @@ Options:
   --max-drop P          smallest drop in points (×100) that can fail                    [0]
   --z Z                 multiplier of the binomial standard error for the fallback rule [2]
   --out DIR             also write compare.csv, compare.json, compare.md and the difference chart
+  --json                print compare.json's document {command, alpha, rows, a, b, rule, exitCode, files, ...}
+                        instead of the table (nothing on stdout at exit 2)
 
 Exit codes: 0 B is not worse anywhere, 1 B is worse somewhere, 2 usage or input error.
 `;
@@ -258,8 +291,15 @@ ${EXIT_CODES}
 
 const TOPICS: Record<Subcommand, string> = {
   run: RUN,
-  plan: PLAN.replace('{runOptions}', RUN.slice(RUN.indexOf('Options:\n') + 9, RUN.lastIndexOf('\n\nExit codes'))),
+  plan: PLAN.replace(
+    '{runOptions}',
+    RUN.slice(RUN.indexOf('Options:\n') + 9, RUN.lastIndexOf('\n\nExit codes'))
+      // bench run's own --json and --no-plan (bench plan's --json is its own; it never runs, so never predicts).
+      .replace(/\n {2}--json [^]*?(?=\n {2}--no-plan)/, '')
+      .replace(/\n {2}--no-plan [^]*$/, ''),
+  ),
   tasks: TASKS,
+  runs: RUNS,
   generate: GENERATE,
   score: SCORE,
   export: EXPORT,

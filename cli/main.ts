@@ -49,6 +49,7 @@ const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Pr
   run: async () => (await import('./commands/run.js')).runCli,
   plan: async () => (await import('./commands/plan.js')).planCli,
   tasks: async () => (await import('./commands/tasks.js')).tasksCli,
+  runs: async () => (await import('./commands/runs.js')).runsCli,
   generate: async () => (await import('./commands/generate.js')).generateCli,
   score: async () => (await import('./commands/score.js')).scoreCli,
   export: async () => (await import('./commands/export.js')).exportCli,

@@ -61,6 +61,9 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   'cache-debug': { type: 'boolean' },
 };
 
+/** `bench run`'s own options, which `bench plan` (taking every other run option) does not take. */
+const RUN_ONLY_OPTIONS: Record<string, OptionSpec> = { json: { type: 'boolean' }, 'no-plan': { type: 'boolean' } };
+
 /** `bench plan`'s own options, on top of every `bench run` option. */
 const PLAN_OPTIONS: Record<string, OptionSpec> = {
   simulate: { type: 'string' },
@@ -102,7 +105,12 @@ const EXPORT_OPTIONS: Record<string, OptionSpec> = {
   out: { type: 'string' },
   tasks: { type: 'string' },
 };
-const REPORT_OPTIONS: Record<string, OptionSpec> = { out: { type: 'string' }, paper: { type: 'boolean' } };
+const REPORT_OPTIONS: Record<string, OptionSpec> = {
+  out: { type: 'string' },
+  paper: { type: 'boolean' },
+  json: { type: 'boolean' },
+};
+const JSON_ONLY: Record<string, OptionSpec> = { json: { type: 'boolean' } };
 const GATE_OPTIONS: Record<string, OptionSpec> = {
   baseline: { type: 'string' },
   'max-drop': { type: 'string' },
@@ -113,6 +121,7 @@ const GATE_OPTIONS: Record<string, OptionSpec> = {
   'allow-missing': { type: 'boolean' },
   paired: { type: 'boolean' },
   alpha: { type: 'string' },
+  json: { type: 'boolean' },
 };
 const OUT_ONLY: Record<string, OptionSpec> = { out: { type: 'string' } };
 const SERVE_OPTIONS: Record<string, OptionSpec> = {
@@ -140,6 +149,7 @@ export const SUBCOMMANDS = [
   'run',
   'plan',
   'tasks',
+  'runs',
   'generate',
   'score',
   'export',
@@ -159,11 +169,12 @@ export function commandOptions(
 ): Record<string, OptionSpec> {
   switch (command) {
     case 'run':
-      return runOptions(catalog);
+      return { ...runOptions(catalog), ...RUN_ONLY_OPTIONS };
     case 'plan':
       return { ...runOptions(catalog), ...PLAN_OPTIONS };
     case 'tasks':
-      return {};
+    case 'runs':
+      return JSON_ONLY;
     case 'generate':
       return generateOptions(catalog);
     case 'score':
@@ -545,6 +556,7 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   'max-drop': { type: 'string' },
   z: { type: 'string' },
   out: { type: 'string' },
+  json: { type: 'boolean' },
 };
 
 /** --alpha: the family-wise error rate of the Holm correction, strictly between 0 and 1. */
@@ -585,6 +597,7 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
       values['max-drop'] === undefined ? undefined : parseNumber(values['max-drop'] as string, '--max-drop', 0, 100, 0),
     z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
     out: values.out as string | undefined,
+    ...(values.json ? { json: true } : {}),
   };
 }
 
@@ -599,11 +612,27 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
   if (head === '--version' || head === '-v') return { command: 'version' };
   if (rest.includes('--help') || rest.includes('-h')) return helpFor(head);
   switch (head) {
-    case 'tasks':
-      if (rest.length > 0) throw new UserError(`bench tasks takes no arguments, got: ${rest.join(' ')}`);
-      return { command: 'tasks' };
-    case 'run':
-      return { command: 'run', config: parseRun(rest, env, catalog) };
+    case 'tasks': {
+      const { values, positionals } = parse(rest, JSON_ONLY, 'tasks');
+      if (positionals.length > 0) throw new UserError(`bench tasks takes no arguments, got: ${positionals.join(' ')}`);
+      return values.json ? { command: 'tasks', json: true } : { command: 'tasks' };
+    }
+    case 'runs': {
+      const { values, positionals } = parse(rest, JSON_ONLY, 'runs');
+      if (positionals.length > 1)
+        throw new UserError(`bench runs takes at most one folder, got ${positionals.length}: ${positionals.join(' ')}`);
+      const dir = nonEmptyPath(positionals[0], 'the folder', 'a folder of run directories, e.g. bench runs runs/');
+      return { command: 'runs', ...(dir !== undefined ? { dir } : {}), ...(values.json ? { json: true } : {}) };
+    }
+    case 'run': {
+      const parsed = parse(rest, { ...runOptions(catalog), ...RUN_ONLY_OPTIONS }, 'run');
+      return {
+        command: 'run',
+        config: parseRun(rest, env, catalog, parsed),
+        ...(parsed.values.json ? { json: true } : {}),
+        ...(parsed.values['no-plan'] ? { noPlan: true } : {}),
+      };
+    }
     case 'plan':
       return parsePlan(rest, env, catalog);
     case 'generate': {
@@ -687,6 +716,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         runDirs: positionals,
         out: nonEmptyPath(values.out as string | undefined, '--out', 'a directory for the report'),
         paper: Boolean(values.paper),
+        ...(values.json ? { json: true } : {}),
       };
     }
     case 'gate': {
@@ -715,6 +745,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         allowMissing: Boolean(values['allow-missing']),
         ...(values.paired ? { paired: true } : {}),
         ...(values.alpha === undefined ? {} : { alpha: parseAlpha(values.alpha as string) }),
+        ...(values.json ? { json: true } : {}),
       };
     }
     case 'compare': {

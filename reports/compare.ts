@@ -23,6 +23,7 @@ import {
   textTable,
   type DiffColumn,
 } from './paired-report.js';
+import { plural } from '../harness/util/plural.js';
 
 const EPS = 1e-9;
 
@@ -128,8 +129,8 @@ export function formatCompare(
   ];
   lines.push(
     worse.length
-      ? `compare: FAIL (B worse than A at ${worse.length} of ${rows.length} rows: ${worse.map((r) => `${r.task} ${r.b.label === r.a.label ? r.a.label : `${r.b.label} vs ${r.a.label}`} ${r.lengthLabel}`).join(', ')})`
-      : `compare: PASS (${rows.length} rows compared, ${paired} paired; B is not worse than A at any)`,
+      ? `compare: FAIL (B worse than A at ${worse.length} of ${plural(rows.length, 'row')}: ${worse.map((r) => `${r.task} ${r.b.label === r.a.label ? r.a.label : `${r.b.label} vs ${r.a.label}`} ${r.lengthLabel}`).join(', ')})`
+      : `compare: PASS (${plural(rows.length, 'row')} compared, ${paired} paired; B is not worse than A at any)`,
   );
   return lines.join('\n');
 }

@@ -16,12 +16,14 @@ import { loadRecords } from './records.js';
 import {
   baselineFromRows,
   entryKey,
+  missingNotes,
   readBaseline,
   type BaselineFile,
   type GateOptions,
   type GateResult,
 } from './regression.js';
 import { summarize } from './summary.js';
+import { plural } from '../harness/util/plural.js';
 
 export interface GateBaselineSource {
   path: string;
@@ -84,7 +86,7 @@ export function pairedGate(
           ? `the baseline run and this run hold other samples under the same ids (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}): every key uses the unpaired rule`
           : 'the baseline run and this run share no sample ids: every key uses the unpaired rule'
         : pairing !== null && pairing.otherContent > 0
-          ? `${pairing.otherContent} sample id(s) held by both runs name other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}): not paired`
+          ? `${plural(pairing.otherContent, 'sample id')} held by both runs ${pairing.otherContent === 1 ? 'names' : 'name'} other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}): not paired`
           : null;
   return {
     source,
@@ -155,11 +157,12 @@ export function formatPairedGate(result: GateResult, pg: PairedGate, gateOptions
     (c) => byName.get(formatCompareKey(c.task, c.method, c.lengthLabel))?.paired,
   ).length;
   const bad = result.checks.filter((c) => c.verdict === 'regression' || c.verdict === 'changed').length;
-  const counts = `${compared.length} keys compared: ${pairedKeys} paired, ${compared.length - pairedKeys} unpaired`;
+  const counts = `${plural(compared.length, 'key')} compared: ${pairedKeys} paired, ${compared.length - pairedKeys} unpaired`;
+  const { missingNote, skippedNote } = missingNotes(result);
   lines.push(
     result.failed
-      ? `gate: FAIL (${bad} of ${compared.length} keys regressed${result.errors.failed ? ', too many errors' : ''}; ${counts})`
-      : `gate: PASS (${counts})`,
+      ? `gate: FAIL (${bad} of ${plural(compared.length, 'key')} regressed${missingNote}${result.errors.failed ? ', too many errors' : ''}; ${counts})`
+      : `gate: PASS (${counts}${skippedNote})`,
   );
   return lines.join('\n');
 }

@@ -19,6 +19,7 @@ import { UserError } from '../harness/errors.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import { fmt2, fmtPct } from './format.js';
 import { isGateRow, type SummaryRow } from './summary.js';
+import { plural } from '../harness/util/plural.js';
 
 export interface BaselineEntry {
   task: string;
@@ -218,6 +219,19 @@ export function failing(c: Pick<GateCheck, 'verdict' | 'skipped'>): boolean {
   return c.verdict === 'regression' || c.verdict === 'changed' || (c.verdict === 'missing' && !c.skipped);
 }
 
+/** The verdict line's parts on baseline keys the run lacks: failing ones (", 2 baseline keys missing from the run
+ *  (--allow-missing skips them)") and skipped ones (", 2 missing keys skipped"); '' where there are none. */
+export function missingNotes(result: Pick<GateResult, 'checks'>): { missingNote: string; skippedNote: string } {
+  const missing = result.checks.filter((c) => !c.run && failing(c)).length;
+  const skipped = result.checks.filter((c) => c.verdict === 'missing' && c.skipped).length;
+  return {
+    missingNote: missing
+      ? `, ${plural(missing, 'baseline key')} missing from the run (--allow-missing skips them)`
+      : '',
+    skippedNote: skipped ? `, ${plural(skipped, 'missing key')} skipped` : '',
+  };
+}
+
 /** The allowed drop (fraction) for a baseline p and n. */
 export function allowedDrop(p: number, n: number, maxDropPoints = 0, z = 2): number {
   return Math.max(maxDropPoints / 100, z * Math.sqrt((p * (1 - p)) / n));
@@ -379,16 +393,11 @@ export function formatGate(result: GateResult, options: GateOptions = {}): strin
   lines.push(errLine, ...result.notes.map((n) => `note: ${n}`));
   const bad = result.checks.filter((c) => c.run && failing(c)).length;
   const compared = result.checks.filter((c) => c.run && c.baseline).length;
-  const missing = result.checks.filter((c) => !c.run && failing(c)).length;
-  const skipped = result.checks.filter((c) => c.verdict === 'missing' && c.skipped).length;
-  const missingNote = missing
-    ? `, ${missing} baseline key${missing > 1 ? 's' : ''} missing from the run (--allow-missing skips them)`
-    : '';
-  const skippedNote = skipped ? `, ${skipped} missing key${skipped > 1 ? 's' : ''} skipped` : '';
+  const { missingNote, skippedNote } = missingNotes(result);
   lines.push(
     result.failed
-      ? `gate: FAIL (${bad} of ${compared} keys ${options.exact ? 'changed' : 'regressed'}${missingNote}${result.errors.failed ? ', too many errors' : ''})`
-      : `gate: PASS (${compared} keys compared${skippedNote})`,
+      ? `gate: FAIL (${bad} of ${plural(compared, 'key')} ${options.exact ? 'changed' : 'regressed'}${missingNote}${result.errors.failed ? ', too many errors' : ''})`
+      : `gate: PASS (${plural(compared, 'key')} compared${skippedNote})`,
   );
   return lines.join('\n');
 }

@@ -8,8 +8,12 @@
 # Then open OUT.png (default: next to the report, report-screenshot.png).
 set -euo pipefail
 
-if [[ $# -lt 1 || ! -f "$1" ]]; then
-  echo "usage: $0 path/to/report.html [out.png] [width] [height]" >&2
+if [[ $# -lt 1 ]]; then
+  echo "usage: bash scripts/check-report-html.sh RUN_DIR/report.html [OUT.png] [WIDTH] [HEIGHT] (a report.html written by bench report)" >&2
+  exit 2
+fi
+if [[ ! -f "$1" ]]; then
+  echo "check-report-html.sh: no file $1: pass a report.html written by bench report, e.g. runs/<dir>/report.html" >&2
   exit 2
 fi
 html=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")

@@ -36,6 +36,7 @@ import {
 } from '../../reports/paired.js';
 import { diffCsv, diffJson, holmSentence, markdownTable, PAIRED_NOTE } from '../../reports/paired-report.js';
 import { loadRecords } from '../../reports/records.js';
+import { plural } from '../../harness/util/plural.js';
 
 export interface CompareCommandOptions extends CompareRuleOptions {
   /** Two run directories (A, B), or one with `methods` = [A, B]. */
@@ -43,6 +44,8 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   methods?: string[];
   /** Also write compare.csv, compare.json, compare.md and charts/difference-*.png here. */
   out?: string;
+  /** Print compare.json's document (plus the files written) instead of the table. */
+  json?: boolean;
   print?: (text: string) => void;
   printError?: (text: string) => void;
   /** The families' report facets (their paper tables place docs:N lengths). Default: the built-in catalog's. */
@@ -69,13 +72,15 @@ function otherContentNote(pairing: RunPairing, content: { a: RunContent; b: RunC
   const why = contentDifferences(content.a, content.b, tasks);
   const unpaired = pairing.rows.filter((r) => r.otherContent && !r.paired).length;
   return (
-    `${pairing.otherContent} sample id(s) held by both runs name other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}), so they are not paired` +
-    `${unpaired ? `; ${unpaired} row(s) left without a shared sample use the unpaired rule` : ''}; rerun B with A's settings to pair them`
+    `${plural(pairing.otherContent, 'sample id')} held by both runs ${pairing.otherContent === 1 ? 'names' : 'name'} other samples in each (${why.length ? `built with another ${why.join(', ')}` : 'their task version, question or answers differ'}), so they are not paired` +
+    `${unpaired ? `; ${plural(unpaired, 'row')} left without a shared sample ${unpaired === 1 ? 'uses' : 'use'} the unpaired rule` : ''}; rerun B with A's settings to pair them`
   );
 }
 
 /** The comparison without printing; UserError on bad input or nothing to compare. */
-export async function runCompare(options: CompareCommandOptions): Promise<CompareResult & { text: string }> {
+export async function runCompare(
+  options: CompareCommandOptions,
+): Promise<CompareResult & { text: string; json: Record<string, unknown> }> {
   const warn = (m: string) => (options.printError ?? ((t: string) => process.stderr.write(`${t}\n`)))(`warning: ${m}`);
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   let rows: DiffRow[];
@@ -122,6 +127,13 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
   const text = formatCompare(judged, { ...options, aName, bName, notes });
   const exitCode = judged.some((r) => r.worse) ? 1 : 0;
   const files: string[] = [];
+  const json = {
+    ...diffJson(judged, alpha),
+    a: aName,
+    b: bName,
+    rule: ruleText(options, judged.filter((r) => r.paired).length),
+    exitCode,
+  };
   if (options.out) {
     mkdirSync(options.out, { recursive: true });
     const write = (name: string, body: string) => {
@@ -130,10 +142,7 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
       files.push(file);
     };
     write('compare.csv', diffCsv(judged, COMPARE_CSV_EXTRA));
-    write(
-      'compare.json',
-      `${JSON.stringify({ ...diffJson(judged, alpha), a: aName, b: bName, rule: ruleText(options, judged.filter((r) => r.paired).length), exitCode }, null, 2)}\n`,
-    );
+    write('compare.json', `${JSON.stringify(json, null, 2)}\n`);
     write(
       'compare.md',
       `# bench compare\n\nA: ${aName}\n\nB: ${bName}\n\n${ruleText(options, judged.filter((r) => r.paired).length)}\n\n${markdownTable(judged, compareColumns(alpha))}\n\n${holmSentence(judged, alpha)}\n\n${PAIRED_NOTE}.\n`,
@@ -148,7 +157,7 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
     });
     files.push(...charts.map((c) => c.file));
   }
-  return { rows: judged, exitCode, files, text };
+  return { rows: judged, exitCode, files, text, json };
 }
 
 /** Runs `bench compare` and returns the exit code; never throws. */
@@ -157,8 +166,11 @@ export async function compareCommand(options: CompareCommandOptions): Promise<nu
   const printError = options.printError ?? ((t: string) => process.stderr.write(`${t}\n`));
   try {
     const result = await runCompare({ ...options, printError });
-    print(result.text);
-    for (const f of result.files) print(f);
+    if (options.json) print(JSON.stringify({ command: 'compare', ...result.json, files: result.files }, null, 2));
+    else {
+      print(result.text);
+      for (const f of result.files) print(f);
+    }
     return result.exitCode;
   } catch (err) {
     printError(`bench compare: ${err instanceof UserError ? '' : 'internal error: '}${errorMessage(err)}`);
@@ -175,6 +187,7 @@ export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO, ctx: 
     maxDrop: cmd.maxDrop,
     z: cmd.z,
     out: cmd.out,
+    json: cmd.json,
     print: io.out,
     printError: io.err,
   });

@@ -25,6 +25,7 @@ import { readManifest } from '../../harness/run-dir/manifest.js';
 import { latestRunRecords } from '../../harness/scorers/sources/run.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CliContext } from '../context.js';
+import { plural } from '../../harness/util/plural.js';
 
 export { exportName, safeName } from '../../harness/formats/export-layout.js';
 export type { ExportedFile, ExportResult } from '../../harness/formats/export-layout.js';
@@ -195,8 +196,12 @@ export async function exportCli(cmd: CommandOf<'export'>, io: CommandIO, ctx: Cl
   const layout = catalog.exportLayouts.get(result.format);
   const label = layout.label;
   for (const f of result.files)
-    io.out(`${relative(result.out, f.path) || f.path}: ${f.rows} rows${f.failed ? ` (${f.failed} failed)` : ''}`);
-  io.out(`wrote ${result.rows} samples in ${result.files.length} file(s) under ${result.out} in ${label}'s layout`);
+    io.out(
+      `${relative(result.out, f.path) || f.path}: ${plural(f.rows, 'row')}${f.failed ? ` (${f.failed} failed)` : ''}`,
+    );
+  io.out(
+    `wrote ${plural(result.rows, 'sample')} in ${plural(result.files.length, 'file')} under ${result.out} in ${label}'s layout`,
+  );
   const failed = result.errors + result.truncated;
   if (failed > 0) {
     io.out(

@@ -7,14 +7,29 @@ import { dirname } from 'node:path';
 import { UserError, errorMessage } from '../../harness/errors.js';
 import { checkOutputFile } from '../../harness/path-checks.js';
 import { loadRecords } from '../../reports/records.js';
-import { evaluateGate, formatGate, junitXml, writeBaseline } from '../../reports/regression.js';
-import { formatPairedGate, loadGateBaseline, pairedGate } from '../../reports/paired-gate.js';
+import {
+  evaluateGate,
+  failing,
+  formatGate,
+  junitXml,
+  missingNotes,
+  writeBaseline,
+  type GateResult,
+} from '../../reports/regression.js';
+import {
+  formatPairedGate,
+  loadGateBaseline,
+  pairedGate,
+  type GateBaselineSource,
+  type PairedGate,
+} from '../../reports/paired-gate.js';
 import { isGateRow, summarize } from '../../reports/summary.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { runContent } from '../../reports/paired.js';
 
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
+import { plural } from '../../harness/util/plural.js';
 
 // The gate and baselines read only gate rows (isGateRow): no report facet's breakdown rows are needed.
 const GATE_ONLY = [] as const;
@@ -38,9 +53,38 @@ export interface GateCommandOptions {
   paired?: boolean;
   /** Family-wise α of the Holm correction with --paired. Default 0.05. */
   alpha?: number;
+  /** Print the verdict as one JSON document (gateJson) instead of the table. */
+  json?: boolean;
   /** Output sinks (default stdout / stderr). */
   print?: (text: string) => void;
   printError?: (text: string) => void;
+}
+
+/** `bench gate --json`: the verdict, every key's check, the error count and, with --paired, the paired rows. */
+export function gateJson(
+  result: GateResult,
+  source: GateBaselineSource,
+  paired: PairedGate | null,
+): Record<string, unknown> {
+  const { missingNote } = missingNotes(result);
+  return {
+    command: 'gate',
+    verdict: result.failed ? 'fail' : 'pass',
+    exitCode: result.exitCode,
+    baseline: { path: source.path, kind: source.kind },
+    paired: paired !== null,
+    keys: {
+      compared: result.checks.filter((c) => c.run && c.baseline).length,
+      failing: result.checks.filter((c) => c.run && failing(c)).length,
+      missing: result.checks.filter((c) => !c.run && failing(c)).length,
+      skipped: result.checks.filter((c) => c.verdict === 'missing' && c.skipped).length,
+    },
+    ...(missingNote ? { missingNote: missingNote.replace(/^, /, '') } : {}),
+    checks: result.checks,
+    errors: result.errors,
+    notes: result.notes,
+    ...(paired ? { pairedRows: paired.rows, fallback: paired.fallback } : {}),
+  };
 }
 
 function writeJunit(file: string, text: string): void {
@@ -102,11 +146,14 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
         )
       : null;
     const result = evaluateGate(source.baseline, rows, { ...gateOptions, judge: paired?.judge });
-    if (source.kind === 'run' && !paired)
-      print(
-        `baseline: run directory ${source.path} (its per-key scores; --paired tests the differences over shared sample ids)`,
-      );
-    print(paired ? formatPairedGate(result, paired, gateOptions) : formatGate(result, gateOptions));
+    if (options.json) print(JSON.stringify(gateJson(result, source, paired), null, 2));
+    else {
+      if (source.kind === 'run' && !paired)
+        print(
+          `baseline: run directory ${source.path} (its per-key scores; --paired tests the differences over shared sample ids)`,
+        );
+      print(paired ? formatPairedGate(result, paired, gateOptions) : formatGate(result, gateOptions));
+    }
     if (options.junit) writeJunit(options.junit, junitXml(suite, result));
     return result.exitCode;
   } catch (err) {
@@ -153,6 +200,7 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
 
 export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
   return gateCommand({
+    json: cmd.json,
     runDir: cmd.runDir,
     baseline: cmd.baseline,
     maxDrop: cmd.maxDrop,
@@ -168,6 +216,6 @@ export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
 
 export async function baselineCli(cmd: CommandOf<'baseline'>, io: CommandIO): Promise<number> {
   const r = await baselineCommand({ runDir: cmd.runDir, out: cmd.out });
-  io.out(`wrote ${r.entries} baseline entries to ${r.file}`);
+  io.out(`wrote ${plural(r.entries, 'baseline entry', 'baseline entries')} to ${r.file}`);
   return 0;
 }

@@ -18,6 +18,7 @@ import type { CliContext } from '../context.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { checkOutputFile } from '../../harness/path-checks.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
+import { plural } from '../../harness/util/plural.js';
 
 /** A --format name of the catalog's generate layouts (ruler, memagent and native built in). */
 export type GenerateFormat = string;
@@ -215,12 +216,12 @@ export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO, ctx
   const perLength = catalog.generateLayouts.get(cmd.format).perLength !== undefined;
   for (const l of result.lengths)
     io.out(
-      `${l.label}: ${l.rows} samples (${l.cacheHit ? 'from cache' : `${l.generated} generated`})${perLength ? ` -> ${l.path}` : ''}`,
+      `${l.label}: ${plural(l.rows, 'sample')} (${l.cacheHit ? 'from cache' : `${l.generated} generated`})${perLength ? ` -> ${l.path}` : ''}`,
     );
   io.out(
     perLength
-      ? `wrote ${result.rows} rows in ${result.lengths.length} file(s) under ${result.out}`
-      : `wrote ${result.rows} rows to ${result.out}`,
+      ? `wrote ${plural(result.rows, 'row')} in ${plural(result.lengths.length, 'file')} under ${result.out}`
+      : `wrote ${plural(result.rows, 'row')} to ${result.out}`,
   );
   return 0;
 }

@@ -26,6 +26,7 @@ import { identityDifferences, type RunIdentity } from '../../harness/run-dir/ide
 import { expectedSource, markCompleteness, missingCells } from '../../reports/completeness.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import type { CliContext } from '../context.js';
+import { plural } from '../../harness/util/plural.js';
 
 export interface MergeOptions {
   shardDirs: string[];
@@ -348,6 +349,6 @@ export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO, ctx: CliC
   const missing = missingCells(rows, planned);
   writeSummary(cmd.out, rows, missing);
   io.out(formatSummaryTable(rows, facets, missing));
-  io.out(`merged ${r.samples} samples into ${cmd.out}`);
+  io.out(`merged ${plural(r.samples, 'sample')} into ${cmd.out}`);
   return 0;
 }

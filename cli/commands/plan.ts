@@ -30,6 +30,8 @@ import {
   serverSlots,
   type GpuParams,
 } from '../../reference/simulator/gpu-params.js';
+import { plural } from '../../harness/util/plural.js';
+import { loadManifestView } from '../../reports/manifest.js';
 
 /** The preset a --simulate value starts from. */
 function presetName(spec: string | undefined): string {
@@ -80,11 +82,36 @@ interface Calibrated {
   timeScale: number;
 }
 
-function calibrate(runDir: string, spec: string | undefined, rawScale: string | undefined): Calibrated {
+/** The embedded model's id when `runDir` ran on it (its manifest says so), else undefined. */
+function embeddedModelOf(runDir: string): string | undefined {
+  const model = loadManifestView(runDir)?.model;
+  return model?.isReferenceReader ? model.id : undefined;
+}
+
+function calibrate(
+  runDir: string,
+  spec: string | undefined,
+  rawScale: string | undefined,
+  warn: (line: string) => void,
+): Calibrated {
   const base = parseSimulateSpec(spec ?? DEFAULT_PRESET);
   const timeScale = parseTimeScale(rawScale);
   const { calls } = readTimedCalls(runDir, timeScale);
-  const fit = fitCalibration(calls, base);
+  // The embedded model answers in this process: its latencies are CPU time, with no server queue or batch in them.
+  const embedded = embeddedModelOf(runDir);
+  let fit: CalibrationFit;
+  try {
+    fit = fitCalibration(calls, base);
+  } catch (err) {
+    if (embedded === undefined || !(err instanceof UserError)) throw err;
+    throw new UserError(
+      `--calibrate: ${runDir} ran on the embedded model (${embedded}), which answers in this process, so its calls.jsonl holds no server timing to fit; calibrate on a run against an endpoint (your server, or bench serve --simulate PRESET)`,
+    );
+  }
+  if (embedded !== undefined)
+    warn(
+      `warning: ${runDir} ran on the embedded model (${embedded}): its call times are this machine's CPU time, not a server's, so the fit describes no GPU server`,
+    );
   const preset = presetName(spec);
   const params = {
     ...base,
@@ -99,7 +126,7 @@ function calibrate(runDir: string, spec: string | undefined, rawScale: string | 
 function calibrationLines(c: Calibrated, base: GpuParams): string[] {
   const f = c.fit;
   const lines = [
-    `calibrated on ${c.runDir}/calls.jsonl: ${f.fitted} calls fitted (left out but counted as load: ${f.warmup} sent before the first call finished, ${f.skipped} failed, retried or without tokens)` +
+    `calibrated on ${c.runDir}/calls.jsonl: ${plural(f.fitted, 'call')} fitted (left out but counted as load: ${f.warmup} sent before the first call finished, ${f.skipped} failed, retried or without tokens)` +
       `${c.timeScale !== 1 ? `, times ×${c.timeScale} (bench serve --time-scale)` : ''}`,
     ...table([
       ['parameter', 'fitted', `preset ${presetName(base.name.split('+')[0])}`],
@@ -188,7 +215,7 @@ function planLines(r: PlanResult): string[] {
     ...r.skipped.map((s) => `skipping ${s.task}: ${s.reason}`),
     ...r.grids.map(
       (g) =>
-        `${g.task}: lengths ${g.lengths.join(', ')} (${g.lengths.length} points)${c.shard ? `, shard ${c.shard.index}/${c.shard.count}` : ''}`,
+        `${g.task}: lengths ${g.lengths.join(', ')} (${plural(g.lengths.length, 'point')})${c.shard ? `, shard ${c.shard.index}/${c.shard.count}` : ''}`,
     ),
     formatDryRun(r.rows).replace(/ \(dry run: no model was called\)$/, ''),
     `expected tokens: ${n(r.promptTokens)} prompt, ${n(r.completionTokens)} completion, with completions assumed ${formatOutputTokens(r.outputs)}`,
@@ -261,7 +288,7 @@ export async function planCli(cmd: CommandOf<'plan'>, io: CommandIO, ctx: CliCon
   let params = given;
   let outputs = DEFAULT_OUTPUTS;
   if (cmd.calibrate !== undefined) {
-    const c = calibrate(cmd.calibrate, cmd.simulate, cmd.timeScale);
+    const c = calibrate(cmd.calibrate, cmd.simulate, cmd.timeScale, io.err);
     params = c.params;
     outputs = fittedOutputs(c.fit, DEFAULT_OUTPUTS);
     if (cmd.json)

@@ -1,5 +1,5 @@
 // `bench report <run-dir>... [--out DIR] [--paper]`: summary CSV/JSON/markdown, PNG charts and a self-contained report.html.
-import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
@@ -10,6 +10,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import type { ReportFacet } from '../../harness/report/facet.js';
 import { builtinCatalog } from '../../generators/index.js';
 import type { CliContext } from '../context.js';
+import { plural } from '../../harness/util/plural.js';
 import {
   paperBaselinesFor,
   loadPaperBaselines,
@@ -125,7 +126,10 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
       if (byKey.delete(key)) replaced++;
       byKey.set(key, r);
     }
-    if (replaced) warn(`${dir}: ${replaced} samples also appear in an earlier run directory; using this run's copies`);
+    if (replaced)
+      warn(
+        `${dir}: ${plural(replaced, 'sample also appears', 'samples also appear')} in an earlier run directory; using this run's copies`,
+      );
     runs.push({ dir, manifest, records: records.length });
   }
   const records = [...byKey.values()];
@@ -217,6 +221,19 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   });
 }
 
+/** `bench report --json`: the files written, summary.json's document, the warnings and the paired differences. */
+export function reportJson(result: ReportResult): Record<string, unknown> {
+  const summaryFile = result.files.find((f) => f.endsWith('summary.json'));
+  return {
+    command: 'report',
+    files: result.files,
+    summary: summaryFile ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as unknown) : null,
+    warnings: result.warnings,
+    paired: result.paired.length ? diffJson(result.paired, DEFAULT_ALPHA) : null,
+    html: result.files.find((f) => f.endsWith('report.html')) ?? null,
+  };
+}
+
 export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO, ctx: CliContext): Promise<number> {
   const result = await reportCommand({
     facets: (await ctx.catalog()).reportFacets.all(),
@@ -225,10 +242,16 @@ export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO, ctx: Cl
     paper: cmd.paper,
     onWarning: (m) => io.err(`warning: ${m}`),
   });
+  const html = result.files.find((f) => f.endsWith('report.html'));
+  if (cmd.json) {
+    io.out(JSON.stringify(reportJson(result), null, 2));
+    return 0;
+  }
   for (const f of result.files) io.out(f);
   if (result.paired.length)
     io.out(
       `\npaired differences (B − A over shared sample ids)\n${textTable(result.paired, diffColumns(DEFAULT_ALPHA))}\n${holmSentence(result.paired, DEFAULT_ALPHA)}`,
     );
+  if (html) io.out(`next: open ${html} in a browser`);
   return 0;
 }

@@ -1,6 +1,8 @@
 // `bench run`: Ctrl-C / SIGTERM handling, the model, the runner (handed the catalog, the summary writer and the
 // worker setup: cli/run-hooks.ts), and everything the user reads about the run.
 import { setMaxListeners } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import type { CliContext } from '../context.js';
 import { runHooks } from '../run-hooks.js';
@@ -11,13 +13,14 @@ import { formatDryRun } from '../../harness/runner/dry-run.js';
 import { samplesCappedNote } from '../../harness/runner/plan.js';
 import { executeRun, type RunEvent, type RunOutcome } from '../../harness/runner/runner.js';
 import type { SampleRecord } from '../../harness/types.js';
+import { plural } from '../../harness/util/plural.js';
 
 export function describeEvent(e: RunEvent): string {
   switch (e.type) {
     case 'skipped':
       return `skipping ${e.task}: ${e.reason}`;
     case 'grid':
-      return `${e.task}: lengths ${e.lengths.join(', ')} (${e.lengths.length} points)${e.data ? `; ${e.data}` : ''}`;
+      return `${e.task}: lengths ${e.lengths.join(', ')} (${plural(e.lengths.length, 'point')})${e.data ? `; ${e.data}` : ''}`;
     case 'resuming':
       return `resuming: ${e.finished} of ${e.total} samples already finished in ${e.dir}`;
     case 'samples-capped':
@@ -52,7 +55,8 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   const lines = [
     '',
     outcome.summaryTable,
-    `this invocation: ${c.calls} model calls, ${c.retries} retries, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
+    ...(outcome.shard ? [shardLine(outcome.shard)] : []),
+    `this invocation: ${plural(c.calls, 'model call')}, ${plural(c.retries, 'retry', 'retries')}, ${c.cached} from cache, ${c.failed} failed; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];
   if (outcome.referenceReader) lines.push('model: embedded reference reader (lexical, deterministic; not an LLM)');
   lines.push(`results: ${outcome.outDir}`);
@@ -64,6 +68,7 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
   }
   const rejected = allRejectedAsTooLong(outcome.records);
   if (rejected) return { lines, exitCode: EXIT.usage, errorLine: rejected };
+  lines.push(nextLine(outcome.outDir));
   const errored = outcome.records.filter((r) => r.status === 'error');
   if (errored.length > 0) {
     const first = (errored[0].error ?? 'no message').replace(/\s+/g, ' ').slice(0, 300);
@@ -73,6 +78,77 @@ export function describeOutcome(outcome: RunOutcome): { lines: string[]; exitCod
     return { lines, exitCode: EXIT.sampleErrors, errorLine };
   }
   return { lines, exitCode: EXIT.ok };
+}
+
+/** A path as one shell word: quoted only when it holds a character the shell would read. */
+export function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The line after a finished run: what to do with its directory. */
+export function nextLine(outDir: string): string {
+  return `next: bench report ${shellWord(outDir)}`;
+}
+
+type ShardOutcome = NonNullable<Extract<RunOutcome, { kind: 'finished' }>['shard']>;
+
+/** "shard 0/4: this directory holds 4 of the grid's 16 samples per method (2 of 8 at each length); ...". */
+export function shardLine(s: ShardOutcome): string {
+  const keys = Object.keys(s.grid);
+  const held = (k: string) => s.held[k] ?? 0;
+  const sum = (f: (k: string) => number) => keys.reduce((n, k) => n + f(k), 0);
+  const same = keys.every((k) => held(k) === held(keys[0]) && s.grid[k] === s.grid[keys[0]]);
+  const oneTask = new Set(keys.map((k) => k.slice(0, k.lastIndexOf('/')))).size === 1;
+  const cells =
+    keys.length === 0
+      ? ''
+      : same
+        ? ` (${held(keys[0])} of ${s.grid[keys[0]]} at each ${oneTask ? 'length' : 'task and length'})`
+        : ` (${keys.map((k) => `${k}: ${held(k)} of ${s.grid[k]}`).join(', ')})`;
+  const total = plural(
+    sum((k) => s.grid[k]),
+    'sample',
+  );
+  return (
+    `shard ${s.index}/${s.count}: this directory holds ${sum(held)} of the grid's ${total} per method${cells}; ` +
+    `bench merge the ${s.count} shards' directories for the whole grid`
+  );
+}
+
+/** `bench run --json`: the outcome as one JSON document (README "Machine-readable output"). */
+export function runJson(outcome: RunOutcome, exitCode: number, errorLine?: string): Record<string, unknown> {
+  if (outcome.kind === 'dry-run') {
+    const total = { calls: 0, promptTokensMax: 0, completionTokensMax: 0 };
+    for (const r of outcome.rows) {
+      total.calls += r.calls;
+      total.promptTokensMax += r.promptTokensMax;
+      total.completionTokensMax += r.completionTokensMax;
+    }
+    return { command: 'run', dryRun: true, exitCode, rows: outcome.rows, total };
+  }
+  const summaryFile = join(outcome.outDir, 'summary.json');
+  const errors = outcome.records.filter((r) => r.status === 'error').length;
+  const status = outcome.interrupted
+    ? 'interrupted'
+    : exitCode === EXIT.usage
+      ? 'rejected'
+      : errors > 0
+        ? 'errors'
+        : 'ok';
+  return {
+    command: 'run',
+    dryRun: false,
+    exitCode,
+    status,
+    outDir: outcome.outDir,
+    samples: { finished: outcome.records.length, planned: outcome.units, errors },
+    calls: outcome.calls,
+    referenceReader: outcome.referenceReader,
+    ...(outcome.shard ? { shard: outcome.shard } : {}),
+    summary: existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as unknown) : null,
+    ...(errorLine ? { error: errorLine } : {}),
+    next: status === 'ok' || status === 'errors' ? `bench report ${shellWord(outcome.outDir)}` : null,
+  };
 }
 
 const num = (s: string) => Number(s.replace(/,/g, ''));
@@ -125,7 +201,21 @@ export const INTERRUPT_MESSAGE =
   'interrupt: no new samples start; samples in flight finish or stop at their next call ' +
   '(a stopped sample resumes on the next run); finished samples are saved. Press Ctrl-C again to quit now.';
 
+/** The predicted-wall-time line before a run against an endpoint (bench plan's model; reference/plan/preview.ts),
+ *  or undefined where none is due or the plan fails (the run then reports its own error). Calls no model. */
+async function predictionLine(cmd: CommandOf<'run'>, ctx: CliContext): Promise<string | undefined> {
+  if (cmd.noPlan || cmd.config.dryRun || cmd.config.model === 'local') return undefined;
+  try {
+    const { previewRun, formatPreview } = await import('../../reference/plan/preview.js');
+    return formatPreview(await previewRun(cmd.config, await ctx.catalog()));
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runCli(cmd: CommandOf<'run'>, io: CommandIO, ctx: CliContext): Promise<number> {
+  // With --json, stdout carries only the JSON document; what a person reads goes to stderr.
+  const say = cmd.json ? io.err : io.out;
   if (cmd.config.out !== undefined)
     checkOutputDir(cmd.config.out, '--out', 'pass a directory for the run, e.g. --out runs/mine');
   const controller = new AbortController();
@@ -141,8 +231,10 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO, ctx: CliConte
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    const predicted = await predictionLine(cmd, ctx);
+    if (predicted) say(predicted);
     const onEvent = (e: RunEvent) =>
-      (e.type === 'samples-capped' || e.type === 'note' ? io.err : io.out)(describeEvent(e));
+      (e.type === 'samples-capped' || e.type === 'note' ? io.err : say)(describeEvent(e));
     const outcome = await executeRun(cmd.config, {
       ...runHooks(await ctx.catalog()),
       createModel: (config, tokenizer) => createModel(config, tokenizer, createEmbeddedModel),
@@ -150,8 +242,9 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO, ctx: CliConte
       signal: controller.signal,
     });
     const { lines, exitCode, errorLine } = describeOutcome(outcome);
-    for (const l of lines) io.out(l);
+    for (const l of lines) say(l);
     if (errorLine) io.err(`bench: ${errorLine}`);
+    if (cmd.json) io.out(JSON.stringify(runJson(outcome, exitCode, errorLine), null, 2));
     return exitCode;
   } finally {
     process.off('SIGINT', onSignal);

@@ -8,6 +8,7 @@ import { scoreTargetWith, type ScoreEnv } from '../../harness/scorers/sources/ta
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import type { CliContext } from '../context.js';
 import { builtinCatalog } from '../../generators/index.js';
+import { plural } from '../../harness/util/plural.js';
 
 export type { ScoreRow, ScoreTable } from '../../harness/scorers/aggregate.js';
 
@@ -105,7 +106,7 @@ export function formatScoreTable(table: ScoreTable, json: boolean): string {
   });
   const labels = [...new Set(table.rows.map((r) => r.referenceLabel).filter((l): l is string => l !== undefined))];
   const lines = [
-    `${basename(table.target)} (${table.format}): ${table.rows.length} group(s)`,
+    `${basename(table.target)} (${table.format}): ${plural(table.rows.length, 'group')}`,
     '',
     ...pad([header, ...body]),
     '',
@@ -115,7 +116,7 @@ export function formatScoreTable(table: ScoreTable, json: boolean): string {
   );
   if (labels.length > 0)
     lines.push(
-      `ref: ${labels.join('; ')}${differs > 0 ? `; * marks ${differs} group(s) that differ from our score` : '; all groups match'}.`,
+      `ref: ${labels.join('; ')}${differs > 0 ? `; * marks ${plural(differs, 'group that differs', 'groups that differ')} from our score` : '; all groups match'}.`,
     );
   for (const n of table.notes ?? []) lines.push(`note: ${n}`);
   for (const w of table.warnings) lines.push(`warning: ${w}`);

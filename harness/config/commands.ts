@@ -6,8 +6,11 @@ import type { RunConfig } from './run-config.js';
 export type Command =
   | { command: 'help'; topic?: string }
   | { command: 'version' }
-  | { command: 'tasks' }
-  | { command: 'run'; config: RunConfig }
+  | { command: 'tasks'; json?: boolean }
+  /** `bench runs [DIR]`: dir absent = runs/. */
+  | { command: 'runs'; dir?: string; json?: boolean }
+  /** json: the outcome as one JSON document on stdout; noPlan: no predicted wall time before an endpoint run. */
+  | { command: 'run'; config: RunConfig; json?: boolean; noPlan?: boolean }
   /** `bench plan`: config is the planned `bench run` (absent with only --calibrate); the rest as typed, checked by the command. */
   | {
       command: 'plan';
@@ -42,7 +45,7 @@ export type Command =
     }
   /** format: an export layout of the catalog (checked by the parser). */
   | { command: 'export'; runDir: string; format: string; out: string; tasks?: string[] }
-  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
+  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean; json?: boolean }
   | {
       command: 'gate';
       runDir: string;
@@ -55,6 +58,7 @@ export type Command =
       allowMissing: boolean;
       paired?: boolean;
       alpha?: number;
+      json?: boolean;
     }
   | {
       command: 'compare';
@@ -64,6 +68,7 @@ export type Command =
       maxDrop?: number;
       z?: number;
       out?: string;
+      json?: boolean;
     }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }

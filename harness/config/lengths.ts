@@ -23,6 +23,8 @@ function trimNumber(x: number): string {
  * (99999m for 99999k), and building it would exhaust memory long before any model call.
  */
 export const MAX_TOKENS = 64 * M;
+/** The smallest token length written without a unit (k, m): below it a plain number is refused as a missing unit. */
+export const MIN_UNITLESS = 1000;
 /** The largest document count accepted: 500,000 documents (≈ 64m tokens of RULER-HQA paragraphs), for the same reason. */
 export const MAX_DOCS = 500_000;
 
@@ -38,6 +40,11 @@ function parseTokenValue(raw: string, whole: string): number {
     throw new UserError(`bad --lengths '${whole}': '${raw}' must be positive; ${HINT}`);
   if (Math.abs(rounded - value) > 1e-9)
     throw new UserError(`bad --lengths '${whole}': '${raw}' is not a whole number of tokens; ${HINT}`);
+  // `--lengths 32` is almost always 32k or 32 documents meant: a plain number is a token count only from 1000 up.
+  if (unit === '' && rounded < MIN_UNITLESS)
+    throw new UserError(
+      `bad --lengths '${whole}': '${raw.trim()}' has no unit; write ${rounded}k (${(rounded * K).toLocaleString('en-US')} tokens) or docs:${rounded} (${rounded} documents); a number without a unit means tokens only from ${MIN_UNITLESS.toLocaleString('en-US')} up`,
+    );
   if (rounded > MAX_TOKENS) {
     throw new UserError(
       `bad --lengths '${whole}': '${raw}' is ${rounded.toLocaleString('en-US')} tokens, above the maximum of 64m (18× the longest published length, 3.5m; a larger value is usually a mistyped unit and would exhaust memory building the context)`,

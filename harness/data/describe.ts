@@ -3,6 +3,7 @@
 import { UserError } from '../errors.js';
 import type { ManifestData } from '../run-dir/manifest.js';
 import type { DataSourceInfo, PreparedTask, TaskDefinition } from '../types.js';
+import { plural } from '../util/plural.js';
 
 /** The manifest's `data` field for a run's prepared tasks, or undefined when no task read --data. */
 export function manifestData(
@@ -31,7 +32,7 @@ export function describeData(info: DataSourceInfo): string {
     ? `; pool ${info.pool.path} (${info.pool.paragraphs} paragraphs, sha256 ${info.pool.sha256.slice(0, 12)})`
     : '';
   const ignored = info.ignored?.length ? `; ignored ${info.ignored.join(', ')}` : '';
-  return `data ${where}: ${info.format}, ${rows} rows${sha}${pool}${ignored}`;
+  return `data ${where}: ${info.format}, ${plural(rows, 'row')}${sha}${pool}${ignored}`;
 }
 
 /** A --data file (or the --pool file) whose content differs from what a run directory's samples were made from. */

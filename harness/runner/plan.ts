@@ -7,6 +7,7 @@ import { methods as registry } from '../methods/index.js';
 import type { Catalog } from '../registry/family.js';
 import type { LengthTarget, PreparedTask, TaskDefinition, Tokenizer } from '../types.js';
 import { approxTokens, unitKey, type WorkUnit } from './units.js';
+import { expectedKey } from '../run-dir/expected.js';
 
 export const NATIVE_LENGTH: LengthTarget = { kind: 'native', value: 0, label: 'all' };
 
@@ -139,4 +140,15 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer, catalog: 
     }
   }
   return { tasks, prepared, grids, units, skipped, capped };
+}
+
+/** Samples per method of the whole grid, keyed "task/length label", before --shard: what all shards hold together. */
+export function gridCounts(plan: RunPlan, config: RunConfig): Record<string, number> {
+  const out: Record<string, number> = {};
+  const whole = { ...config, shard: undefined };
+  plan.tasks.forEach((task, t) => {
+    for (const length of plan.grids[t])
+      out[expectedKey(task.name, length.label)] = sampleIndices(task, plan.prepared[t], length, whole).length;
+  });
+  return out;
 }

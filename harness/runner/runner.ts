@@ -20,7 +20,7 @@ import { expectedCounts, type ExpectedCounts } from '../run-dir/expected.js';
 import { dryRunRows, type DryRunRow } from './dry-run.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { runIdentity } from '../run-dir/identity.js';
-import { planRun, type RunPlan, type SamplesCapped } from './plan.js';
+import { gridCounts, planRun, type RunPlan, type SamplesCapped } from './plan.js';
 import { createProgress } from './progress.js';
 import { CallGate, gatedModel } from './schedule-policy.js';
 import { scheduleUnits, type WorkUnit } from './units.js';
@@ -88,6 +88,8 @@ export type RunOutcome =
       /** This invocation's calls. */
       calls: CallStats;
       referenceReader: boolean;
+      /** With --shard: this shard's samples per task/length (per method) and the whole grid's. */
+      shard?: { index: number; count: number; held: ExpectedCounts; grid: ExpectedCounts };
     };
 
 export function defaultOutDir(config: RunConfig, modelSlug: string): string {
@@ -397,6 +399,9 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
         interrupted: hooks.signal?.aborted ?? false,
         calls,
         referenceReader: model.isReferenceReader,
+        ...(config.shard
+          ? { shard: { ...config.shard, held: finished.expected, grid: gridCounts(plan, config) } }
+          : {}),
       };
     } finally {
       open.runDir.close();

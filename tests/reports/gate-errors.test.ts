@@ -45,7 +45,7 @@ test('errored samples fail the gate against a baseline that had none, with a lin
   const r = await gate(runDir(samples(10, 2)), clean);
   assert.equal(r.code, 1, r.out);
   assert.match(r.out, /^errors: 2 — TOO MANY: the baseline had 0; pass --max-errors 2 to allow them$/m);
-  assert.match(r.out, /^gate: FAIL \(0 of 1 keys regressed, too many errors\)$/m);
+  assert.match(r.out, /^gate: FAIL \(0 of 1 key regressed, too many errors\)$/m);
   assert.equal((await gate(runDir(samples(10, 2)), clean, { maxErrors: 2 })).code, 0, '--max-errors allows them');
   assert.equal((await gate(runDir(samples(10, 0)), clean)).code, 0);
 });

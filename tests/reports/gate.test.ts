@@ -125,7 +125,7 @@ test('exact mode fails when only the sample count changes (same score, different
     const r = await gate({ runDir: runDir(samples(n, n)), baseline, exact: true });
     assert.equal(r.code, 1, `n=${n}: ${r.out}`);
     assert.match(r.out, new RegExp(`100\\.00 \\(n=16\\) +100\\.00 \\(n=${n}\\) +0\\.00 .*CHANGED$`, 'm'));
-    assert.match(r.out, /gate: FAIL \(1 of 1 keys changed\)/);
+    assert.match(r.out, /gate: FAIL \(1 of 1 key changed\)/);
     // Outside exact mode the same run passes: the score did not move.
     assert.equal((await gate({ runDir: runDir(samples(n, n)), baseline })).code, 0);
   }
@@ -164,13 +164,13 @@ test('a baseline key missing from the run fails the gate unless allowMissing ski
   assert.match(refused.out, /ruler-hqa \/ memagent \/ 7k .* ok$/m);
   assert.match(
     refused.out,
-    /gate: FAIL \(0 of 1 keys regressed, 7 baseline keys missing from the run \(--allow-missing skips them\)\)/,
+    /gate: FAIL \(0 of 1 key regressed, 7 baseline keys missing from the run \(--allow-missing skips them\)\)/,
   );
 
   const allowed = await gate({ runDir: run, baseline, allowMissing: true });
   assert.equal(allowed.code, 0, allowed.out);
   assert.match(allowed.out, /missing keys skipped \(--allow-missing\)/);
-  assert.match(allowed.out, /gate: PASS \(1 keys compared, 7 missing keys skipped\)/);
+  assert.match(allowed.out, /gate: PASS \(1 key compared, 7 missing keys skipped\)/);
 
   // JUnit: a failure per missing key without the flag, skipped with it.
   const dir = mkdtempSync(join(tmpdir(), 'bench-gate-junit-'));

@@ -49,7 +49,7 @@ test('--paired: a drop the unpaired tolerance allows fails when it is significan
     paired.out,
     /ruler-hqa \/ memagent \/ 7k .* -7\.00 .*0\.0156 .*0\.0156 .*paired \(McNemar, 100 ids\) .*REGRESSION/,
   );
-  assert.match(paired.out, /gate: FAIL \(1 of 1 keys regressed; 1 keys compared: 1 paired, 0 unpaired\)/);
+  assert.match(paired.out, /gate: FAIL \(1 of 1 key regressed; 1 key compared: 1 paired, 0 unpaired\)/);
   // --max-drop is a floor, as in the unpaired rule: 7 points ≤ 8 → pass.
   const floor = await gate({ runDir: run, baseline: base, paired: true, maxDrop: 8 });
   assert.equal(floor.code, 0, floor.out);

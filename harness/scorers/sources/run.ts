@@ -7,6 +7,7 @@ import { isStringArray, jsonlRows, lineError, tornLineMessage } from '../../run-
 import { modelRecordKey } from '../../run-dir/record-key.js';
 import { stripSpecialTokens } from '../../protocol/special-tokens.js';
 import { cleanPrediction, type TokenTally } from './source.js';
+import { plural } from '../../util/plural.js';
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated', 'over-target']);
 
@@ -100,7 +101,7 @@ export function scoreRun(
   }
   if (overTarget > 0)
     warnings.push(
-      `${samplesFile}: ${overTarget} sample(s) have status over-target: their context is longer than the length target (the task cannot build it smaller, e.g. a question's own documents alone exceed it); scored as usual`,
+      `${samplesFile}: ${plural(overTarget, 'sample has', 'samples have')} status over-target: their context is longer than the length target (the task cannot build it smaller, e.g. a question's own documents alone exceed it); scored as usual`,
     );
   const sorted = [...groups.values()].sort((x, y) => {
     const a = x.group.key;

@@ -3,6 +3,7 @@
 import type { MetricRegistry } from '../metric.js';
 import type { ScoreRow } from '../aggregate.js';
 import { SPECIAL_TOKENS, stripSpecialTokens } from '../../protocol/special-tokens.js';
+import { plural } from '../../util/plural.js';
 
 export interface ScoreContext {
   metrics: MetricRegistry;
@@ -67,5 +68,5 @@ function firstToken(text: string): string {
 /** The note for a tally, or null when nothing was cleaned. */
 export function tokenTallyNote(tally: TokenTally): string | null {
   if (tally.count === 0) return null;
-  return `${tally.count} prediction(s) held chat-template special tokens (first: ${tally.first!.token} at ${tally.first!.at}); removed before scoring, as bench run does`;
+  return `${plural(tally.count, 'prediction')} held chat-template special tokens (first: ${tally.first!.token} at ${tally.first!.at}); removed before scoring, as bench run does`;
 }

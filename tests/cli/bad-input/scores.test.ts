@@ -71,7 +71,7 @@ test('S1 bench score on LongBench predictions such as Paris<|im_end|>: cleaned a
   assert.equal(notes.length, 1, r.stdout);
   assert.match(
     notes[0],
-    /^note: 1 prediction\(s\) held chat-template special tokens \(first: <\|im_end\|> at .*hotpotqa\.jsonl:1\); removed before scoring, as bench run does$/,
+    /^note: 1 prediction held chat-template special tokens \(first: <\|im_end\|> at .*hotpotqa\.jsonl:1\); removed before scoring, as bench run does$/,
   );
   // Without tokens there is nothing to say.
   writeFileSync(join(dir, 'hotpotqa.jsonl'), `${line('Paris', 'Paris')}\n`);
@@ -97,7 +97,7 @@ test('S2 bench compare: NIAH runs of other seeds (other needles) are not paired;
   assert.match(r.stdout, /compare: PASS \(2 rows compared, 0 paired/);
   assert.match(
     r.stdout,
-    /note: 6 sample id\(s\) held by both runs name other samples in each \(built with another --seed \(A 1, B 2\)\), so they are not paired; 2 row\(s\) left without a shared sample use the unpaired rule/,
+    /note: 6 sample ids held by both runs name other samples in each \(built with another --seed \(A 1, B 2\)\), so they are not paired; 2 rows left without a shared sample use the unpaired rule/,
   );
   assert.match(r.stdout, /niah_single_1\s+1K\s+full-context\s+full-context\s+0 of 3\/3 .*unpaired/);
   const same = await bench('compare', A, A);

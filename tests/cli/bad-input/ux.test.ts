@@ -140,7 +140,7 @@ test('every subcommand --help lists each flag its parser accepts; bench help X p
   assertOneLine(
     await runBench(['help', 'nope']),
     2,
-    /^bench: no help for 'nope': commands are run, plan, tasks, generate, score, export, report, gate, compare, baseline, merge, serve/,
+    /^bench: no help for 'nope': commands are run, plan, tasks, runs, generate, score, export, report, gate, compare, baseline, merge, serve/,
   );
 });
 
@@ -162,9 +162,9 @@ test('bench gate: baseline cells missing from the run exit 1; --allow-missing sk
   assert.match(refused.stdout, /ruler-hqa \/ memagent \/ 14k .*MISSING$/m);
   assert.match(
     refused.stdout,
-    /gate: FAIL \(0 of 1 keys regressed, 2 baseline keys missing from the run \(--allow-missing skips them\)\)/,
+    /gate: FAIL \(0 of 1 key regressed, 2 baseline keys missing from the run \(--allow-missing skips them\)\)/,
   );
   const allowed = await runBench(['gate', partial, '--baseline', baseline, '--allow-missing']);
   assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
-  assert.match(allowed.stdout, /gate: PASS \(1 keys compared, 2 missing keys skipped\)/);
+  assert.match(allowed.stdout, /gate: PASS \(1 key compared, 2 missing keys skipped\)/);
 });

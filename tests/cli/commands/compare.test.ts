@@ -28,7 +28,7 @@ test('bench compare A B: exit 1 when B is significantly worse, 0 when not, 2 on 
     worse.stdout,
     /Holm correction across the 1 paired comparison shown \(family-wise α = 0\.05\): 1 significant/,
   );
-  assert.match(worse.stdout, /^compare: FAIL \(B worse than A at 1 of 1 rows/m);
+  assert.match(worse.stdout, /^compare: FAIL \(B worse than A at 1 of 1 row/m);
   // Two lost: p = 0.5 → PASS.
   const same = await runBench(['compare', a, runDir(samples(40, (i) => i < 28)), '--alpha', '0.01']);
   assert.equal(same.code, 0, same.stdout + same.stderr);

@@ -385,7 +385,7 @@ describe('bench export (CLI)', () => {
     const out = fresh();
     const r = await runBench(['export', failing, '--format', 'ruler', '--out', out]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /wrote 24 samples in 8 file\(s\) under .* in RULER's layout/);
+    assert.match(r.stdout, /wrote 24 samples in 8 files under .* in RULER's layout/);
     assert.match(
       r.stdout,
       /2 of 24 samples ended in error \(1\) or truncated \(1\): written as a failed generation \(empty pred\)/,

@@ -147,7 +147,7 @@ test('a 25600-document index-form file (3.5M tokens a sample) runs from cached p
   const fromFile = await run(['--data', file, '--pool', BUNDLED_POOL]);
   assert.match(
     fromFile.stdout,
-    /ruler-hqa: lengths docs:25600 \(1 points\); data .*eval_25600\.json: memagent-hqa \(index form\), 128 rows, sha256 [0-9a-f]{12}; pool /,
+    /ruler-hqa: lengths docs:25600 \(1 point\); data .*eval_25600\.json: memagent-hqa \(index form\), 128 rows, sha256 [0-9a-f]{12}; pool /,
   );
   const generated = await run(['--lengths', 'docs:25600']);
   console.log(`peak RSS, 25600-document sample: index-form file ${fromFile.rss} MB, generated ${generated.rss} MB`);

@@ -46,7 +46,7 @@ test('bench run file:PATH (= jsonl --data PATH): one `all` point, per-row metric
     '--out',
     join(dir, 'run'),
   ]);
-  assert.match(log[0], /^jsonl: lengths all \(1 points\); data .*mine\.jsonl: jsonl, 3 rows, sha256 [0-9a-f]{12}$/);
+  assert.match(log[0], /^jsonl: lengths all \(1 point\); data .*mine\.jsonl: jsonl, 3 rows, sha256 [0-9a-f]{12}$/);
   assert.deepEqual(manifest.tasks, [{ name: 'jsonl', version: '1', metric: 'sub_em' }]);
   assert.equal(manifest.data.path, file);
   assert.equal(manifest.data.format, 'jsonl');
@@ -138,7 +138,7 @@ test("bench run longbench/hotpotqa --data FILE with rows in LongBench v1's layou
   ]);
   assert.match(
     log[0],
-    /^longbench\/hotpotqa: lengths all \(1 points\); data .*hotpotqa\.jsonl: longbench, 2 rows, sha256 /,
+    /^longbench\/hotpotqa: lengths all \(1 point\); data .*hotpotqa\.jsonl: longbench, 2 rows, sha256 /,
   );
   assert.equal(manifest.data.format, 'longbench');
   assert.equal(records.length, 2);
