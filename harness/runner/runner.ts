@@ -50,6 +50,9 @@ export interface FinishedRun {
   expected: ExpectedCounts;
   methods: string[];
   model: string;
+  /** The whole run directory: every finished sample it holds (earlier invocations' cells included) and its manifest,
+   *  whose history plans them. The summary files describe this, as `bench report DIR` does. */
+  directory: { records: SampleRecord[]; manifest: RunManifest };
 }
 
 /** Writes a finished run's summary files into its directory and returns the table printed after the run. */
@@ -100,6 +103,8 @@ interface OpenRun {
   modelId: string;
   /** Units still to run, longest chain first. */
   todo: WorkUnit[];
+  /** The manifest written for this invocation (the union over the directory's invocations). */
+  manifest: RunManifest;
 }
 
 /** Opens (or resumes) the run directory: refuses other settings or task versions, records the manifest. */
@@ -177,20 +182,19 @@ function openRun(
     // The directory's manifest describes every invocation's cells (the union); history lists each invocation.
     const previous = runDir.previous;
     const extended = previous !== null && gridAdditions(manifestGrid(previous), grid).length > 0;
-    runDir.writeManifest(
-      unionManifest(previous, manifest, {
-        command,
-        time: new Date().toISOString(),
-        grid,
-        extended,
-        units: plan.units.length,
-        resumed,
-        expected,
-      }),
-    );
+    const union = unionManifest(previous, manifest, {
+      command,
+      time: new Date().toISOString(),
+      grid,
+      extended,
+      units: plan.units.length,
+      resumed,
+      expected,
+    });
+    runDir.writeManifest(union);
     if (todo.length < plan.units.length)
       onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
-    return { runDir, outDir, modelId, todo };
+    return { runDir, outDir, modelId, todo, manifest: union };
   } catch (err) {
     runDir.close();
     throw err;
@@ -386,6 +390,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
         expected: expectedCounts(plan.units),
         methods: config.methods,
         model: open.modelId,
+        directory: { records: [...open.runDir.finished.values()], manifest: open.manifest },
       };
       const summaryTable = guardIO('writing', join(open.outDir, 'summary.csv'), () => hooks.writeSummary(finished));
       return {
