@@ -18,6 +18,7 @@ import { guardIO, RunDirIOError } from '../run-dir/io-errors.js';
 import { gridAdditions, manifestGrid, unionManifest, type RunManifest } from '../run-dir/manifest.js';
 import { expectedCounts, type ExpectedCounts } from '../run-dir/expected.js';
 import { dryRunRows, type DryRunRow } from './dry-run.js';
+import { defaultOutDir } from './default-out-dir.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { runIdentity } from '../run-dir/identity.js';
 import { planRun, type RunPlan, type SamplesCapped } from './plan.js';
@@ -93,9 +94,7 @@ export type RunOutcome =
       referenceReader: boolean;
     };
 
-export function defaultOutDir(config: RunConfig, modelSlug: string): string {
-  return join('runs', `${config.tasks.join('+')}__${config.methods.join('+')}__${modelSlug}__seed${config.seed}`);
-}
+export { defaultOutDir } from './default-out-dir.js';
 
 interface OpenRun {
   runDir: RunDir;
@@ -117,13 +116,14 @@ function openRun(
 ): OpenRun {
   const modelId = model.isReferenceReader ? model.id : (config.modelName ?? model.id);
   const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
-  const outDir = config.out ?? defaultOutDir(config, modelSlug);
   const identity = runIdentity(config, tokenizer.id, modelId, plan.tasks);
   const grid = {
     tasks: plan.tasks.map((t) => t.name),
     lengths: Object.fromEntries(plan.tasks.map((t, i) => [t.name, plan.grids[i].map((l) => l.label)])),
     methods: config.methods,
   };
+  const data = manifestData(plan.tasks, plan.prepared);
+  const outDir = config.out ?? defaultOutDir(config, modelSlug, { identity, lengths: grid.lengths, data });
   const runDir = RunDir.open(outDir, identity, {
     grid,
     extend: config.extend,
@@ -143,7 +143,6 @@ function openRun(
       return done !== undefined && !(config.retryErrors && done.status === 'error');
     };
     // Finished samples made from another version of a --data file are never mixed with the new file's rows.
-    const data = manifestData(plan.tasks, plan.prepared);
     const finishedOf = (task: string) => [...runDir.finished.values()].filter((r) => r.task === task).length;
     refuseChangedData(outDir, dataChanges(runDir.previous?.data, data), finishedOf, config.extend);
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
