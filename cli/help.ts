@@ -66,7 +66,7 @@ Options:
 ${LENGTHS}
   --samples N           samples per length                                              [task default, 128]
   --seed S              data seed                                                       [42]
-  --out DIR             run directory; rerunning the same command resumes it           [runs/<task>__<method>__<model>__seed<S>]
+  --out DIR             run directory; rerunning the same command resumes it   [runs/<task>__<method>__<model>__seed<S>__<hash>]
   --model local|URL     'local' = embedded reference reader (not an LLM); or an OpenAI-compatible base URL  [local]
   --endpoint URL        another endpoint (repeatable); calls go to the least busy one
   --model-name NAME     model name the endpoint serves (required with a URL)

@@ -452,7 +452,7 @@ function parseRun(
     out: nonEmptyPath(
       values.out as string | undefined,
       '--out',
-      'a directory for the run, e.g. --out runs/mine, or drop --out for runs/<task>__<method>__<model>__seed<S>',
+      'a directory for the run, e.g. --out runs/mine, or drop --out for runs/<task>__<method>__<model>__seed<S>__<hash>',
     ),
     methods,
     methodSettings: parseMethodSettings(values, methods),

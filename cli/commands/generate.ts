@@ -15,7 +15,7 @@ import { parseLengths } from '../../harness/config/lengths.js';
 import type { GenerateLayout } from '../../harness/formats/generate-layout.js';
 import type { Catalog } from '../../harness/registry/family.js';
 import type { CliContext } from '../context.js';
-import { samplesCappedNote } from '../../harness/runner/plan.js';
+import { gridFor, samplesCappedNote } from '../../harness/runner/plan.js';
 import { checkOutputFile } from '../../harness/path-checks.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
 import { plural } from '../../harness/util/plural.js';
@@ -24,8 +24,9 @@ import { plural } from '../../harness/util/plural.js';
 export type GenerateFormat = string;
 
 /** Version of the row layouts; part of the cache key. 2: native rows carry `scoring`. 3: native rows name the
- *  middle-truncation rule by what it does (`joined`, `halves`), and ids are the runner's. */
-export const GENERATE_ROWS_VERSION = '3';
+ *  middle-truncation rule by what it does (`joined`, `halves`), and ids are the runner's. 4: MemAgent's RULER-HQA rows at
+ *  docs:N carry num_docs. */
+export const GENERATE_ROWS_VERSION = '4';
 
 type GenerateCatalog = Pick<Catalog, 'generateLayouts' | 'generateFormats'>;
 
@@ -42,6 +43,8 @@ export interface GenerateOptions {
   options?: Record<string, string>;
   /** Called after each row is written. */
   onRow?(done: number, total: number, length: LengthTarget): void;
+  /** The task already prepared with these options (its grid was read from it). */
+  prepared?: PreparedTask;
 }
 
 export interface GenerateLengthResult {
@@ -103,8 +106,16 @@ export async function generateCommand(opts: GenerateOptions, catalog: GenerateCa
     throw new UserError(`two lengths would write the same file ${duplicate}: list each length once`);
   const options = opts.options ?? {};
   const cache = new DatasetCache(opts.cacheDir);
-  let prepared: PreparedTask | undefined;
+  let prepared: PreparedTask | undefined = opts.prepared;
   const prepare = async () => (prepared ??= await task.prepare({ tokenizer, seed, options }));
+
+  const identity = (length: LengthTarget, index: number) => ({
+    task: task.name,
+    taskVersion: task.version,
+    length,
+    index,
+  });
+  if (layout.check) layout.check(withRunnerIdentity((await prepare()).build(lengths[0], 0), identity(lengths[0], 0)));
 
   const results: GenerateLengthResult[] = [];
   let total = 0;
@@ -151,12 +162,7 @@ export async function generateCommand(opts: GenerateOptions, catalog: GenerateCa
           const reuse = cached ? copyLines(cached.path, cached.rows, [entry.fd, outFd]) : 0;
           for (let i = reuse; i < n; i++) {
             // The same identity the runner gives a sample, so ids in generated files match a run's records.
-            const sample = withRunnerIdentity(p.build(length, i), {
-              task: task.name,
-              taskVersion: task.version,
-              length,
-              index: i,
-            });
+            const sample = withRunnerIdentity(p.build(length, i), identity(length, i));
             writeJsonRow([entry.fd, outFd], layout.row(sample, tokenizer));
             opts.onRow?.(i + 1, n, length);
           }
@@ -193,14 +199,20 @@ export async function generateCli(cmd: CommandOf<'generate'>, io: CommandIO, ctx
   const catalog = await ctx.catalog();
   const task = catalog.task(cmd.task);
   checkOutputFile(cmd.out, '--out', 'pass a file in a writable directory, e.g. --out data.jsonl');
-  const lengths = cmd.lengths ?? parseLengths(task.defaultLengths);
+  const tokenizer = loadTokenizer(cmd.tokenizer);
+  // As `bench run` takes them: a data file's own lengths, LongBench's one native point, else --lengths or the default.
+  let prepared: PreparedTask | undefined;
+  if (task.nativeLengths || cmd.options.data !== undefined)
+    prepared = await task.prepare({ tokenizer, seed: cmd.seed, options: cmd.options });
+  const lengths = prepared ? gridFor(task, prepared, cmd) : (cmd.lengths ?? parseLengths(task.defaultLengths));
   const result = await generateCommand(
     {
       task,
       lengths,
-      samples: cmd.samples ?? task.defaultSamples,
+      prepared,
+      samples: cmd.samples ?? (prepared?.lengths ? Number.MAX_SAFE_INTEGER : task.defaultSamples),
       seed: cmd.seed,
-      tokenizer: loadTokenizer(cmd.tokenizer),
+      tokenizer,
       format: cmd.format,
       out: cmd.out,
       cacheDir: datasetCacheDir(),

@@ -33,6 +33,13 @@ import {
   type ScannedFile,
 } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, listFiles, pyStrip, pyStripEnd, type Entry } from '../../harness/data/source.js';
+import {
+  MEMAGENT_RULER,
+  memagentRulerName,
+  prepareMemAgentRuler,
+  readsFileOf,
+  type MemAgentRulerRules,
+} from '../ruler/memagent-data.js';
 
 export const MEMAGENT_HQA_FIELDS = 'context, input, answers, num_docs, index';
 
@@ -222,6 +229,7 @@ export function readRulerHqaData(
   if (path === undefined) return undefined;
   let files: string[];
   let ignored: string[] = [];
+  let general: Detected[] = [];
   if (isDirectory(path)) {
     const found: Detected[] = [];
     for (const f of listFiles(path, 0)) {
@@ -235,7 +243,16 @@ export function readRulerHqaData(
       }
     }
     files = found.filter((d) => d.format === 'memagent-hqa').map((d) => d.path);
-    ignored.push(...found.filter((d) => d.format !== 'memagent-hqa').map((d) => `${d.path} (${d.format})`));
+    // MemAgent's general-driver files of this task (bench generate --format memagent at token lengths), when the
+    // folder holds no RULER-HQA file.
+    if (files.length === 0) {
+      general = found.filter((d) => {
+        const named = memagentRulerName(d.path);
+        return d.format === MEMAGENT_RULER && named !== undefined && readsFileOf(task, named.task, MEMAGENT_HQA_RULES);
+      });
+      files = general.map((d) => d.path);
+    }
+    ignored.push(...found.filter((d) => !files.includes(d.path)).map((d) => `${d.path} (${d.format})`));
     if (files.length === 0)
       throw new UserError(
         `--data ${path} holds no MemAgent RULER-HQA files (JSON rows {context, input, answers, num_docs, index}, e.g. eval_50.json); for a HotpotQA dev file pass the file itself`,
@@ -249,7 +266,8 @@ export function readRulerHqaData(
         );
       return undefined;
     }
-    if (d.format !== 'memagent-hqa') throw wrongTask(task, d);
+    if (d.format === MEMAGENT_RULER) general = [d];
+    else if (d.format !== 'memagent-hqa') throw wrongTask(task, d);
     files = [path];
   }
   if (task === 'ctx-dist')
@@ -260,10 +278,20 @@ export function readRulerHqaData(
     throw new UserError(
       "--placement builds its own contexts; MemAgent's files keep their document order: drop --placement",
     );
-  const prepared = prepareMemAgentHqa(env, task, version, files, path);
+  const prepared =
+    general.length > 0
+      ? prepareMemAgentRuler(env, task, files, path, MEMAGENT_HQA_RULES)
+      : prepareMemAgentHqa(env, task, version, files, path);
   if (ignored.length > 0) prepared.data!.ignored = ignored;
   return prepared;
 }
+
+/** RULER-HQA rows in MemAgent's general-driver layout: scored sub_em on `answers` (else `outputs`), as ruler_hqa.py. */
+const MEMAGENT_HQA_RULES: MemAgentRulerRules = {
+  metric: 'sub_em',
+  answers: (r) => (Array.isArray(r.answers) ? r.answers : undefined),
+  alsoReads: ['ctx-dist'],
+};
 
 /** MemAgent's taskutils/memory_data/different_docs_eval.py rows: {context, input, answers, num_docs, index}. */
 export const memagentHqaFormat: DataFormat = {

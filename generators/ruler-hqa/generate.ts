@@ -28,5 +28,7 @@ export const memagentGenerateLayout: GenerateLayout = {
     ['answers', sample.answers],
     ['outputs', sample.answers],
     ['length', sample.context.tokenCount],
+    // ruler_hqa.py's eval_<N>.json rows carry their document count (and `bench run ruler-hqa --data` reads it).
+    ...(sample.length.kind === 'docs' ? [['num_docs', sample.length.value] as [string, unknown]] : []),
   ],
 };

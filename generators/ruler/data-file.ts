@@ -29,6 +29,14 @@ import {
 } from '../../harness/data/format.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, listFiles, type Entry } from '../../harness/data/source.js';
+import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
+import { NIAH_METRIC } from './build.js';
+import {
+  MEMAGENT_RULER,
+  memagentRulerFilesIn,
+  prepareMemAgentRuler,
+  type MemAgentRulerRules,
+} from './memagent-data.js';
 
 export const RULER_METRIC = 'string_match_all';
 const RULER_NIAH = 'ruler-niah';
@@ -116,14 +124,31 @@ export function niahTaskInPath(path: string): string | undefined {
 
 /** The RULER files for `task` under a --data directory: `…/{task}/*.jsonl` or `{task}.jsonl`, up to 6 levels down. */
 function rulerFilesIn(dir: string, task: string): string[] {
-  const files = listFiles(dir, 6).filter(
+  return listFiles(dir, 6).filter(
     (f) => f.endsWith('.jsonl') && (basename(dirname(f)) === task || basename(f) === `${task}.jsonl`),
   );
-  if (files.length === 0) {
+}
+
+/** MemAgent's ruler_general.py settings for its NIAH rows (docs/PROTOCOLS.md §c.8), as our own NIAH samples have them. */
+const MEMAGENT_NIAH_RULES: MemAgentRulerRules = {
+  metric: NIAH_METRIC,
+  prompt: (r) => ({
+    maxNewTokens: TOKENS_TO_GENERATE,
+    decoding: MEMAGENT_DECODING,
+    ...(typeof r.answer_prefix === 'string' ? { answerPrefix: r.answer_prefix } : {}),
+  }),
+};
+
+/** MemAgent's eval_<task>_<tokens>.json files that --data names for `task`, or undefined when it names RULER's. */
+function memagentFiles(dataPath: string, task: string, ctx: DataContext): string[] | undefined {
+  if (!isDirectory(dataPath))
+    return detectFile(dataPath, ctx.dataFormats).format === MEMAGENT_RULER ? [dataPath] : undefined;
+  if (rulerFilesIn(dataPath, task).length > 0) return undefined;
+  const files = memagentRulerFilesIn(dataPath, task, MEMAGENT_NIAH_RULES);
+  if (files.length === 0)
     throw new DatasetMissingError(
-      `no RULER data for ${task} under ${dir}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl)`,
+      `no RULER data for ${task} under ${dataPath}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl), or MemAgent's eval_${task}_{length}.json`,
     );
-  }
   return files;
 }
 
@@ -131,6 +156,8 @@ function rulerFilesIn(dir: string, task: string): string[] {
 export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ctx: DataContext): PreparedTask {
   const dataPath = env.options.data!;
   refuseOthersOptions(env, ctx, RULER_NIAH, `${task} with RULER data does not use it`);
+  const memagent = memagentFiles(dataPath, task, ctx);
+  if (memagent) return prepareMemAgentRuler(env, task, memagent, dataPath, MEMAGENT_NIAH_RULES);
   const files = isDirectory(dataPath) ? rulerFilesIn(dataPath, task) : [dataPath];
   const entries: Entry<RulerItem>[] = [];
   const scanned: ScannedFile[] = [];

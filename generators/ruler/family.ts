@@ -3,6 +3,7 @@
 import type { Family } from '../../harness/registry/family.js';
 import { rulerReportFacet } from './report-facet.js';
 import { rulerNiahFormat } from './data-file.js';
+import { memagentRulerFormat } from './memagent-data.js';
 import { rulerExportLayout } from './export.js';
 import { rulerGenerateLayout } from './generate.js';
 import { niahTasks } from './index.js';
@@ -16,7 +17,7 @@ export const rulerFamily: Family = {
   tasks: niahTasks,
   metrics: RULER_METRIC_ENTRIES,
   scoreSources: [rulerScoreSource],
-  dataFormats: [rulerNiahFormat],
+  dataFormats: [rulerNiahFormat, memagentRulerFormat],
   reportFacets: [rulerReportFacet],
   exportLayouts: [rulerExportLayout],
   generateLayouts: [rulerGenerateLayout],

@@ -40,10 +40,18 @@ export const rulerGenerateLayout: GenerateLayout = {
   path(out, task, length) {
     if (length.kind !== 'tokens') {
       throw new UserError(
-        `--format ruler lays data out by token length (OUT/<tokens>/data/<task>/validation.jsonl, as RULER's run.sh); ${length.label} is not a token length: use --format memagent or native`,
+        `--format ruler lays data out by token length (OUT/<tokens>/data/<task>/validation.jsonl, as RULER's run.sh); ${length.label} is not a token length: use --format ${length.kind === 'native' ? 'native' : 'memagent or native'}`,
       );
     }
     return join(out, String(length.value), 'data', taskFolder(task), 'validation.jsonl');
+  },
+  // RULER's own prompt is what `bench run niah_* --data` splits back into haystack and question; a task without one
+  // (ruler-hqa's documents) would leave a file no reader takes.
+  check(sample) {
+    if (sample.prompt?.nativeTemplate === undefined)
+      throw new UserError(
+        `--format ruler writes RULER's own prompt, which only RULER's tasks (niah_*) have; ${sample.task} has none: use --format memagent or native`,
+      );
   },
   row(sample, tokenizer) {
     const { before, after } = promptFrame(sample);

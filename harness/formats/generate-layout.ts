@@ -20,6 +20,9 @@ export interface GenerateLayout {
   readonly perLength?: string;
   /** The file one length's rows go to; throws UserError for a length the layout cannot hold. */
   path(out: string, task: string, length: LengthTarget): string;
+  /** Throws UserError when the task's samples have no place in this layout; called on its first sample before any
+   *  file or folder is made. */
+  check?(sample: Sample): void;
   /** One sample's row, fields in the peer's order (a StreamedText value is written without being joined). */
   row(sample: Sample, tokenizer: Tokenizer): Array<[string, unknown]>;
 }

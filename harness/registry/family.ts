@@ -15,6 +15,7 @@ import type { Metric } from '../scorers/metric.js';
 import { QA_METRICS } from '../scorers/qa-metrics.js';
 import type { ScoreSource } from '../scorers/sources/source.js';
 import { withDataReader, type DataFormat } from '../data/format.js';
+import { nativeDataFormat, withNativeData } from '../data/native.js';
 
 /** A name that stands for several tasks (e.g. longbench-qa → its datasets). */
 export interface TaskGroup {
@@ -60,11 +61,14 @@ export class Catalog {
 
   constructor(families: Iterable<Family> = []) {
     for (const f of families) this.add(f);
+    // bench generate's own rows, read for every task (withNativeData); listed after the families' layouts.
+    this.dataFormats.register(nativeDataFormat);
   }
 
   add(family: Family): void {
     this.families.register(family);
-    for (const t of family.tasks) this.tasks.register(withDataReader(t, family.dataFormats ?? [], this));
+    for (const t of family.tasks)
+      this.tasks.register(withNativeData(withDataReader(t, family.dataFormats ?? [], this), this));
     for (const g of family.groups ?? []) this.groups.register(g);
     for (const f of family.reportFacets ?? []) this.reportFacets.register(f);
     for (const m of family.metrics ?? []) this.metrics.register(m);

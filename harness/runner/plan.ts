@@ -45,7 +45,12 @@ export function samplesCappedNote(c: SamplesCapped): string {
   return `note: ${c.task} has ${at} (--samples ${c.requested})`;
 }
 
-function gridFor(task: TaskDefinition, prepared: PreparedTask, config: RunConfig): LengthTarget[] {
+/** A task's grid: the data's lengths (--lengths selects among them), its one native point, or --lengths / its default. */
+export function gridFor(
+  task: TaskDefinition,
+  prepared: PreparedTask,
+  config: Pick<RunConfig, 'lengths' | 'lengthSpec'>,
+): LengthTarget[] {
   if (prepared.lengths) return dataGrid(task, prepared.lengths, config);
   if (task.nativeLengths) {
     if (config.lengths) throw new UserError(`task ${task.name} uses its documents' own lengths; drop --lengths`);
@@ -61,7 +66,11 @@ function gridFor(task: TaskDefinition, prepared: PreparedTask, config: RunConfig
  * Lengths defined by the data (samples read from --data files): the grid is the data's; --lengths only selects among
  * them, and a length the data does not have is refused.
  */
-function dataGrid(task: TaskDefinition, lengths: LengthTarget[], config: RunConfig): LengthTarget[] {
+function dataGrid(
+  task: TaskDefinition,
+  lengths: LengthTarget[],
+  config: Pick<RunConfig, 'lengths' | 'lengthSpec'>,
+): LengthTarget[] {
   if (!config.lengths) return lengths;
   const has = (l: LengthTarget) => lengths.some((d) => d.kind === l.kind && d.value === l.value);
   const missing = config.lengths.filter((l) => !has(l));

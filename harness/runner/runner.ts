@@ -18,6 +18,7 @@ import { guardIO, RunDirIOError } from '../run-dir/io-errors.js';
 import { gridAdditions, manifestGrid, unionManifest, type RunManifest } from '../run-dir/manifest.js';
 import { expectedCounts, type ExpectedCounts } from '../run-dir/expected.js';
 import { dryRunRows, type DryRunRow } from './dry-run.js';
+import { defaultOutDir } from './default-out-dir.js';
 import { buildMethods, executeUnit, type ExecEnv } from './execute.js';
 import { runIdentity } from '../run-dir/identity.js';
 import { gridCounts, planRun, type RunPlan, type SamplesCapped } from './plan.js';
@@ -50,6 +51,9 @@ export interface FinishedRun {
   expected: ExpectedCounts;
   methods: string[];
   model: string;
+  /** The whole run directory: every finished sample it holds (earlier invocations' cells included) and its manifest,
+   *  whose history plans them. The summary files describe this, as `bench report DIR` does. */
+  directory: { records: SampleRecord[]; manifest: RunManifest };
 }
 
 /** Writes a finished run's summary files into its directory and returns the table printed after the run. */
@@ -92,9 +96,7 @@ export type RunOutcome =
       shard?: { index: number; count: number; held: ExpectedCounts; grid: ExpectedCounts };
     };
 
-export function defaultOutDir(config: RunConfig, modelSlug: string): string {
-  return join('runs', `${config.tasks.join('+')}__${config.methods.join('+')}__${modelSlug}__seed${config.seed}`);
-}
+export { defaultOutDir } from './default-out-dir.js';
 
 interface OpenRun {
   runDir: RunDir;
@@ -102,6 +104,8 @@ interface OpenRun {
   modelId: string;
   /** Units still to run, longest chain first. */
   todo: WorkUnit[];
+  /** The manifest written for this invocation (the union over the directory's invocations). */
+  manifest: RunManifest;
 }
 
 /** Opens (or resumes) the run directory: refuses other settings or task versions, records the manifest. */
@@ -114,13 +118,14 @@ function openRun(
 ): OpenRun {
   const modelId = model.isReferenceReader ? model.id : (config.modelName ?? model.id);
   const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
-  const outDir = config.out ?? defaultOutDir(config, modelSlug);
   const identity = runIdentity(config, tokenizer.id, modelId, plan.tasks);
   const grid = {
     tasks: plan.tasks.map((t) => t.name),
     lengths: Object.fromEntries(plan.tasks.map((t, i) => [t.name, plan.grids[i].map((l) => l.label)])),
     methods: config.methods,
   };
+  const data = manifestData(plan.tasks, plan.prepared);
+  const outDir = config.out ?? defaultOutDir(config, modelSlug, { identity, lengths: grid.lengths, data });
   const runDir = RunDir.open(outDir, identity, {
     grid,
     extend: config.extend,
@@ -140,7 +145,6 @@ function openRun(
       return done !== undefined && !(config.retryErrors && done.status === 'error');
     };
     // Finished samples made from another version of a --data file are never mixed with the new file's rows.
-    const data = manifestData(plan.tasks, plan.prepared);
     const finishedOf = (task: string) => [...runDir.finished.values()].filter((r) => r.task === task).length;
     refuseChangedData(outDir, dataChanges(runDir.previous?.data, data), finishedOf, config.extend);
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
@@ -179,20 +183,19 @@ function openRun(
     // The directory's manifest describes every invocation's cells (the union); history lists each invocation.
     const previous = runDir.previous;
     const extended = previous !== null && gridAdditions(manifestGrid(previous), grid).length > 0;
-    runDir.writeManifest(
-      unionManifest(previous, manifest, {
-        command,
-        time: new Date().toISOString(),
-        grid,
-        extended,
-        units: plan.units.length,
-        resumed,
-        expected,
-      }),
-    );
+    const union = unionManifest(previous, manifest, {
+      command,
+      time: new Date().toISOString(),
+      grid,
+      extended,
+      units: plan.units.length,
+      resumed,
+      expected,
+    });
+    runDir.writeManifest(union);
     if (todo.length < plan.units.length)
       onEvent({ type: 'resuming', finished: plan.units.length - todo.length, total: plan.units.length, dir: outDir });
-    return { runDir, outDir, modelId, todo };
+    return { runDir, outDir, modelId, todo, manifest: union };
   } catch (err) {
     runDir.close();
     throw err;
@@ -388,6 +391,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
         expected: expectedCounts(plan.units),
         methods: config.methods,
         model: open.modelId,
+        directory: { records: [...open.runDir.finished.values()], manifest: open.manifest },
       };
       const summaryTable = guardIO('writing', join(open.outDir, 'summary.csv'), () => hooks.writeSummary(finished));
       return {

@@ -80,12 +80,50 @@ function detectFile(file: string, sources: Registry<ScoreSource>): string {
   return format;
 }
 
-/** Files to score and their format. */
+/** Folders below `dir` (hidden ones skipped, at most `depth` levels down) that hold .jsonl files, in name order. */
+function jsonlFolders(dir: string, depth: number): string[][] {
+  const out: string[][] = [];
+  const walk = (d: string, left: number) => {
+    const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const here = entries.filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => join(d, e.name));
+    if (here.length > 0) out.push(here);
+    if (left > 0)
+      for (const e of entries) if (e.isDirectory() && !e.name.startsWith('.')) walk(join(d, e.name), left - 1);
+  };
+  walk(dir, depth);
+  return out;
+}
+
+/**
+ * An export's or a peer's root folder (`bench export --out DIR`, LongBench's `pred/`, RULER's `<root>/<model>`): the
+ * folders of .jsonl files below it, each scored as the folder it is (one model's LongBench predictions, one length's
+ * RULER preds). Every file must be of one format: the requested one, else the first file's.
+ */
+function resolveTree(
+  target: string,
+  requested: string | undefined,
+  sources: Registry<ScoreSource>,
+): { format: string; files: string[]; groups: string[][] } | undefined {
+  const groups = jsonlFolders(target, 6);
+  if (groups.length === 0) return undefined;
+  const files = groups.flat();
+  const format = requested !== undefined && requested !== 'auto' ? requested : detectFile(files[0], sources);
+  for (const f of files) {
+    const found = detectFile(f, sources);
+    if (found !== format)
+      throw new UserError(
+        `${f}: looks like ${found} output, not ${format} as ${files[0]}; score one kind of file at a time (pass the folder that holds one kind)`,
+      );
+  }
+  return { format, files, groups };
+}
+
+/** Files to score and their format; `groups`: the folders scored one at a time (an export's root). */
 function resolveTarget(
   target: string,
   requested: string | undefined,
   sources: Registry<ScoreSource>,
-): { format: string; files: string[] } {
+): { format: string; files: string[]; groups?: string[][] } {
   if (!existsSync(target))
     throw new UserError(`not found: ${target} (pass a run directory, a pred directory or a .jsonl file)`);
   let files: string[];
@@ -95,7 +133,11 @@ function resolveTarget(
       return { format: RUN_FORMAT, files: [samples] };
     files = jsonlIn(target);
     for (const s of sources.all()) if (files.length === 0) files = s.nestedFiles?.(target) ?? [];
-    if (files.length === 0) throw new UserError(`no .jsonl files in ${target}; ${formatHint(sources)}`);
+    if (files.length === 0) {
+      const tree = resolveTree(target, requested, sources);
+      if (tree) return tree;
+      throw new UserError(`no .jsonl files in ${target} or below it; ${formatHint(sources)}`);
+    }
   } else {
     files = [target];
   }
@@ -115,16 +157,17 @@ function resolveTarget(
 export function scoreTargetWith(target: string, req: ScoreRequest, env: ScoreEnv): ScoreTable {
   checkFormat(req.format, env.scoreSources);
   const metric = req.metric === undefined ? undefined : getMetric(env.metrics, req.metric).name;
-  const { format, files } = resolveTarget(target, req.format, env.scoreSources);
+  const { format, files, groups } = resolveTarget(target, req.format, env.scoreSources);
   const warnings: string[] = [];
   const notes: string[] = [];
   const tokens = newTokenTally();
   let rows: ScoreRow[];
   if (format === RUN_FORMAT) rows = scoreRun(files[0], warnings, env.metrics, metric, tokens);
-  else
-    rows = env.scoreSources
-      .get(format)
-      .score(files, { metrics: env.metrics, metric, warnings, notes, options: req.options ?? {}, tokens });
+  else {
+    const source = env.scoreSources.get(format);
+    const ctx = { metrics: env.metrics, metric, warnings, notes, options: req.options ?? {}, tokens };
+    rows = (groups ?? [files]).flatMap((g) => source.score(g, ctx));
+  }
   const cleaned = tokenTallyNote(tokens);
   if (cleaned !== null) notes.push(cleaned);
   if (metric !== undefined)

@@ -148,7 +148,7 @@ test('row layouts: ruler, memagent, native', async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('any task works: a text-context task without its own template uses the full-context template', async () => {
+test("--format ruler takes only tasks with RULER's own prompt; the others are refused with nothing written", async () => {
   const dir = tmp();
   const toy: TaskDefinition = {
     name: 'toy',
@@ -176,24 +176,26 @@ test('any task works: a text-context task without its own template uses the full
       };
     },
   };
-  const res = await generateCommand(
-    {
-      task: toy,
-      lengths: [L8k],
-      samples: 5,
-      seed: 1,
-      tokenizer,
-      format: 'ruler',
-      out: join(dir, 'toy'),
-      cacheDir: join(dir, 'c'),
-    },
-    catalog,
+  await assert.rejects(
+    generateCommand(
+      {
+        task: toy,
+        lengths: [L8k],
+        samples: 5,
+        seed: 1,
+        tokenizer,
+        format: 'ruler',
+        out: join(dir, 'toy'),
+        cacheDir: join(dir, 'c'),
+      },
+      catalog,
+    ),
+    (e: unknown) =>
+      e instanceof UserError &&
+      e.message ===
+        "--format ruler writes RULER's own prompt, which only RULER's tasks (niah_*) have; toy has none: use --format memagent or native",
   );
-  assert.equal(res.rows, 2, 'capped at maxSamples');
-  const [r0] = rows(join(dir, 'toy', '8192', 'data', 'toy', 'validation.jsonl'));
-  assert.match(r0.input as string, /<text>\nDocument 1:\nPerson 0 is a0.\n<\/text>\n\nWho is 0\?/);
-  assert.equal(r0.length, tokenizer.count(r0.input as string) + 1024);
-  assert.ok(!('answer_prefix' in r0));
+  assert.ok(!existsSync(join(dir, 'toy', '8192', 'data', 'toy', 'validation.jsonl')));
   await assert.rejects(
     generateCommand(
       {

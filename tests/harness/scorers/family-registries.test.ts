@@ -163,8 +163,11 @@ describe('the built-in registrations give the messages word for word', () => {
         e instanceof UserError &&
         e.message ===
           `${odd}: line 1: fields {foo} match no known layout; expected MemAgent's RULER-HQA {context, input, answers, num_docs, index}, ` +
-            "RULER's {index, input, outputs, length, ...}, LongBench {input, context, answers, length, dataset, language, all_classes, _id}, " +
-            'generic {context, question, answers, id?, metric?}, or HotpotQA dev records',
+            "RULER's {index, input, outputs, length, ...}, MemAgent's RULER {context, input, outputs, length, index}, " +
+            'LongBench {input, context, answers, length, dataset, language, all_classes, _id}, ' +
+            'generic {context, question, answers, id?, metric?}, ' +
+            "bench generate's native {id, task, task_version, length, index, question, answers, metric, prompt, metadata, context}, " +
+            'or HotpotQA dev records',
     );
   });
 
@@ -175,6 +178,8 @@ describe('the built-in registrations give the messages word for word', () => {
       [{ input: 'q', context: 'c', answers: ['a'], length: 1, dataset: 'trec', all_classes: null }, 'longbench'],
       [{ index: 0, input: 'q', outputs: ['a'], length: 1 }, 'ruler-niah'],
       [{ context: 'c', question: 'q', answers: ['a'] }, 'jsonl'],
+      [{ index: 0, input: 'q', context: 'c', outputs: ['a'], length: 1 }, 'memagent-ruler'],
+      [{ task: 't', task_version: '1', length: {}, question: 'q', answers: ['a'], context: 'c' }, 'native'],
     ];
     cases.forEach(([row, format], k) =>
       assert.equal(detectFile(file(`row${k}.jsonl`, [row]), catalog.dataFormats).format, format),
