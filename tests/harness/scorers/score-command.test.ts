@@ -436,7 +436,7 @@ describe('special tokens in peer predictions', () => {
         ?.filter((n) => /special tokens/.test(n))
         .map((n) => n.replace(/ at .*niah_single_1\.jsonl:/, ' at FILE:')),
       [
-        '1 prediction(s) held chat-template special tokens (first: <|eot_id|> at FILE:1); removed before scoring, as bench run does',
+        '1 prediction held chat-template special tokens (first: <|eot_id|> at FILE:1); removed before scoring, as bench run does',
       ],
     );
     // MemAgent result lines with a stored pred and no response: em sees 'Bob', not 'Bob<|im_end|>'.
@@ -451,7 +451,7 @@ describe('special tokens in peer predictions', () => {
     const m = await scoreTarget(join(mem, 'cfg.jsonl'), { metric: 'em' });
     assert.equal(m.rows[0].percent, 100);
     assert.ok(
-      m.notes?.some((n) => /^2 prediction\(s\) held chat-template special tokens \(first: <\|im_end\|>/.test(n)),
+      m.notes?.some((n) => /^2 predictions held chat-template special tokens \(first: <\|im_end\|>/.test(n)),
     );
   });
 });
