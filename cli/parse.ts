@@ -10,6 +10,8 @@ import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import type { Catalog } from '../harness/registry/family.js';
 import { builtinCatalog } from '../generators/index.js';
+import { FIGURE_OPTIONS, parseFigureFlags } from './figure-flags.js';
+import type { FigureOptions } from '../harness/report/facet.js';
 
 /**
  * What the parser reads from the catalog: the families' task options and file layouts. The default is the built-in
@@ -102,7 +104,11 @@ const EXPORT_OPTIONS: Record<string, OptionSpec> = {
   out: { type: 'string' },
   tasks: { type: 'string' },
 };
-const REPORT_OPTIONS: Record<string, OptionSpec> = { out: { type: 'string' }, paper: { type: 'boolean' } };
+const REPORT_OPTIONS: Record<string, OptionSpec> = {
+  out: { type: 'string' },
+  paper: { type: 'boolean' },
+  ...FIGURE_OPTIONS,
+};
 const GATE_OPTIONS: Record<string, OptionSpec> = {
   baseline: { type: 'string' },
   'max-drop': { type: 'string' },
@@ -545,6 +551,7 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   'max-drop': { type: 'string' },
   z: { type: 'string' },
   out: { type: 'string' },
+  ...FIGURE_OPTIONS,
 };
 
 /** --alpha: the family-wise error rate of the Holm correction, strictly between 0 and 1. */
@@ -585,7 +592,13 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
       values['max-drop'] === undefined ? undefined : parseNumber(values['max-drop'] as string, '--max-drop', 0, 100, 0),
     z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
     out: values.out as string | undefined,
+    ...withFigures(values),
   };
+}
+
+function withFigures(values: Record<string, unknown>): { figures?: FigureOptions } {
+  const figures = parseFigureFlags(values);
+  return figures ? { figures } : {};
 }
 
 /**
@@ -687,6 +700,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         runDirs: positionals,
         out: nonEmptyPath(values.out as string | undefined, '--out', 'a directory for the report'),
         paper: Boolean(values.paper),
+        ...withFigures(values),
       };
     }
     case 'gate': {

@@ -15,6 +15,8 @@ export interface EmbeddedChart {
   /** File name relative to the output directory (charts/…png). */
   name: string;
   png: Buffer;
+  /** The figure's caption file text (title, then its notes), shown under it. */
+  caption?: string;
 }
 
 export interface ReportRun {
@@ -214,7 +216,8 @@ function chartsSection(charts: EmbeddedChart[]): string {
     .map(
       (c) =>
         `<figure><img alt="${escapeHtml(c.title)}" src="data:image/png;base64,${c.png.toString('base64')}">` +
-        `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code></figcaption></figure>`,
+        `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code>` +
+        `${c.caption ? `<br><small>${escapeHtml(c.caption.split('\n\n').slice(1).join(' ').replace(/\n/g, ' '))}</small>` : ''}</figcaption></figure>`,
     )
     .join('\n');
 }

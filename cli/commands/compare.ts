@@ -9,10 +9,10 @@ import { UserError, errorMessage } from '../../harness/errors.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
-import type { ReportFacet } from '../../harness/report/facet.js';
+import type { FigureOptions, ReportFacet } from '../../harness/report/facet.js';
 import { builtinCatalog } from '../../generators/index.js';
 import type { CliContext } from '../context.js';
-import { writeCharts } from '../../reports/charts/index.js';
+import { captionFiles, chartOptions, writeCharts } from '../../reports/charts/index.js';
 import {
   COMPARE_CSV_EXTRA,
   compareColumns,
@@ -41,12 +41,14 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   /** Two run directories (A, B), or one with `methods` = [A, B]. */
   dirs: string[];
   methods?: string[];
-  /** Also write compare.csv, compare.json, compare.md and charts/difference-*.png here. */
+  /** Also write compare.csv, compare.json, compare.md and the difference charts (charts/difference-*) here. */
   out?: string;
   print?: (text: string) => void;
   printError?: (text: string) => void;
   /** The families' report facets (their paper tables place docs:N lengths). Default: the built-in catalog's. */
   facets?: readonly ReportFacet[];
+  /** The difference charts' formats, sizes and title (--format, --size, --no-title). */
+  figures?: FigureOptions;
 }
 
 export interface CompareResult {
@@ -145,8 +147,9 @@ export async function runCompare(options: CompareCommandOptions): Promise<Compar
       paper: [],
       paired: judged,
       alpha,
+      ...chartOptions(options.figures),
     });
-    files.push(...charts.map((c) => c.file));
+    files.push(...charts.map((c) => c.file), ...captionFiles(charts));
   }
   return { rows: judged, exitCode, files, text };
 }
@@ -175,6 +178,7 @@ export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO, ctx: 
     maxDrop: cmd.maxDrop,
     z: cmd.z,
     out: cmd.out,
+    ...(cmd.figures ? { figures: cmd.figures } : {}),
     print: io.out,
     printError: io.err,
   });

@@ -1,6 +1,7 @@
 // The parsed forms of every bench command, produced by cli/parse.ts and consumed by cli/commands/.
 import type { LengthTarget } from '../types.js';
 import type { RunConfig } from './run-config.js';
+import type { FigureOptions } from '../report/facet.js';
 
 /** A parsed command line: what each command in cli/commands/ receives. */
 export type Command =
@@ -42,7 +43,7 @@ export type Command =
     }
   /** format: an export layout of the catalog (checked by the parser). */
   | { command: 'export'; runDir: string; format: string; out: string; tasks?: string[] }
-  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean }
+  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean; figures?: FigureOptions }
   | {
       command: 'gate';
       runDir: string;
@@ -64,6 +65,7 @@ export type Command =
       maxDrop?: number;
       z?: number;
       out?: string;
+      figures?: FigureOptions;
     }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }

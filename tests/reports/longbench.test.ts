@@ -253,7 +253,7 @@ test('report on a LongBench run: bucket rows in HTML and markdown, buckets in su
   });
   const out = mkdtempSync(join(tmpdir(), 'bench-lb-report-'));
   const { files } = await reportCommand({ runDirs: [dir], out, onWarning: () => {} });
-  assert.ok(files.some((f) => f.endsWith('longbench-scores-slide.png')));
+  assert.ok(files.some((f) => f.endsWith('longbench-scores-double.png')));
   assert.ok(!files.some((f) => /accuracy-/.test(f)));
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   assert.equal((html.match(/<tr class="bucket">/g) ?? []).length, 8);

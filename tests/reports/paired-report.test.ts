@@ -35,12 +35,12 @@ test('report: paired.csv/json, a markdown and HTML section that says which diffe
   for (const name of [
     'paired.csv',
     'paired.json',
-    'charts/difference-ruler-hqa-paper.png',
-    'charts/difference-ruler-hqa-slide.png',
+    'charts/difference-ruler-hqa-single.png',
+    'charts/difference-ruler-hqa-double.png',
   ]) {
     assert.ok(files.includes(join(out, name)) && existsSync(join(out, name)), name);
   }
-  pngSize(readFileSync(join(out, 'charts/difference-ruler-hqa-paper.png')));
+  pngSize(readFileSync(join(out, 'charts/difference-ruler-hqa-single.png')));
   const csv = readFileSync(join(out, 'paired.csv'), 'utf8').trim().split('\n');
   assert.equal(
     csv[0],
