@@ -117,7 +117,7 @@ export function rougeChartFrame(input: RougeChartInput): FramedChart {
     groups.map((g) => g.label),
     plotWidth,
     f,
-    f * 0.875,
+    f,
   );
   return chartFrame({
     type: 'bar',
@@ -142,7 +142,7 @@ export function rougeChartFrame(input: RougeChartInput): FramedChart {
       input.size.height,
     ),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'recall ×100' },
-    plugins: [barValuesPlugin(f * 0.875) as never],
+    plugins: [barValuesPlugin(f) as never],
   });
 }
 

@@ -99,7 +99,7 @@ export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
     const metric = [...new Set(cells.map((v) => v.metric))].join('/');
     return [datasetName(t), metric, ...(sameN ? [] : [`n=${nTexts[j]}`])];
   });
-  const ticks = categoryTicks(labels, plotWidth, f, f * 0.875);
+  const ticks = categoryTicks(labels, plotWidth, f, f);
   const top = Math.max(0, ...datasets.flatMap((d) => d.data.filter((v): v is number => v !== null)));
   const yMax = barAxisMax(top);
   const title = 'LongBench: score per dataset';
@@ -133,7 +133,7 @@ export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
     x: categoryAxis(ticks),
     extraHeight: uprightLabelHeight(labels, ticks, input.size.height),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'score ×100' },
-    plugins: [barValuesPlugin(f * 0.875) as never],
+    plugins: [barValuesPlugin(f) as never],
   });
 }
 

@@ -178,7 +178,7 @@ export function heatmapFigure(input: HeatmapInput): RenderedChart {
         color: '#777777',
       });
     }
-    const valuePx = [f, f * 0.875].find((px) => cw >= textWidth('100', px) + 2 && ch >= px * 1.05);
+    const valuePx = [f].find((px) => cw >= textWidth('100', px) + 2 && ch >= px * 1.05);
     grid.cells.forEach((row, i) =>
       row.forEach((cell, j) => {
         const x = left + j * cw;

@@ -58,7 +58,7 @@ export function paperTokens(l: PaperLength, table: readonly PaperLength[]): numb
   if (l.approxTokens) return l.approxTokens;
   const measured = table.filter((m) => m.approxTokens).sort((a, b) => a.docs - b.docs);
   const base = measured.filter((m) => m.docs <= l.docs).pop() ?? measured[0];
-  return base ? ((base.approxTokens as number) / base.docs) * l.docs : l.nominalTokens;
+  return base ? ((base.approxTokens as number) * l.docs) / base.docs : l.nominalTokens;
 }
 
 /** Where a row sits on the token axis and its tick label: docs:N at the paper's length for N, tokens at themselves. */

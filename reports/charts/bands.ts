@@ -28,7 +28,7 @@ export function dodge(index: number, count: number, step = 1.6): number {
 }
 
 /** Fill opacity of one or two bands (fainter for three or four, none beyond: edges alone), and edge width (pt). */
-export const BAND_FILL_ALPHA = 0.08;
+export const BAND_FILL_ALPHA = 0.06;
 export const BAND_EDGE_WIDTH = 0.55;
 
 /** Draws each band before the lines and points, clipped to the plot area. */

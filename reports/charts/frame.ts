@@ -100,7 +100,7 @@ export function drawTitleBlock(ctx: SKRSContext2D, block: TitleBlock, size: Char
  * one legend row (so a long legend does not squeeze the plot), rounded up to whole 6 pt.
  */
 export function grownHeight(size: ChartSize, header: number, more = 0): number {
-  const extra = Math.max(0, header - size.font * 4.6) + more;
+  const extra = Math.max(0, header - size.font * 5.2) + more;
   return Math.ceil((size.height + extra) / 6) * 6;
 }
 
