@@ -100,7 +100,7 @@ export function drawTitleBlock(ctx: SKRSContext2D, block: TitleBlock, size: Char
  * one legend row (so a long legend does not squeeze the plot), rounded up to whole 6 pt.
  */
 export function grownHeight(size: ChartSize, header: number, more = 0): number {
-  const extra = Math.max(0, header - size.font * 5.2) + more;
+  const extra = Math.max(0, header - size.font * 5.7) + more;
   return Math.ceil((size.height + extra) / 6) * 6;
 }
 
@@ -122,7 +122,7 @@ export function chartFrame(frame: ChartFrame): FramedChart {
   const y = frame.y;
   const block = titleBlock(frame.size, frame.output, frame.title, frame.subtitle);
   const legend = layoutLegend(frame.legend, frame.size.width - 2 * MARGIN, f);
-  const top = MARGIN + block.height + legend.height + (legend.height ? f * 0.35 : 0);
+  const top = MARGIN + block.height + legend.height + (legend.height ? f * 0.8 : f * 0.4);
   const height = grownHeight(frame.size, top, frame.extraHeight ?? 0);
   const axisTitle = { display: true, font: { size: f } };
   const config = {
