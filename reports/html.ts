@@ -217,7 +217,7 @@ function chartsSection(charts: EmbeddedChart[]): string {
       (c) =>
         `<figure><img alt="${escapeHtml(c.title)}" src="data:image/png;base64,${c.png.toString('base64')}">` +
         `<figcaption>${escapeHtml(c.title)} — <code>${escapeHtml(c.name)}</code>` +
-        `${c.caption ? `<br><small>${escapeHtml(c.caption.split('\n\n').slice(1).join(' ').replace(/\n/g, ' '))}</small>` : ''}</figcaption></figure>`,
+        `${c.caption ? `<br><small>${escapeHtml(c.caption.split('\n\n').slice(1).join(' ').replace(/\n/g, ' ').trim())}</small>` : ''}</figcaption></figure>`,
     )
     .join('\n');
 }

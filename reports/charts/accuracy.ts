@@ -304,7 +304,7 @@ export function renderAccuracyChart(input: AccuracyChartInput): Buffer {
 }
 
 /**
- * Tick labels that fit: walking left to right, a label is shown only when it clears the last one shown by half an em
+ * Tick labels that fit: walking left to right, a label is shown only when it clears the last one shown by a third of an em
  * (positions estimated on a plot `plotWidth` pt wide); its tick and grid line stay.
  */
 export function visibleTickLabels(
@@ -320,7 +320,7 @@ export function visibleTickLabels(
   for (const x of [...ticks.keys()].sort((a, b) => a - b)) {
     const label = ticks.get(x) as string;
     const half = textWidth(label, f) / 2;
-    if (at(x) - half >= right + f * 0.6) {
+    if (at(x) - half >= right + f * 0.35) {
       shown.set(x, label);
       right = at(x) + half;
     }
