@@ -53,7 +53,8 @@ Exit codes: 0 ok, 1 harness error (bench gate, bench compare: regression), 2 usa
 `;
 
 const LENGTHS = `  --lengths SPEC        k = 1024, m = 1024²; a..b doubles from a and ends with b (32k..3.5m = 32k,64k,...,2m,3.5m);
-{docsLengths}`;
+{docsLengths}
+                        paper = docs:50..25600, the paper's grid (7K … 3.5M)`;
 
 const RUN = `Usage: bench run <task[,task...]> [options]
 
@@ -198,17 +199,21 @@ Options:
 ${EXIT_CODES}
 `;
 
-const REPORT = `Usage: bench report <run-dir>... [--out DIR] [--paper]
+const REPORT = `Usage: bench report <run-dir>... [--out DIR] [--paper] [--format F] [--size S] [--no-title]
 
-Writes summary.csv, summary.json, summary.md, PNG charts (charts/) and a self-contained report.html. A cell with fewer
-samples than its run planned (interrupted run, unfinished shard) shows "n of N", is flagged complete = no in the CSV
-and JSON, and is drawn hollow in the accuracy chart.
+Writes summary.csv, summary.json, summary.md, charts (charts/<chart>-<size>.<format>, each with a caption file
+charts/<chart>.caption.txt holding its title and notes) and a self-contained report.html. A cell with fewer samples
+than its run planned (interrupted run, unfinished shard) shows "n of N", is flagged complete = no in the CSV and JSON,
+and is drawn hollow in the accuracy chart.
 
 Options:
   --out DIR             output directory                      [the run directory (one run); bench-out/report (several)]
   --paper               overlay and tabulate the paper's published numbers (baselines/paper/), dashed
   --json                print {command, files, summary (summary.json), warnings, paired, html} as one JSON
                         document instead of the file list
+  --format F            chart formats, comma-separated: png, svg, pdf (vector, text as text)                   [png]
+  --size S              single (3.25 in wide), double (6.75 in), or single,double; 8 pt text     [single,double]
+  --no-title            leave titles out of the images (the caption files keep them)
 
 ${EXIT_CODES}
 `;
@@ -252,6 +257,9 @@ Options:
   --out DIR             also write compare.csv, compare.json, compare.md and the difference chart
   --json                print compare.json's document {command, alpha, rows, a, b, rule, exitCode, files, ...}
                         instead of the table (nothing on stdout at exit 2)
+  --format F            the chart's formats with --out, comma-separated: png, svg, pdf                       [png]
+  --size S              single (3.25 in wide), double (6.75 in), or single,double         [single,double]
+  --no-title            leave the title out of the chart (its caption file keeps it)
 
 Exit codes: 0 B is not worse anywhere, 1 B is worse somewhere, 2 usage or input error.
 `;

@@ -10,6 +10,8 @@ import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import type { Catalog } from '../harness/registry/family.js';
 import { builtinCatalog } from '../generators/index.js';
+import { FIGURE_OPTIONS, parseFigureFlags } from './figure-flags.js';
+import type { FigureOptions } from '../harness/report/facet.js';
 
 /**
  * What the parser reads from the catalog: the families' task options and file layouts. The default is the built-in
@@ -109,6 +111,7 @@ const REPORT_OPTIONS: Record<string, OptionSpec> = {
   out: { type: 'string' },
   paper: { type: 'boolean' },
   json: { type: 'boolean' },
+  ...FIGURE_OPTIONS,
 };
 const JSON_ONLY: Record<string, OptionSpec> = { json: { type: 'boolean' } };
 const GATE_OPTIONS: Record<string, OptionSpec> = {
@@ -557,6 +560,7 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   z: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  ...FIGURE_OPTIONS,
 };
 
 /** --alpha: the family-wise error rate of the Holm correction, strictly between 0 and 1. */
@@ -598,7 +602,13 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
     z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
     out: values.out as string | undefined,
     ...(values.json ? { json: true } : {}),
+    ...withFigures(values),
   };
+}
+
+function withFigures(values: Record<string, unknown>): { figures?: FigureOptions } {
+  const figures = parseFigureFlags(values);
+  return figures ? { figures } : {};
 }
 
 /**
@@ -717,6 +727,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         out: nonEmptyPath(values.out as string | undefined, '--out', 'a directory for the report'),
         paper: Boolean(values.paper),
         ...(values.json ? { json: true } : {}),
+        ...withFigures(values),
       };
     }
     case 'gate': {

@@ -9,10 +9,10 @@ import { UserError, errorMessage } from '../../harness/errors.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
-import type { ReportFacet } from '../../harness/report/facet.js';
+import type { FigureOptions, ReportFacet } from '../../harness/report/facet.js';
 import { builtinCatalog } from '../../generators/index.js';
 import type { CliContext } from '../context.js';
-import { writeCharts } from '../../reports/charts/index.js';
+import { captionFiles, chartOptions, writeCharts } from '../../reports/charts/index.js';
 import {
   COMPARE_CSV_EXTRA,
   compareColumns,
@@ -42,7 +42,7 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   /** Two run directories (A, B), or one with `methods` = [A, B]. */
   dirs: string[];
   methods?: string[];
-  /** Also write compare.csv, compare.json, compare.md and charts/difference-*.png here. */
+  /** Also write compare.csv, compare.json, compare.md and the difference charts (charts/difference-*) here. */
   out?: string;
   /** Print compare.json's document (plus the files written) instead of the table. */
   json?: boolean;
@@ -50,6 +50,8 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   printError?: (text: string) => void;
   /** The families' report facets (their paper tables place docs:N lengths). Default: the built-in catalog's. */
   facets?: readonly ReportFacet[];
+  /** The difference charts' formats, sizes and title (--format, --size, --no-title). */
+  figures?: FigureOptions;
 }
 
 export interface CompareResult {
@@ -154,8 +156,9 @@ export async function runCompare(
       paper: [],
       paired: judged,
       alpha,
+      ...chartOptions(options.figures),
     });
-    files.push(...charts.map((c) => c.file));
+    files.push(...charts.map((c) => c.file), ...captionFiles(charts));
   }
   return { rows: judged, exitCode, files, text, json };
 }
@@ -188,6 +191,7 @@ export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO, ctx: 
     z: cmd.z,
     out: cmd.out,
     json: cmd.json,
+    ...(cmd.figures ? { figures: cmd.figures } : {}),
     print: io.out,
     printError: io.err,
   });

@@ -1,4 +1,5 @@
-// `bench report <run-dir>... [--out DIR] [--paper]`: summary CSV/JSON/markdown, PNG charts and a self-contained report.html.
+// `bench report <run-dir>... [--out DIR] [--paper] [--format png,svg,pdf] [--size single,double] [--no-title]`: summary
+// CSV/JSON/markdown, charts with caption files, and a self-contained report.html.
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
@@ -7,7 +8,7 @@ import { guardFiles, guardFilesAsync } from '../../harness/run-dir/io-errors.js'
 import { modelRecordKey } from '../../harness/run-dir/record-key.js';
 import { checkOutputDir } from '../../harness/path-checks.js';
 import type { SampleRecord } from '../../harness/types.js';
-import type { ReportFacet } from '../../harness/report/facet.js';
+import { DEFAULT_FIGURES, type FigureOptions, type ReportFacet } from '../../harness/report/facet.js';
 import { builtinCatalog } from '../../generators/index.js';
 import type { CliContext } from '../context.js';
 import { plural } from '../../harness/util/plural.js';
@@ -17,7 +18,7 @@ import {
   paperLengthTable,
   type PaperBaseline,
 } from '../../reports/baselines.js';
-import { writeCharts } from '../../reports/charts/index.js';
+import { captionFiles, chartOptions, writeCharts } from '../../reports/charts/index.js';
 import { comparison } from '../../reports/comparison.js';
 import { expectedSources, markCompleteness, missingCells } from '../../reports/completeness.js';
 import { renderHtml, type ReportRun } from '../../reports/html.js';
@@ -47,6 +48,8 @@ export interface ReportOptions {
   onWarning?: (message: string) => void;
   /** The families' report facets (charts, breakdown rows, paper tables). Default: the built-in catalog's. */
   facets?: readonly ReportFacet[];
+  /** Chart formats, sizes and title (--format, --size, --no-title). Default: PNG, single and double, titled. */
+  figures?: FigureOptions;
 }
 
 export interface ReportResult {
@@ -158,6 +161,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     mkdirSync(out, { recursive: true });
     const files = writeSummary(out, rows, missing);
 
+    const figures = options.figures ?? DEFAULT_FIGURES;
     const lengthTable = paperLengthTable(facets);
     const paper: PaperBaseline[] = options.paper ? loadPaperBaselines() : [];
     const overlays = paper.filter((b) => rows.some((r) => paperBaselinesFor(r.task, [b], facets).length > 0));
@@ -184,8 +188,13 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
       lengthTable,
       paired,
       alpha: DEFAULT_ALPHA,
+      onWarning: warn,
+      ...chartOptions(figures),
     });
-    files.push(...charts.map((c) => c.file));
+    files.push(...charts.map((c) => c.file), ...captionFiles(charts));
+    // summary.md links the smallest size's first format; report.html embeds the largest size's PNG.
+    const linkSize = figures.sizes.includes('single') ? 'single' : 'double';
+    const embedSize = figures.sizes.includes('double') ? 'double' : 'single';
 
     const mdFile = join(out, 'summary.md');
     writeFileAtomic(
@@ -194,7 +203,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
         rows,
         facets,
         comparisons,
-        charts.filter((c) => c.size === 'paper').map((c) => c.name),
+        charts.filter((c) => c.size === linkSize && c.format === figures.formats[0]).map((c) => c.name),
         missing,
         paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : [],
       ),
@@ -209,7 +218,9 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
         rows,
         records,
         facets,
-        charts: charts.filter((c) => c.size === 'slide'),
+        charts: charts.flatMap((c) =>
+          c.size === embedSize && c.png ? [{ title: c.title, name: c.name, png: c.png, caption: c.captionText }] : [],
+        ),
         comparisons,
         warnings,
         missing,
@@ -240,6 +251,7 @@ export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO, ctx: Cl
     runDirs: cmd.runDirs,
     out: cmd.out,
     paper: cmd.paper,
+    ...(cmd.figures ? { figures: cmd.figures } : {}),
     onWarning: (m) => io.err(`warning: ${m}`),
   });
   const html = result.files.find((f) => f.endsWith('report.html'));

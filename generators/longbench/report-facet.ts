@@ -3,8 +3,8 @@
 import type { FacetChart, ReportFacet } from '../../harness/report/facet.js';
 import { shortModel, slug } from '../../reports/labels.js';
 import { LONGBENCH_E_BUCKETS } from './protocol.js';
-import { hasRouge, renderRougeChart } from './rouge-chart.js';
-import { renderLongBenchChart } from './scores-chart.js';
+import { hasRouge, rougeFigure } from './rouge-chart.js';
+import { longbenchFigure } from './scores-chart.js';
 
 export const BUCKET_NOTE =
   "0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset's own length field (words; characters for Chinese)";
@@ -19,7 +19,7 @@ export const longbenchReportFacet: ReportFacet = {
         kind: 'longbench',
         title: 'LongBench: score per dataset',
         base: 'longbench-scores',
-        render: (size) => renderLongBenchChart({ rows, size }),
+        render: (size, output) => longbenchFigure({ rows, size, output }),
       });
     // One ROUGE chart per model, its methods side by side.
     for (const model of new Set(rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model)))
@@ -27,7 +27,8 @@ export const longbenchReportFacet: ReportFacet = {
         kind: 'rouge',
         title: `Summarisation: ROUGE recall — ${shortModel(model, referenceModels.has(model))}`,
         base: `rouge-recall-${slug(model)}`,
-        render: (size) => renderRougeChart({ model, isReferenceReader: referenceModels.has(model), rows, size }),
+        render: (size, output) =>
+          rougeFigure({ model, isReferenceReader: referenceModels.has(model), rows, size, output }),
       });
     return { charts, claims: hasRouge };
   },

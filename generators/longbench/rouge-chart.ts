@@ -2,12 +2,17 @@
 import type { ChartConfiguration } from 'chart.js';
 import { modelLabel } from '../../reports/format.js';
 import type { SummaryRow } from '../../reports/summary.js';
-import { renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
-import { chartConfig } from '../../reports/charts/frame.js';
+import type { RenderedChart } from '../../harness/report/facet.js';
+import { DEFAULT_OUTPUT, type ChartOutput, type ChartSize } from '../../reports/charts/canvas.js';
+import { chartFrame, renderFrame, type FramedChart } from '../../reports/charts/frame.js';
+import type { LegendEntry } from '../../reports/charts/legend.js';
+import { legendModel } from '../../reports/charts/style.js';
 import {
   barAxisMax,
   barValuesPlugin,
   categoryAxis,
+  categoryLabels,
+  uprightLabelHeight,
   categoryTicks,
   groupedBarSizing,
 } from '../../reports/charts/bars.js';
@@ -41,9 +46,11 @@ export interface RougeChartInput {
   /** Summary rows; bucket rows and rows without ROUGE recall are ignored. */
   rows: readonly SummaryRow[];
   size: ChartSize;
+  output?: ChartOutput;
 }
 
-const COLORS = ['#0072B2', '#E69F00', '#009E73'];
+/** Greys, dark to light: the bars' colour is the ROUGE variant here, never a method's. */
+const COLORS = ['#3A3A3A', '#8A8A8A', '#CFCFCF'];
 
 /** The rows a ROUGE chart draws, in order, and each group's (possibly two-line) label. */
 export function rougeGroups(
@@ -66,60 +73,88 @@ export function rougeGroups(
   const manyModels = count((r) => r.model) > 1;
   return rows.map((r) => {
     const first = manyLengths ? `${datasetName(r.task)} ${displayLength(r.lengthLabel)}` : datasetName(r.task);
-    const second = [manyMethods ? r.method : '', manyModels ? shortModel(r.model, r.isReferenceReader) : '']
+    const second = [manyMethods ? r.method : '', manyModels ? legendModel(r.model, r.isReferenceReader) : '']
       .filter(Boolean)
       .join(' · ');
     return { row: r, label: second ? [first, second] : [first] };
   });
 }
 
-export function rougeChartConfig(input: RougeChartInput): { config: ChartConfiguration; title: string } {
+export function rougeChartFrame(input: RougeChartInput): FramedChart {
+  const output = input.output ?? DEFAULT_OUTPUT;
   const f = input.size.font;
   const groups = rougeGroups(input);
   const rows = groups.map((g) => g.row);
   const values = rows.map(rougeRecalls);
-  const sizing = groupedBarSizing(rows.length, ROUGE_RECALL_KEYS.length, input.size.width - f * 5, f * 3.2);
+  const plotWidth = input.size.width - f * 4.5;
+  const sizing = groupedBarSizing(rows.length, ROUGE_RECALL_KEYS.length, plotWidth, f * 2.5);
   const datasets = ROUGE_RECALL_KEYS.map((k, i) => ({
     label: k.label,
     data: values.map((v) => (v[i] === undefined ? null : (v[i] as number) * 100)),
     backgroundColor: COLORS[i],
-    borderWidth: 0,
+    borderColor: '#3A3A3A',
+    borderWidth: i === COLORS.length - 1 ? 0.5 : 0,
     ...sizing,
+  }));
+  const entries: LegendEntry[] = ROUGE_RECALL_KEYS.map((k, i) => ({
+    label: k.label,
+    color: COLORS[i],
+    box: { fill: COLORS[i], ...(i === COLORS.length - 1 ? { stroke: '#3A3A3A' } : {}) },
   }));
   const top = Math.max(0, ...values.flat().filter((v): v is number => v !== undefined)) * 100;
   const yMax = barAxisMax(top);
   const title = 'Summarisation: ROUGE recall';
   const models = [...new Set(rows.map((r) => r.model))];
   const methods = [...new Set(rows.map((r) => r.method))];
-  const modelText =
+  const modelText = (label: typeof modelLabel) =>
     models.length === 1
-      ? modelLabel(models[0], input.isReferenceReader ?? rows[0].isReferenceReader)
+      ? label(models[0], input.isReferenceReader ?? rows[0].isReferenceReader)
       : `models: ${models.length}`;
-  const subtitle = methods.length === 1 ? `${methods[0]} · ${modelText}` : modelText;
+  const subtitle = (label: typeof modelLabel) =>
+    methods.length === 1 ? `${methods[0]} · ${modelText(label)}` : modelText(label);
   const n = [...new Set(rows.map((r) => r.n))];
   const ticks = categoryTicks(
     groups.map((g) => g.label),
-    input.size.width - f * 5,
-    Math.round(f * 0.75),
-    Math.round(f * 0.55),
+    plotWidth,
+    f,
+    f,
   );
-  const config = chartConfig({
+  return chartFrame({
     type: 'bar',
-    data: { labels: groups.map((g) => g.label), datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
+    data: {
+      labels: categoryLabels(
+        groups.map((g) => g.label),
+        ticks,
+      ),
+      datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'],
+    },
     size: input.size,
+    output,
     title,
-    subtitle: { display: rows.length > 0, text: subtitle },
-    legend: { position: 'top', font: 0.75, padding: 0.6 },
-    footnote: `mean per-sample recall (pltrdy rouge rules, as LongBench); n = ${n.join('/')} per group`,
-    footnoteFont: 0.6,
+    subtitle: rows.length > 0 ? subtitle(shortModel) : undefined,
+    captionSubtitle: rows.length > 0 ? subtitle(modelLabel) : undefined,
+    legend: [entries],
+    notes: [`Mean per-sample recall (pltrdy rouge rules, as LongBench); n = ${n.join('/')} per group.`],
     x: categoryAxis(ticks),
-    y: { min: 0, max: yMax, title: 'recall ×100' },
-    plugins: [barValuesPlugin(f * 0.55) as never],
+    extraHeight: uprightLabelHeight(
+      groups.map((g) => g.label),
+      ticks,
+      input.size.height,
+    ),
+    y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'recall ×100' },
+    plugins: [barValuesPlugin(f) as never],
   });
-  return { config, title };
+}
+
+export function rougeChartConfig(input: RougeChartInput): { config: ChartConfiguration; title: string } {
+  const framed = rougeChartFrame(input);
+  return { config: framed.config, title: framed.caption.title };
+}
+
+export function rougeFigure(input: RougeChartInput): RenderedChart {
+  return renderFrame(rougeChartFrame(input), input.size, input.output ?? DEFAULT_OUTPUT);
 }
 
 export function renderRougeChart(input: RougeChartInput): Buffer {
-  const { config, title } = rougeChartConfig(input);
-  return renderChartJs(config, input.size, title);
+  return rougeFigure(input).bytes;
 }

@@ -6,11 +6,16 @@ import {
   barAxisMax,
   barValuesPlugin,
   categoryAxis,
+  categoryLabels,
+  uprightLabelHeight,
   categoryTicks,
   groupedBarSizing,
 } from '../../reports/charts/bars.js';
-import { colorAt, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
-import { chartConfig } from '../../reports/charts/frame.js';
+import type { RenderedChart } from '../../harness/report/facet.js';
+import { DEFAULT_OUTPUT, type ChartOutput, type ChartSize } from '../../reports/charts/canvas.js';
+import { chartFrame, renderFrame, type FramedChart } from '../../reports/charts/frame.js';
+import type { LegendEntry } from '../../reports/charts/legend.js';
+import { methodStyle, modelTints, tint, legendModel } from '../../reports/charts/style.js';
 import { shortModel } from '../../reports/labels.js';
 
 /** "longbench/hotpotqa" → "hotpotqa"; other names unchanged. */
@@ -22,6 +27,7 @@ export interface LongBenchChartInput {
   /** Summary rows; only lengthKind 'native' rows are drawn. */
   rows: readonly SummaryRow[];
   size: ChartSize;
+  output?: ChartOutput;
 }
 
 export interface LongBenchBars {
@@ -58,21 +64,34 @@ function nText(values: Array<SummaryRow | null>): string {
   return [...new Set(values.filter((v): v is SummaryRow => v !== null).map((v) => v.n))].join('/');
 }
 
-export function longbenchChartConfig(input: LongBenchChartInput): { config: ChartConfiguration; title: string } {
+export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
+  const output = input.output ?? DEFAULT_OUTPUT;
   const f = input.size.font;
   const { tasks, series } = longbenchBars(input.rows);
   const models = [...new Set(series.map((s) => s.model))];
+  const referenceModels = new Set(series.filter((s) => s.isReferenceReader).map((s) => s.model));
+  const tints = modelTints(models, (m) => referenceModels.has(m));
   const oneModel = models.length === 1;
-  const sizing = groupedBarSizing(tasks.length, series.length, input.size.width - f * 5, f * 3.2);
-  const datasets = series.map((s, i) => ({
-    label: oneModel ? s.method : `${s.method} · ${shortModel(s.model, s.isReferenceReader)}`,
-    data: s.values.map((v) => (v === null ? null : v.score * 100)),
-    backgroundColor: colorAt(i),
-    borderWidth: 0,
-    ...sizing,
-  }));
+  const plotWidth = input.size.width - f * 4.5;
+  const sizing = groupedBarSizing(tasks.length, series.length, plotWidth, f * 2.5);
+  const entries: LegendEntry[] = [];
+  // Colour = method; with several models each model's bars are a lighter tint outlined in the method's colour.
+  const datasets = series.map((s) => {
+    const color = methodStyle(s.method).color;
+    const t = tints.get(s.model) ?? 0;
+    const label = oneModel ? s.method : `${s.method} · ${legendModel(s.model, s.isReferenceReader)}`;
+    entries.push({ label, color, box: { fill: tint(color, t), ...(t > 0 ? { stroke: color } : {}) } });
+    return {
+      label,
+      data: s.values.map((v) => (v === null ? null : v.score * 100)),
+      backgroundColor: tint(color, t),
+      borderColor: color,
+      borderWidth: t > 0 ? 0.6 : 0,
+      ...sizing,
+    };
+  });
   // Each dataset names its own headline metric under its label, since QA and summaries differ; n goes there too
-  // unless every bar has the same n (then the footnote says it once).
+  // unless every bar has the same n (then the caption says it once).
   const nTexts = tasks.map((_, j) => nText(series.map((s) => s.values[j])));
   const sameN = new Set(nTexts).size <= 1;
   const labels = tasks.map((t, j) => {
@@ -80,34 +99,53 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
     const metric = [...new Set(cells.map((v) => v.metric))].join('/');
     return [datasetName(t), metric, ...(sameN ? [] : [`n=${nTexts[j]}`])];
   });
-  const ticks = categoryTicks(labels, input.size.width - f * 5, Math.round(f * 0.75), Math.round(f * 0.55));
+  const ticks = categoryTicks(labels, plotWidth, f, f);
   const top = Math.max(0, ...datasets.flatMap((d) => d.data.filter((v): v is number => v !== null)));
   const yMax = barAxisMax(top);
   const title = 'LongBench: score per dataset';
   const subtitle =
     oneModel && series.length
-      ? `model: ${modelLabel(series[0].model, series[0].isReferenceReader)}`
+      ? `model: ${shortModel(series[0].model, series[0].isReferenceReader)}`
       : `models: ${models.length}`;
-  const footnote = `documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F)${
-    sameN && nTexts.length ? `; n = ${nTexts[0]} per bar` : ''
-  }; errors count as 0`;
-  const config = chartConfig({
+  const captionSubtitle = `${oneModel ? 'model' : 'models'}: ${series
+    .filter((s, i) => series.findIndex((o) => o.model === s.model) === i)
+    .map((s) => modelLabel(s.model, s.isReferenceReader))
+    .join(', ')}`;
+  const notes = [
+    'Documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F).',
+    ...(sameN && nTexts.length ? [`n = ${nTexts[0]} per bar.`] : []),
+    'Errors count as 0.',
+    ...(oneModel ? [] : ['Bar colour = method; lighter outlined bars = further models.']),
+  ];
+  return chartFrame({
     type: 'bar',
-    data: { labels, datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
+    data: {
+      labels: categoryLabels(labels, ticks),
+      datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'],
+    },
     size: input.size,
+    output,
     title,
-    subtitle: { display: series.length > 0, text: subtitle },
-    legend: { position: 'top', font: 0.72, padding: 0.6 },
-    footnote,
-    footnoteFont: 0.58,
+    subtitle: series.length > 0 ? subtitle : undefined,
+    captionSubtitle: series.length > 0 ? captionSubtitle : undefined,
+    legend: [entries],
+    notes,
     x: categoryAxis(ticks),
-    y: { min: 0, max: yMax, title: 'score ×100' },
-    plugins: [barValuesPlugin(f * 0.55) as never],
+    extraHeight: uprightLabelHeight(labels, ticks, input.size.height),
+    y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'score ×100' },
+    plugins: [barValuesPlugin(f) as never],
   });
-  return { config, title };
+}
+
+export function longbenchChartConfig(input: LongBenchChartInput): { config: ChartConfiguration; title: string } {
+  const framed = longbenchChartFrame(input);
+  return { config: framed.config, title: framed.caption.title };
+}
+
+export function longbenchFigure(input: LongBenchChartInput): RenderedChart {
+  return renderFrame(longbenchChartFrame(input), input.size, input.output ?? DEFAULT_OUTPUT);
 }
 
 export function renderLongBenchChart(input: LongBenchChartInput): Buffer {
-  const { config, title } = longbenchChartConfig(input);
-  return renderChartJs(config, input.size, title);
+  return longbenchFigure(input).bytes;
 }

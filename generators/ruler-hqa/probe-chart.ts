@@ -2,10 +2,12 @@
 import type { ChartConfiguration } from 'chart.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { modelLabel } from '../../reports/format.js';
-import { colorAt, renderChartJs, type ChartSize } from '../../reports/charts/canvas.js';
-import { chartConfig } from '../../reports/charts/frame.js';
+import { shortModel } from '../../reports/labels.js';
+import type { RenderedChart } from '../../harness/report/facet.js';
+import { DEFAULT_OUTPUT, type ChartOutput, type ChartSize } from '../../reports/charts/canvas.js';
+import { chartFrame, renderFrame, type FramedChart } from '../../reports/charts/frame.js';
 import { errorBarsPlugin } from '../../reports/charts/bars.js';
-import { displayLength } from '../../reports/labels.js';
+import type { LegendEntry } from '../../reports/charts/legend.js';
 
 /** Order of the probe's placements (docs/PROTOCOLS.md §d); others follow sorted, random last. */
 const KNOWN_ORDER = ['(0%, 100%)', '(20%, 80%)', '(40%, 60%)', '(0%, 20%)', '(80%, 100%)'];
@@ -84,6 +86,7 @@ export interface ProbeChartInput {
   metric?: string;
   records: SampleRecord[];
   size: ChartSize;
+  output?: ChartOutput;
 }
 
 function nRange(cells: Map<string, ProbeCell>): string {
@@ -93,53 +96,73 @@ function nRange(cells: Map<string, ProbeCell>): string {
   return ns.length === 0 ? '0' : lo === hi ? String(lo) : `${lo}–${hi}`;
 }
 
-export function probeChartConfig(input: ProbeChartInput): { config: ChartConfiguration; title: string } {
+/** Placement colours (Paul Tol's muted set: colour-blind safe, none a method's colour); random is grey. */
+export const PLACEMENT_COLORS = ['#332288', '#DDCC77', '#CC6677', '#44AA99', '#882255', '#999933', '#88CCEE'];
+export const RANDOM_COLOR = '#777777';
+
+export function probeChartFrame(input: ProbeChartInput): FramedChart {
+  const output = input.output ?? DEFAULT_OUTPUT;
   const f = input.size.font;
   const t = probeTable(input.records);
   const whiskers: number[][] = [];
   let colorIndex = 0;
+  const entries: LegendEntry[] = [];
   const datasets = t.placements.map((p) => {
     const values = t.lengths.map((l) => t.cells.get(`${p}|${l.key}`));
     // 95% binomial interval half-width, ×100 like the bars.
     whiskers.push(values.map((c) => (c ? 196 * Math.sqrt((c.mean * (1 - c.mean)) / c.n) : 0)));
-    const color = p === 'random' ? '#555555' : colorAt(colorIndex++);
+    const color = p === 'random' ? RANDOM_COLOR : PLACEMENT_COLORS[colorIndex++ % PLACEMENT_COLORS.length];
+    entries.push({ label: p, color, box: { fill: color } });
     return {
       label: p,
       data: values.map((c) => (c ? c.mean * 100 : null)),
       backgroundColor: color,
       borderColor: color,
       borderWidth: 0,
-      maxBarThickness: f * 4,
+      maxBarThickness: f * 2.5,
     };
   });
   const title = `${input.task}: accuracy by key-information placement`;
-  const footnote = `placement = relative positions of the two supporting paragraphs; grey = random (ordinary shuffle); whiskers = 95% binomial interval; n = ${nRange(t.cells)} per bar`;
-  const config = chartConfig({
+  const notes = [
+    'Placement = relative positions of the two supporting paragraphs; random = the ordinary shuffle (grey).',
+    'Whiskers: 95% binomial interval.',
+    `n = ${nRange(t.cells)} per bar.`,
+  ];
+  return chartFrame({
     type: 'bar',
     data: {
-      labels: t.lengths.map((l) => displayLength(l.label)),
+      labels: t.lengths.map((l) => l.label),
       datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'],
     },
     size: input.size,
+    output,
     title,
-    subtitle: { display: true, text: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}` },
-    legend: { position: 'top', font: 0.72, padding: 0.5 },
-    footnote,
-    footnoteFont: 0.6,
+    subtitle: `${input.method} · ${shortModel(input.model, input.isReferenceReader)}`,
+    captionSubtitle: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
+    legend: [[{ label: 'placement:', color: '#222222' }, ...entries]],
+    notes,
     x: {
-      title: { display: true, text: 'Context length', font: { size: f * 0.9 } },
-      ticks: { font: { size: f * 0.8 } },
+      title: { display: true, text: 'context length', font: { size: f }, padding: { top: 1, bottom: 0 } },
+      ticks: { font: { size: f }, padding: 1 },
       grid: { display: false },
+      border: { color: '#888888', width: 0.6 },
     },
     y: { min: 0, max: 100, title: `${input.metric ?? 'accuracy'} ×100`, stepSize: 20 },
     plugins: [errorBarsPlugin(whiskers) as never],
   });
-  return { config, title };
+}
+
+export function probeChartConfig(input: ProbeChartInput): { config: ChartConfiguration; title: string } {
+  const framed = probeChartFrame(input);
+  return { config: framed.config, title: framed.caption.title };
+}
+
+export function probeFigure(input: ProbeChartInput): RenderedChart {
+  return renderFrame(probeChartFrame(input), input.size, input.output ?? DEFAULT_OUTPUT);
 }
 
 export function renderProbeChart(input: ProbeChartInput): Buffer {
-  const { config, title } = probeChartConfig(input);
-  return renderChartJs(config, input.size, title);
+  return probeFigure(input).bytes;
 }
 
 /** True for records of the placement probe (metadata.placement set). */

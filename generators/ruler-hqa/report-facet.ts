@@ -7,7 +7,7 @@ import type { PaperBaseline } from '../../harness/report/paper.js';
 import { loadPaperBaseline, paperBaselineDir } from '../../reports/baselines.js';
 import { slug } from '../../reports/labels.js';
 import { groupBySeries } from '../../reports/records.js';
-import { hasPlacement, placementLabel, renderProbeChart } from './probe-chart.js';
+import { hasPlacement, placementLabel, probeFigure } from './probe-chart.js';
 
 /** MemAgent's RULER-HQA table (arXiv 2507.02259, Table 2). */
 export function memagentRulerHqaTable(): PaperBaseline {
@@ -34,8 +34,8 @@ export const rulerHqaReportFacet: ReportFacet = {
           kind: 'probe',
           title: `${task}: accuracy by key-information placement (${method})`,
           base: `probe-${slug(task)}-${slug(method)}-${slug(model)}`,
-          render: (size) =>
-            renderProbeChart({
+          render: (size, output) =>
+            probeFigure({
               task,
               method,
               model,
@@ -43,6 +43,7 @@ export const rulerHqaReportFacet: ReportFacet = {
               isReferenceReader: referenceModels.has(model),
               records: group,
               size,
+              output,
             }),
         };
       }),

@@ -4,8 +4,17 @@ import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { SampleRecord } from '../../harness/types.js';
 import { fmt2, modelLabel } from '../../reports/format.js';
 import { methodExtra } from '../../reports/records.js';
-import { blankCanvas, encodePng, font, type ChartSize } from '../../reports/charts/canvas.js';
-import { displayLength } from '../../reports/labels.js';
+import type { RenderedChart } from '../../harness/report/facet.js';
+import {
+  DEFAULT_OUTPUT,
+  drawFigure,
+  font,
+  textWidth,
+  type ChartOutput,
+  type ChartSize,
+} from '../../reports/charts/canvas.js';
+import { drawTitleBlock, titleBlock } from '../../reports/charts/frame.js';
+import { shortModel } from '../../reports/labels.js';
 
 const STOPS: Array<[number, [number, number, number]]> = [
   [0, [0xf0, 0x49, 0x6e]],
@@ -85,6 +94,7 @@ export interface HeatmapInput {
   isReferenceReader?: boolean;
   records: SampleRecord[];
   size: ChartSize;
+  output?: ChartOutput;
   /** Depth bin width in percent; default: none when ≤ 21 distinct depths, else 10. */
   depthBin?: number;
 }
@@ -115,7 +125,7 @@ function text(
   ctx.restore();
 }
 
-/** Display labels of the lengths where some sample's context was middle-truncated (the method's extra middle_truncated). */
+/** Labels of the lengths where some sample's context was middle-truncated (the method's extra middle_truncated). */
 export function cutLengths(records: SampleRecord[]): string[] {
   const cut = new Map<string, { kind: string; length: number; label: string }>();
   for (const r of records)
@@ -123,110 +133,124 @@ export function cutLengths(records: SampleRecord[]): string[] {
       cut.set(`${r.lengthKind}:${r.length}`, { kind: r.lengthKind, length: r.length, label: r.lengthLabel });
   return [...cut.values()]
     .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.length - b.length))
-    .map((l) => displayLength(l.label));
+    .map((l) => l.label);
 }
 
-export function renderHeatmap(input: HeatmapInput): Buffer {
+/** The heatmap's drawing in points, its caption, and the bytes in `input.output`'s format. */
+export function heatmapFigure(input: HeatmapInput): RenderedChart {
   const { size } = input;
+  const output = input.output ?? DEFAULT_OUTPUT;
   const f = size.font;
   const distinct = new Set(input.records.map(depthOf).filter((d) => d !== null)).size;
   const bin = input.depthBin ?? (distinct > 21 ? 10 : 0);
   const grid = heatmapGrid(input.records, bin);
-  const { canvas, ctx } = blankCanvas(size);
   const W = size.width;
   const H = size.height;
-
   const title = `${input.task}: score by needle depth and context length`;
-  text(ctx, title, W / 2, f * 0.5, f * 1.1, 'center', 'top', { weight: 'bold' });
-  text(
-    ctx,
-    `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
-    W / 2,
-    f * 1.9,
-    f * 0.72,
-    'center',
-    'top',
-    { color: '#444444' },
+  const subtitle = `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`;
+  const block = titleBlock(
+    size,
+    output,
+    title,
+    `${input.method} · ${shortModel(input.model, input.isReferenceReader)}`,
   );
 
-  const left = f * 5.2;
-  const right = W - f * 5.2;
-  const top = f * 3.4;
-  const bottom = H - f * 5.4;
+  const tickPx = f;
+  const labels = grid.lengths.map((l) => l.label);
+  const depthLabels = grid.depths.map((d) => trimZeros(fmt2(d)));
+  const yTickW = Math.max(textWidth('100', tickPx), ...depthLabels.map((d) => textWidth(d, tickPx)));
+  const left = 2 + f * 1.3 + yTickW + 3;
+  const right = W - (2 + f * 1.3 + textWidth('100', tickPx) + 3 + f * 0.8 + f * 0.6);
+  const top = 3 + block.height + f * 0.4;
   const nRows = Math.max(1, grid.depths.length);
   const nCols = Math.max(1, grid.lengths.length);
   const cw = (right - left) / nCols;
+  const widest = Math.max(0, ...labels.map((l) => textWidth(l, tickPx)));
+  const rotate = widest > cw - 2;
+  const xTicksH = rotate ? widest * Math.SQRT1_2 + tickPx * 0.8 : tickPx * 1.2;
+  const bottom = H - (3 + f * 1.3 + xTicksH + 2);
   const ch = (bottom - top) / nRows;
 
-  if (grid.depths.length === 0) {
-    text(ctx, 'no samples with a needle depth', (left + right) / 2, (top + bottom) / 2, f, 'center', 'middle', {
-      color: '#777777',
+  const draw = (ctx: SKRSContext2D) => {
+    drawTitleBlock(ctx, block, size);
+    if (grid.depths.length === 0) {
+      text(ctx, 'no samples with a needle depth', (left + right) / 2, (top + bottom) / 2, f, 'center', 'middle', {
+        color: '#777777',
+      });
+    }
+    const valuePx = [f].find((px) => cw >= textWidth('100', px) + 2 && ch >= px * 1.05);
+    grid.cells.forEach((row, i) =>
+      row.forEach((cell, j) => {
+        const x = left + j * cw;
+        const y = top + i * ch;
+        ctx.fillStyle = cell ? heatColor(cell.mean) : '#e3e3e3';
+        ctx.fillRect(x, y, cw, ch);
+        if (valuePx !== undefined)
+          text(
+            ctx,
+            cell ? trimZeros(fmt2(cell.mean * 100)) : '–',
+            x + cw / 2,
+            y + ch / 2,
+            valuePx,
+            'center',
+            'middle',
+            {
+              color: '#1a1a1a',
+            },
+          );
+      }),
+    );
+    // Thin grey cell borders, as in the seaborn original.
+    ctx.strokeStyle = '#9a9a9a';
+    ctx.lineWidth = 0.4;
+    for (let i = 0; i <= nRows; i++) {
+      ctx.beginPath();
+      ctx.moveTo(left, top + i * ch);
+      ctx.lineTo(right, top + i * ch);
+      ctx.stroke();
+    }
+    for (let j = 0; j <= nCols; j++) {
+      ctx.beginPath();
+      ctx.moveTo(left + j * cw, top);
+      ctx.lineTo(left + j * cw, bottom);
+      ctx.stroke();
+    }
+
+    // Y ticks: depth %, thinned so labels never overlap.
+    const every = Math.max(1, Math.ceil((tickPx * 1.15) / ch));
+    depthLabels.forEach((d, i) => {
+      if (i % every === 0) text(ctx, d, left - 2, top + (i + 0.5) * ch, tickPx, 'right', 'middle');
     });
-  }
-  const showValues = cw >= f * 2.8 && ch >= f * 0.95;
-  const valuePx = Math.min(f * 0.7, ch * 0.6);
-  grid.cells.forEach((row, i) =>
-    row.forEach((cell, j) => {
-      const x = left + j * cw;
-      const y = top + i * ch;
-      ctx.fillStyle = cell ? heatColor(cell.mean) : '#e3e3e3';
-      ctx.fillRect(x, y, cw, ch);
-      if (showValues)
-        text(ctx, cell ? trimZeros(fmt2(cell.mean * 100)) : '–', x + cw / 2, y + ch / 2, valuePx, 'center', 'middle', {
-          color: '#1a1a1a',
-        });
-    }),
-  );
-  // Thin grey cell borders, as in the seaborn original.
-  ctx.strokeStyle = '#9a9a9a';
-  ctx.lineWidth = 1;
-  for (let i = 0; i <= nRows; i++) {
-    ctx.beginPath();
-    ctx.moveTo(left, top + i * ch);
-    ctx.lineTo(right, top + i * ch);
-    ctx.stroke();
-  }
-  for (let j = 0; j <= nCols; j++) {
-    ctx.beginPath();
-    ctx.moveTo(left + j * cw, top);
-    ctx.lineTo(left + j * cw, bottom);
-    ctx.stroke();
-  }
+    text(ctx, 'needle depth (%)', 2 + f * 0.55, (top + bottom) / 2, f, 'center', 'middle', { rotate: -Math.PI / 2 });
 
-  // Y ticks: depth %, thinned so labels never overlap.
-  const tickPx = f * 0.75;
-  const every = Math.max(1, Math.ceil((tickPx * 1.25) / ch));
-  grid.depths.forEach((d, i) => {
-    if (i % every === 0) text(ctx, trimZeros(fmt2(d)), left - f * 0.4, top + (i + 0.5) * ch, tickPx, 'right', 'middle');
-  });
-  text(ctx, 'Depth Percent', f * 0.9, (top + bottom) / 2, f * 0.9, 'center', 'middle', { rotate: -Math.PI / 2 });
-
-  // X ticks: lengths, rotated 45°.
-  grid.lengths.forEach((l, j) => {
-    text(ctx, displayLength(l.label), left + (j + 0.5) * cw + tickPx * 0.3, bottom + f * 0.45, tickPx, 'right', 'top', {
-      rotate: -Math.PI / 4,
+    // X ticks: lengths, rotated 45° only when they do not fit their cell.
+    labels.forEach((l, j) => {
+      const cx = left + (j + 0.5) * cw;
+      if (rotate) text(ctx, l, cx + tickPx * 0.3, bottom + 2, tickPx, 'right', 'top', { rotate: -Math.PI / 4 });
+      else text(ctx, l, cx, bottom + 2, tickPx, 'center', 'top');
     });
-  });
-  text(ctx, 'Token Limit', (left + right) / 2, H - f * 1.6, f * 0.9, 'center', 'bottom');
+    text(ctx, 'context length (tokens, k = 1024)', (left + right) / 2, H - 3, f, 'center', 'bottom');
 
-  // Colour bar with its "Score" label.
-  const barX = right + f * 1.2;
-  const barW = f * 1.0;
-  const gradient = ctx.createLinearGradient(0, bottom, 0, top);
-  for (const [t] of STOPS) gradient.addColorStop(t, heatColor(t));
-  ctx.fillStyle = gradient;
-  ctx.fillRect(barX, top, barW, bottom - top);
-  ctx.strokeStyle = '#777777';
-  ctx.strokeRect(barX, top, barW, bottom - top);
-  for (let v = 0; v <= 100; v += 20) {
-    const y = bottom - (v / 100) * (bottom - top);
-    ctx.beginPath();
-    ctx.moveTo(barX + barW, y);
-    ctx.lineTo(barX + barW + f * 0.25, y);
-    ctx.stroke();
-    text(ctx, String(v), barX + barW + f * 0.35, y, tickPx, 'left', 'middle');
-  }
-  text(ctx, 'Score', W - f * 0.9, (top + bottom) / 2, f * 0.9, 'center', 'middle', { rotate: Math.PI / 2 });
+    // Colour bar with its "score" label.
+    const barX = right + f * 0.6;
+    const barW = f * 0.8;
+    const gradient = ctx.createLinearGradient(0, bottom, 0, top);
+    for (const [t] of STOPS) gradient.addColorStop(t, heatColor(t));
+    ctx.fillStyle = gradient;
+    ctx.fillRect(barX, top, barW, bottom - top);
+    ctx.strokeStyle = '#777777';
+    ctx.lineWidth = 0.4;
+    ctx.strokeRect(barX, top, barW, bottom - top);
+    for (let v = 0; v <= 100; v += 20) {
+      const y = bottom - (v / 100) * (bottom - top);
+      ctx.beginPath();
+      ctx.moveTo(barX + barW, y);
+      ctx.lineTo(barX + barW + 2, y);
+      ctx.stroke();
+      text(ctx, String(v), barX + barW + 3, y, tickPx, 'left', 'middle');
+    }
+    text(ctx, 'score ×100', W - 2 - f * 0.55, (top + bottom) / 2, f, 'center', 'middle', { rotate: Math.PI / 2 });
+  };
 
   const counts = grid.cells
     .flat()
@@ -234,17 +258,18 @@ export function renderHeatmap(input: HeatmapInput): Buffer {
     .map((c) => c.n);
   const lo = Math.min(...counts);
   const hi = Math.max(...counts);
-  const nNote = counts.length ? `samples per cell ${lo === hi ? lo : `${lo}–${hi}`}` : '';
   const cut = cutLengths(input.records);
-  const note = [
-    nNote,
-    grid.cells.flat().some((c) => c === null) ? 'grey = no sample at that depth' : '',
-    cut.length ? `context cut in the middle to fit the limit at ${cut.join(', ')}` : '',
-    bin > 0 ? `depth = first needle, rounded to the nearest ${bin}%` : 'depth = first needle',
-    'score ×100',
-  ]
-    .filter(Boolean)
-    .join('; ');
-  text(ctx, note, 8, H - 4, f * 0.6, 'left', 'bottom', { color: '#555555' });
-  return encodePng(canvas, size, title);
+  const notes = [
+    counts.length ? `Samples per cell: ${lo === hi ? lo : `${lo}–${hi}`}.` : '',
+    grid.cells.flat().some((c) => c === null) ? 'Grey: no sample at that depth.' : '',
+    cut.length ? `Context cut in the middle to fit the limit at ${cut.join(', ')}.` : '',
+    bin > 0 ? `Depth = first needle, rounded to the nearest ${bin}%.` : 'Depth = first needle.',
+    'Cell values: mean score ×100; errors count as 0.',
+  ].filter(Boolean);
+  return { bytes: drawFigure(size, output, title, draw), caption: { title, subtitle, notes } };
+}
+
+/** The heatmap's bytes (PNG unless `output` says otherwise). */
+export function renderHeatmap(input: HeatmapInput): Buffer {
+  return heatmapFigure(input).bytes;
 }

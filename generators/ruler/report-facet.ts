@@ -2,7 +2,7 @@
 import type { ReportFacet } from '../../harness/report/facet.js';
 import { slug } from '../../reports/labels.js';
 import { groupBySeries } from '../../reports/records.js';
-import { depthOf, renderHeatmap } from './heatmap-chart.js';
+import { depthOf, heatmapFigure } from './heatmap-chart.js';
 
 export const rulerReportFacet: ReportFacet = {
   name: 'ruler-heatmap',
@@ -14,8 +14,16 @@ export const rulerReportFacet: ReportFacet = {
         kind: 'niah-heatmap',
         title: `${task}: score by needle depth and context length (${method})`,
         base: `niah-${slug(task)}-${slug(method)}-${slug(model)}`,
-        render: (size) =>
-          renderHeatmap({ task, method, model, isReferenceReader: referenceModels.has(model), records: group, size }),
+        render: (size, output) =>
+          heatmapFigure({
+            task,
+            method,
+            model,
+            isReferenceReader: referenceModels.has(model),
+            records: group,
+            size,
+            output,
+          }),
       };
     }),
   }),

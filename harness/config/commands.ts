@@ -1,6 +1,7 @@
 // The parsed forms of every bench command, produced by cli/parse.ts and consumed by cli/commands/.
 import type { LengthTarget } from '../types.js';
 import type { RunConfig } from './run-config.js';
+import type { FigureOptions } from '../report/facet.js';
 
 /** A parsed command line: what each command in cli/commands/ receives. */
 export type Command =
@@ -45,7 +46,7 @@ export type Command =
     }
   /** format: an export layout of the catalog (checked by the parser). */
   | { command: 'export'; runDir: string; format: string; out: string; tasks?: string[] }
-  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean; json?: boolean }
+  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean; json?: boolean; figures?: FigureOptions }
   | {
       command: 'gate';
       runDir: string;
@@ -69,6 +70,7 @@ export type Command =
       z?: number;
       out?: string;
       json?: boolean;
+      figures?: FigureOptions;
     }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }

@@ -6,6 +6,9 @@ const M = 1024 * 1024;
 const HINT =
   'expected e.g. 32k..3.5m, 8k,16k,32k, 131072, or docs:50..25600 (k = 1024, m = 1024²; a..b doubles from a and ends with b)';
 
+/** `--lengths paper`: MemAgent's RULER-HQA grid, 50 … 25600 documents (the paper labels them 7K … 3.5M). */
+export const PAPER_GRID = 'docs:50..25600';
+
 /** Label for a token count: "32k", "3.5m", "1m", or the plain number. */
 export function tokenLabel(tokens: number): string {
   if (tokens >= M && (tokens * 100) % M === 0) return `${trimNumber(tokens / M)}m`;
@@ -82,10 +85,11 @@ function expandRange(lo: number, hi: number, raw: string, whole: string): number
 /**
  * Parses a length SPEC into a grid, ascending and without duplicates.
  * Tokens: `32k..3.5m` (doubling from 32k, always ending with 3.5m), comma lists, plain numbers.
- * Document counts (RULER-HQA as in MemAgent): `docs:50..25600`, `docs:50,100`.
+ * Document counts (RULER-HQA as in MemAgent): `docs:50..25600` (also spelled `paper`), `docs:50,100`.
  */
 export function parseLengths(spec: string): LengthTarget[] {
   const whole = spec.trim();
+  if (/^paper$/i.test(whole)) return parseLengths(PAPER_GRID);
   if (whole === '') throw new UserError(`bad --lengths '': empty; ${HINT}`);
   // `docs:` before the first item makes the whole list document counts; later items may repeat it (docs:50,docs:200).
   const docs = DOCS_PREFIX.test(whole);

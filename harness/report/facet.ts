@@ -6,26 +6,70 @@ import type { SampleRecord } from '../types.js';
 import type { PaperLength } from './paper.js';
 import type { SummaryRow } from './summary-row.js';
 
-export type ChartSizeName = 'paper' | 'slide';
+/** single: one column of a two-column paper (3.25 in wide); double: the full text width (6.75 in). */
+export type ChartSizeName = 'single' | 'double';
 
+/** png: raster at `ppi`; svg and pdf: vector, text as text, at the print size. */
+export type ChartFormat = 'png' | 'svg' | 'pdf';
+
+/**
+ * A chart's print size. Layout units are points (1/72 in) in every format: an SVG or PDF is `width` × `height` pt, a
+ * PNG `width × ppi / 72` pixels wide, so text set at 8 units prints at 8 pt.
+ */
 export interface ChartSize {
   name: ChartSizeName;
+  /** Print width and (base) height in pt; a chart whose legend needs more rows may grow taller. */
   width: number;
   height: number;
-  /** Pixels per inch written into the PNG (pHYs). */
+  /** Pixels per inch of the PNG (also written into its pHYs). */
   ppi: number;
-  /** Base font size in px; other text scales from it. */
+  /** Base font size in pt (tick labels, legend); titles scale from it. */
   font: number;
 }
 
-/** One chart of a report, written at every size as charts/<base>-<size>.png. */
+/** What `bench report` / `bench compare` ask of their charts (--format, --size, --no-title). */
+export interface FigureOptions {
+  formats: ChartFormat[];
+  sizes: ChartSizeName[];
+  /** Draw titles in the images. */
+  title: boolean;
+}
+
+/** Every chart as PNG at both sizes, titled: what a report writes unless told otherwise. */
+export const DEFAULT_FIGURES: FigureOptions = { formats: ['png'], sizes: ['single', 'double'], title: true };
+
+/** How one rendering of a chart is written. */
+export interface ChartOutput {
+  format: ChartFormat;
+  /** Draw the title (and its grey subtitle) in the image; the caption file holds them either way. */
+  title: boolean;
+}
+
+/** What the caption file beside a figure says (charts/<base>.caption.txt): notes are never drawn in the image. */
+export interface ChartCaption {
+  title: string;
+  subtitle?: string;
+  notes: string[];
+}
+
+export interface RenderedChart {
+  /** The file's bytes in the requested format. */
+  bytes: Buffer;
+  caption: ChartCaption;
+}
+
+/** One chart of a report, written at every size and format as charts/<base>-<size>.<format>. */
 export interface FacetChart {
   /** What it shows, e.g. 'niah-heatmap', 'probe', 'longbench', 'rouge'. */
   kind: string;
   title: string;
   /** File name without the size and extension; the writer makes colliding names distinct. */
   base: string;
-  render(size: ChartSize): Buffer;
+  /**
+   * The chart at one size and format. A plain Buffer is a PNG drawn the older way (blankCanvas + encodePng, no
+   * caption): the writer writes it for png and skips the chart, with a warning, for svg and pdf.
+   */
+  render(size: ChartSize, output: ChartOutput): RenderedChart | Buffer;
 }
 
 export interface FacetInput {

@@ -1,6 +1,10 @@
-// 95% interval bands with error bars, drawn under a chart.js line chart's datasets (no chart.js Filler needed, and
-// nothing added to the legend: the footnote says what the shading is).
+// 95% interval bands drawn under a chart.js line chart's datasets: a light fill in the series colour plus thin edge
+// lines in that colour, so overlapping bands stay readable (each edge keeps its colour; the fills are faint enough
+// not to turn grey). A series with a single point gets an error bar instead. The legend says what a band is.
 import type { Chart, Plugin } from 'chart.js';
+import { withAlpha } from './style.js';
+
+export { withAlpha } from './style.js';
 
 export interface BandPoint {
   /** Data x (the same value the line's point uses). */
@@ -14,33 +18,24 @@ export interface Band {
   /** The line's colour, '#rrggbb'. */
   color: string;
   points: BandPoint[];
-  /** Shift of the error bars in px (the band stays at the true x), so bars of several series at one x stay apart. */
+  /** Shift of a lone point's error bar in pt, so bars of several series at one x stay apart. */
   offsetPx?: number;
 }
 
-/** Error-bar offsets for `count` series: centred, `stepPx` apart. */
-export function dodge(index: number, count: number, stepPx = 7): number {
-  return (index - (count - 1) / 2) * stepPx;
+/** Error-bar offsets for `count` series: centred, `step` pt apart. */
+export function dodge(index: number, count: number, step = 1.6): number {
+  return (index - (count - 1) / 2) * step;
 }
 
-/** '#rrggbb' → 'rgba(r, g, b, alpha)'. */
-export function withAlpha(hex: string, alpha: number): string {
-  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  if (!m) return hex;
-  return `rgba(${parseInt(m[1], 16)}, ${parseInt(m[2], 16)}, ${parseInt(m[3], 16)}, ${alpha})`;
-}
+/** Fill opacity of one or two bands (fainter for three or four, none beyond: edges alone), and edge width (pt). */
+export const BAND_FILL_ALPHA = 0.06;
+export const BAND_EDGE_WIDTH = 0.55;
 
-/**
- * Draws each band as a translucent area between its lows and highs (points joined in x order, as the line is), and
- * an error bar with caps at every point, before the lines and points are drawn; clipped to the plot area.
- */
-export function intervalBandsPlugin(
-  bands: Band[],
-  options: { fillAlpha?: number; capPx?: number; lineWidth?: number } = {},
-): Plugin {
-  const fillAlpha = options.fillAlpha ?? 0.14;
-  const cap = options.capPx ?? 6;
-  const lineWidth = options.lineWidth ?? 2;
+/** Draws each band before the lines and points, clipped to the plot area. */
+export function intervalBandsPlugin(bands: Band[], options: { fillAlpha?: number; edgeWidth?: number } = {}): Plugin {
+  const fillAlpha =
+    options.fillAlpha ?? (bands.length <= 2 ? BAND_FILL_ALPHA : bands.length <= 4 ? BAND_FILL_ALPHA / 2 : 0);
+  const edgeWidth = options.edgeWidth ?? BAND_EDGE_WIDTH;
   return {
     id: 'intervalBands',
     beforeDatasetsDraw(chart: Chart) {
@@ -62,25 +57,34 @@ export function intervalBandsPlugin(
             high: ys.getPixelForValue(p.high),
           }));
         if (pts.length === 0) continue;
-        if (pts.length > 1) {
+        ctx.strokeStyle = withAlpha(band.color, 0.85);
+        ctx.lineWidth = edgeWidth;
+        ctx.setLineDash([]);
+        if (pts.length === 1) {
+          const p = pts[0];
+          const x = p.x + (band.offsetPx ?? 0);
+          const cap = 2;
           ctx.beginPath();
-          pts.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.high) : ctx.lineTo(p.x, p.high)));
-          for (let i = pts.length - 1; i >= 0; i--) ctx.lineTo(pts[i].x, pts[i].low);
-          ctx.closePath();
+          ctx.moveTo(x, p.low);
+          ctx.lineTo(x, p.high);
+          ctx.moveTo(x - cap, p.low);
+          ctx.lineTo(x + cap, p.low);
+          ctx.moveTo(x - cap, p.high);
+          ctx.lineTo(x + cap, p.high);
+          ctx.stroke();
+          continue;
+        }
+        ctx.beginPath();
+        pts.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.high) : ctx.lineTo(p.x, p.high)));
+        for (let i = pts.length - 1; i >= 0; i--) ctx.lineTo(pts[i].x, pts[i].low);
+        ctx.closePath();
+        if (fillAlpha > 0) {
           ctx.fillStyle = withAlpha(band.color, fillAlpha);
           ctx.fill();
         }
-        ctx.strokeStyle = withAlpha(band.color, 0.85);
-        ctx.lineWidth = lineWidth;
-        for (const q of pts) {
-          const p = { ...q, x: q.x + (band.offsetPx ?? 0) };
+        for (const edge of ['high', 'low'] as const) {
           ctx.beginPath();
-          ctx.moveTo(p.x, p.low);
-          ctx.lineTo(p.x, p.high);
-          ctx.moveTo(p.x - cap, p.low);
-          ctx.lineTo(p.x + cap, p.low);
-          ctx.moveTo(p.x - cap, p.high);
-          ctx.lineTo(p.x + cap, p.high);
+          pts.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p[edge]) : ctx.lineTo(p.x, p[edge])));
           ctx.stroke();
         }
       }

@@ -28,7 +28,7 @@ export function barValuesPlugin(px: number): Plugin<'bar'> {
           const text = String(Number(fmt2(v)));
           const { width } = bar.getProps(['width'], true) as { width: number };
           if (ctx.measureText(text).width > width * 1.25) fits = false;
-          labels.push({ text, x: bar.x, y: bar.y - 3 });
+          labels.push({ text, x: bar.x, y: bar.y - 1 });
         });
       });
       if (fits) for (const l of labels) ctx.fillText(l.text, l.x, l.y);
@@ -38,8 +38,9 @@ export function barValuesPlugin(px: number): Plugin<'bar'> {
 }
 
 /**
- * Tick font size (px) and rotation for multi-line category labels: the largest size from `maxPx` down to `minPx`
- * at which the widest line fits its category; rotated 45° when even `minPx` does not fit.
+ * Tick font size (pt) and rotation for multi-line category labels: the largest size from `maxPx` down to `minPx`
+ * at which the widest line fits its category; rotated 45° when even `minPx` does not fit (90° when categories are
+ * narrower than about two lines).
  */
 export function categoryTicks(
   labels: string[][],
@@ -49,8 +50,9 @@ export function categoryTicks(
 ): { size: number; maxRotation: number } {
   const category = plotWidth / Math.max(1, labels.length);
   const widest = (px: number) => Math.max(0, ...labels.flat().map((line) => textWidth(line, px)));
-  for (let px = maxPx; px >= minPx; px -= 1) if (widest(px) <= category * 0.94) return { size: px, maxRotation: 0 };
-  return { size: minPx, maxRotation: 45 };
+  for (let px = maxPx; px >= minPx; px -= 0.5) if (widest(px) <= category * 0.94) return { size: px, maxRotation: 0 };
+  // Too dense for slanted labels to clear each other: upright.
+  return { size: minPx, maxRotation: category < minPx * 2.2 ? 90 : 45 };
 }
 
 /** Draws ±half-width whiskers (same units as the data) on bars; halfWidths[datasetIndex][barIndex]. */
@@ -62,7 +64,7 @@ export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
       const y = chart.scales.y;
       ctx.save();
       ctx.strokeStyle = '#333333';
-      ctx.lineWidth = 1.5;
+      ctx.lineWidth = 0.6;
       chart.data.datasets.forEach((ds, i) => {
         const meta = chart.getDatasetMeta(i);
         meta.data.forEach((bar, j) => {
@@ -72,7 +74,7 @@ export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
           const { width } = bar.getProps(['width'], true) as { width: number };
           const top = y.getPixelForValue(Math.min(100, v + h));
           const bottom = y.getPixelForValue(Math.max(0, v - h));
-          const cap = Math.min(8, width * 0.25);
+          const cap = Math.min(2, width * 0.25);
           ctx.beginPath();
           ctx.moveTo(bar.x, top);
           ctx.lineTo(bar.x, bottom);
@@ -108,12 +110,34 @@ export function groupedBarSizing(
 /** The category (x) axis of grouped bars, at the tick size and rotation `categoryTicks` chose. */
 export function categoryAxis(ticks: { size: number; maxRotation: number }) {
   return {
-    ticks: { font: { size: ticks.size }, maxRotation: ticks.maxRotation, autoSkip: false },
+    ticks: {
+      font: { size: ticks.size },
+      minRotation: ticks.maxRotation,
+      maxRotation: ticks.maxRotation,
+      autoSkip: false,
+      padding: 1,
+    },
     grid: { display: false },
+    border: { color: '#888888', width: 0.6 },
   };
 }
 
 /** The value axis' top for bars whose tallest is `top` (×100): 15% headroom, up to the next 10, within 10..100. */
 export function barAxisMax(top: number): number {
   return Math.min(100, Math.max(10, Math.ceil((top * 1.15) / 10) * 10));
+}
+
+/** Category labels as drawn: their lines, or one line joined with ' · ' when rotated (rotated lines would overlap). */
+export function categoryLabels(labels: string[][], ticks: { maxRotation: number }): Array<string[] | string> {
+  return ticks.maxRotation > 0 ? labels.map((l) => l.join(' · ')) : labels;
+}
+
+/**
+ * Extra figure height (pt) that upright category labels need beyond the room chart.js gives an axis, so long labels
+ * are not cut at the bottom edge.
+ */
+export function uprightLabelHeight(labels: string[][], ticks: { size: number; maxRotation: number }, height: number) {
+  if (ticks.maxRotation < 90) return 0;
+  const widest = Math.max(0, ...categoryLabels(labels, ticks).map((l) => textWidth(String(l), ticks.size)));
+  return Math.max(0, widest * 1.6 - height * 0.35);
 }

@@ -1,23 +1,30 @@
-// Headless chart.js on @napi-rs/canvas: component registration, fonts, sizes, white background, PNG encoding.
-import { createCanvas, GlobalFonts, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+// Headless chart.js on @napi-rs/canvas at print size: sizes in points, fonts, a white background, and one surface per
+// format: PNG (a raster canvas scaled ppi/72), SVG (Skia's SVG canvas, text kept as text) and PDF (Skia's PDF
+// document, one page). Every chart lays itself out in points, so all three come out alike.
+import {
+  createCanvas,
+  GlobalFonts,
+  PDFDocument,
+  SvgExportFlag,
+  type Canvas,
+  type SKRSContext2D,
+} from '@napi-rs/canvas';
 import {
   BarController,
   BarElement,
   CategoryScale,
   Chart,
-  Legend,
   LinearScale,
   LineController,
   LineElement,
   LogarithmicScale,
   PointElement,
-  SubTitle,
-  Title,
   type ChartConfiguration,
   type Plugin,
 } from 'chart.js';
-import type { ChartSize, ChartSizeName } from '../../harness/report/facet.js';
+import type { ChartFormat, ChartOutput, ChartSize, ChartSizeName } from '../../harness/report/facet.js';
 
+// chart.js's Title and Legend are not registered: frame.ts draws both, at print sizes.
 Chart.register(
   LineController,
   LineElement,
@@ -27,18 +34,43 @@ Chart.register(
   LinearScale,
   LogarithmicScale,
   CategoryScale,
-  Legend,
-  Title,
-  SubTitle,
 );
 
-export type { ChartSize, ChartSizeName } from '../../harness/report/facet.js';
+export type { ChartFormat, ChartOutput, ChartSize, ChartSizeName } from '../../harness/report/facet.js';
 
-/** paper: 3.5 in × 2.33 in at 300 ppi (one column); slide: 16:9. */
-export const CHART_SIZES: Record<ChartSizeName, ChartSize> = {
-  paper: { name: 'paper', width: 1050, height: 700, ppi: 300, font: 22 },
-  slide: { name: 'slide', width: 1600, height: 900, ppi: 144, font: 24 },
+export const CHART_FORMATS: readonly ChartFormat[] = ['png', 'svg', 'pdf'];
+
+/**
+ * single: 3.25 × 2.5 in; double: 6.75 × 3 in; both 300 ppi as PNG, 8 pt text (titles 9 pt). Heights are multiples
+ * of 6 pt, so a PNG's pixels are whole at 300 ppi.
+ */
+const SIZES: Record<ChartSizeName, ChartSize> = {
+  single: { name: 'single', width: 234, height: 180, ppi: 300, font: 8 },
+  double: { name: 'double', width: 486, height: 216, ppi: 300, font: 8 },
 };
+
+/**
+ * single: 3.25 × 2.5 in; double: 6.75 × 3 in; both 300 ppi as PNG, 8 pt text (titles 9 pt). Heights are multiples
+ * of 6 pt, so a PNG's pixels are whole at 300 ppi. `paper` and `slide` (the older names; not listed by
+ * Object.values) stand for single and double.
+ */
+export const CHART_SIZES = SIZES as Record<ChartSizeName, ChartSize> & {
+  /** @deprecated the older name of `single` */
+  readonly paper: ChartSize;
+  /** @deprecated the older name of `double` */
+  readonly slide: ChartSize;
+};
+Object.defineProperty(CHART_SIZES, 'paper', { value: SIZES.single, enumerable: false });
+Object.defineProperty(CHART_SIZES, 'slide', { value: SIZES.double, enumerable: false });
+
+/** What a plain render gives: a PNG with its title drawn. */
+export const DEFAULT_OUTPUT: ChartOutput = { format: 'png', title: true };
+
+/** PNG pixels of a chart `height` pt tall (default the size's). */
+export function pixelSize(size: ChartSize, height = size.height): { width: number; height: number } {
+  const scale = size.ppi / 72;
+  return { width: Math.floor(size.width * scale + 1e-6), height: Math.floor(height * scale + 1e-6) };
+}
 
 export const FONT_FAMILY = "'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, sans-serif";
 
@@ -56,24 +88,102 @@ export function ensureFonts(warn: (m: string) => void = (m) => process.stderr.wr
     warn('no fonts found: chart text will be missing (Debian/Ubuntu: apt-get install fonts-dejavu-core)');
 }
 
-// Okabe-Ito (without its pale yellow) then darker extras: distinct on white and in greyscale-ish print.
-export const PALETTE = [
-  '#0072B2',
-  '#D55E00',
-  '#009E73',
-  '#CC79A7',
-  '#E69F00',
-  '#56B4E9',
-  '#000000',
-  '#7F3C8D',
-  '#8C564B',
-  '#666666',
-  '#B22222',
-  '#17BECF',
-];
+/** A canvas font string for `pt` points (layout units are points). */
+export function font(pt: number, weight: 'normal' | 'bold' = 'normal'): string {
+  return `${weight} ${Number(pt.toFixed(2))}px ${FONT_FAMILY}`;
+}
 
-export function colorAt(i: number): string {
-  return PALETTE[i % PALETTE.length];
+let measureCtx: SKRSContext2D | null = null;
+
+/** Width in pt of text drawn in the chart font at `pt` points. */
+export function textWidth(text: string, pt: number, weight: 'normal' | 'bold' = 'normal'): number {
+  ensureFonts();
+  measureCtx ??= createCanvas(1, 1).getContext('2d');
+  measureCtx.font = font(pt, weight);
+  return measureCtx.measureText(text).width;
+}
+
+/** Words of `text` in lines no wider than `width` pt. */
+export function wrapText(text: string, pt: number, width: number, weight: 'normal' | 'bold' = 'normal'): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && textWidth(`${lines[last]} ${word}`, pt, weight) <= width) lines[last] = `${lines[last]} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+const FALLBACK_FONTS = "'Liberation Sans', Arial, Helvetica, sans-serif";
+
+function inches(pt: number): string {
+  return String(Number((pt / 72).toFixed(4)));
+}
+
+/**
+ * Skia's SVG in print units: width/height in inches with a viewBox in points (unitless SVG lengths are CSS pixels,
+ * 1/96 in, which would print text 25% small), a fallback after the embedded font's name, and glyph position lists
+ * without their trailing comma.
+ */
+export function printSizedSvg(svg: Buffer, width: number, height: number): Buffer {
+  const text = svg
+    .toString('utf8')
+    .replace(
+      /<svg ([^>]*?)width="[^"]*" height="[^"]*"/,
+      `<svg $1width="${inches(width)}in" height="${inches(height)}in" viewBox="0 0 ${width} ${height}"`,
+    )
+    .replace(/ font-family="([^"]*)"/g, (_, f: string) => ` font-family="${f}, ${FALLBACK_FONTS}"`)
+    .replace(/ (x|y)="([^"]*?),\s*"/g, ' $1="$2"');
+  return Buffer.from(text, 'utf8');
+}
+
+/** A drawing surface in points for one format; `finish` returns the file's bytes (and ends the surface). */
+export interface Surface {
+  ctx: SKRSContext2D;
+  finish(): Buffer;
+}
+
+/** A white surface `height` pt tall (default the size's) for charts drawn directly on the context (the heatmap). */
+export function openSurface(size: ChartSize, format: ChartFormat, title: string, height = size.height): Surface {
+  ensureFonts();
+  const { width } = size;
+  let surface: Surface;
+  if (format === 'png') {
+    const px = pixelSize(size, height);
+    const canvas = createCanvas(px.width, px.height);
+    const ctx = canvas.getContext('2d');
+    ctx.scale(size.ppi / 72, size.ppi / 72);
+    surface = { ctx, finish: () => encodePng(canvas, size, title) };
+  } else if (format === 'svg') {
+    const canvas = createCanvas(width, height, SvgExportFlag.NoPrettyXML);
+    surface = { ctx: canvas.getContext('2d'), finish: () => printSizedSvg(canvas.getContent(), width, height) };
+  } else {
+    const doc = new PDFDocument({ title, creator: 'memagent-bench' });
+    const ctx = doc.beginPage(width, height) as unknown as SKRSContext2D;
+    surface = {
+      ctx,
+      finish: () => {
+        doc.endPage();
+        return doc.close();
+      },
+    };
+  }
+  surface.ctx.fillStyle = '#ffffff';
+  surface.ctx.fillRect(0, 0, width, height);
+  return surface;
+}
+
+/** Draws a chart directly on a context in points and returns the file in `output.format`. */
+export function drawFigure(
+  size: ChartSize,
+  output: ChartOutput,
+  title: string,
+  draw: (ctx: SKRSContext2D) => void,
+  height = size.height,
+): Buffer {
+  const surface = openSurface(size, output.format, title, height);
+  draw(surface.ctx);
+  return surface.finish();
 }
 
 const whiteBackground: Plugin = {
@@ -81,96 +191,86 @@ const whiteBackground: Plugin = {
   beforeDraw(chart) {
     const ctx = chart.ctx;
     ctx.save();
-    ctx.globalCompositeOperation = 'destination-over';
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, chart.width, chart.height);
     ctx.restore();
   },
 };
 
-/** The footnote's lines: parts separated by "; " fill a line up to `width` px, then wrap. */
-export function footnoteLines(text: string, px: number, width: number): string[] {
-  if (!text) return [];
-  const lines: string[] = [];
-  for (const part of text.split('; ')) {
-    const last = lines.length - 1;
-    if (last >= 0 && textWidth(`${lines[last]}; ${part}`, px) <= width) lines[last] = `${lines[last]}; ${part}`;
-    else lines.push(part);
-  }
-  return lines;
-}
-
-/** Bottom padding (px) that leaves room for the footnote's lines at chart width `chartWidth`. */
-export function footnotePadding(text: string, px: number, chartWidth: number): number {
-  return Math.round(Math.max(1, footnoteLines(text, px, chartWidth - 16).length) * px * 1.25 + px * 0.35);
-}
-
-/** Draws small grey text at the bottom left, wrapped at "; " (chart.js has a single subtitle, used at the top). */
-export function footnotePlugin(text: string, px: number): Plugin {
-  return {
-    id: 'footnote',
-    afterDraw(chart) {
-      const lines = footnoteLines(text, px, chart.width - 16);
-      if (lines.length === 0) return;
-      const ctx = chart.ctx;
-      ctx.save();
-      ctx.font = font(px);
-      ctx.fillStyle = '#555555';
-      ctx.textBaseline = 'bottom';
-      ctx.textAlign = 'left';
-      lines.forEach((line, i) =>
-        ctx.fillText(line, 8, chart.height - 4 - (lines.length - 1 - i) * px * 1.25, chart.width - 16),
-      );
-      ctx.restore();
-    },
-  };
-}
-
-export function encodePng(canvas: Canvas, size: ChartSize, title: string): Buffer {
-  return canvas.toBuffer('image/png', { resolution: size.ppi, title, software: 'memagent-bench' });
-}
-
-/** Renders a chart.js configuration to PNG bytes at the given size. */
-export function renderChartJs(config: ChartConfiguration, size: ChartSize, title: string): Buffer {
+/** Renders a chart.js configuration (laid out in points) in `output.format`, `height` pt tall. */
+export function renderChartJs(
+  config: ChartConfiguration,
+  size: ChartSize,
+  output: ChartOutput,
+  title: string,
+  height = size.height,
+): Buffer {
   ensureFonts();
-  const canvas = createCanvas(size.width, size.height);
   Chart.defaults.font.family = FONT_FAMILY;
   Chart.defaults.font.size = size.font;
   Chart.defaults.color = '#222222';
+  // chart.js only needs getContext('2d'), width and height from a canvas outside the DOM, and finds it from the
+  // context (ctx.canvas): Skia's PDF page context has none, so it gets a stand-in.
+  let target: unknown;
+  let pixelRatio = 1;
+  let finish: () => Buffer;
+  let page: PDFDocument | null = null;
+  if (output.format === 'png') {
+    const canvas = createCanvas(size.width, height);
+    pixelRatio = size.ppi / 72;
+    target = canvas;
+    finish = () => encodePng(canvas, size, title);
+  } else if (output.format === 'svg') {
+    const canvas = createCanvas(size.width, height, SvgExportFlag.NoPrettyXML);
+    target = canvas;
+    finish = () => printSizedSvg(canvas.getContent(), size.width, height);
+  } else {
+    page = new PDFDocument({ title, creator: 'memagent-bench' });
+    const ctx = page.beginPage(size.width, height);
+    const standIn = { width: size.width, height, getContext: () => ctx };
+    Object.defineProperty(ctx, 'canvas', { value: standIn, configurable: true });
+    target = standIn;
+    const doc = page;
+    finish = () => {
+      doc.endPage();
+      return doc.close();
+    };
+  }
   const full: ChartConfiguration = {
     ...config,
-    options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
-    plugins: [...(config.plugins ?? []), whiteBackground],
+    options: { ...config.options, responsive: false, animation: false, devicePixelRatio: pixelRatio },
+    plugins: [whiteBackground, ...(config.plugins ?? [])],
   };
-  // chart.js only needs getContext('2d') and width/height from a canvas outside the DOM.
-  const chart = new Chart(canvas as unknown as HTMLCanvasElement, full);
+  const chart = new Chart(target as HTMLCanvasElement, full);
+  // Destroying clears the canvas: a PDF page is finished first (its drawing is recorded), a raster or SVG after.
+  if (page) {
+    const bytes = finish();
+    chart.destroy();
+    return bytes;
+  }
   try {
-    return encodePng(canvas, size, title);
+    return finish();
   } finally {
     chart.destroy();
   }
 }
 
-/** A blank white canvas with fonts ready, for charts drawn directly (the heatmap). */
+/** PNG bytes of a raster canvas, with the size's ppi (pHYs) and the chart's title in its metadata. */
+export function encodePng(canvas: Canvas, size: ChartSize, title: string): Buffer {
+  return canvas.toBuffer('image/png', { resolution: size.ppi, title, software: 'memagent-bench' });
+}
+
+/**
+ * The older entry point, PNG only: a white raster canvas of the size's pixels, its context scaled so that drawing is
+ * in points. Encode it with encodePng. New charts use drawFigure, which also gives SVG and PDF.
+ */
 export function blankCanvas(size: ChartSize): { canvas: Canvas; ctx: SKRSContext2D } {
   ensureFonts();
-  const canvas = createCanvas(size.width, size.height);
+  const px = pixelSize(size);
+  const canvas = createCanvas(px.width, px.height);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, size.width, size.height);
+  ctx.fillRect(0, 0, px.width, px.height);
+  ctx.scale(size.ppi / 72, size.ppi / 72);
   return { canvas, ctx };
-}
-
-let measureCtx: SKRSContext2D | null = null;
-
-/** Width in px of text drawn in the chart font at px size. */
-export function textWidth(text: string, px: number): number {
-  ensureFonts();
-  measureCtx ??= createCanvas(1, 1).getContext('2d');
-  measureCtx.font = font(px);
-  return measureCtx.measureText(text).width;
-}
-
-export function font(px: number, weight: 'normal' | 'bold' = 'normal'): string {
-  return `${weight} ${Math.round(px)}px ${FONT_FAMILY}`;
 }

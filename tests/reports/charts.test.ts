@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SampleRecord } from '../../harness/types.js';
 import { renderAccuracyChart, xPosition } from '../../reports/charts/accuracy.js';
-import { CHART_SIZES, footnoteLines } from '../../reports/charts/canvas.js';
+import { CHART_SIZES, wrapText } from '../../reports/charts/canvas.js';
 import { categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
 import { depthOf, heatColor, heatmapGrid, renderHeatmap } from '../../generators/ruler/heatmap-chart.js';
 import { writeCharts } from '../../reports/charts/index.js';
@@ -14,7 +14,7 @@ import { renderRougeChart, rougeRecalls } from '../../generators/longbench/rouge
 import { memagentRulerHqaTable } from '../../generators/ruler-hqa/report-facet.js';
 import { summarize } from '../../reports/summary.js';
 import { record, FACETS } from './fixtures.js';
-import { pngSize } from './png.js';
+import { pngSize, assertPrintSize } from './png.js';
 
 const paper = memagentRulerHqaTable();
 
@@ -54,7 +54,7 @@ function niahRecords(flip: boolean): SampleRecord[] {
   return out;
 }
 
-test('every chart kind renders valid PNGs at both sizes', () => {
+test('every chart kind renders valid PNGs at both sizes, inches × ppi', () => {
   const rows = summarize(hqaRecords(0), FACETS);
   for (const size of Object.values(CHART_SIZES)) {
     const pngs = [
@@ -83,12 +83,12 @@ test('every chart kind renders valid PNGs at both sizes', () => {
         size,
       }),
     ];
-    for (const png of pngs) assert.deepEqual(pngSize(png), { width: size.width, height: size.height });
+    for (const png of pngs) assertPrintSize(png, size);
   }
 });
 
 test('charts differ when the data differ', () => {
-  const size = CHART_SIZES.paper;
+  const size = CHART_SIZES.single;
   const a = renderAccuracyChart({
     task: 'ruler-hqa',
     rows: summarize(hqaRecords(0), FACETS),
@@ -165,14 +165,15 @@ test('rouge recall keys are found under common spellings', () => {
   assert.deepEqual(rougeRecalls(row), [0.5, 0.25, 0.4]);
 });
 
-test('docs lengths sit at the paper label; token lengths at their token count', () => {
+test('docs lengths sit at the paper length, with its label; token lengths at their token count', () => {
   const [row] = summarize([record({ lengthKind: 'docs', length: 3200, lengthLabel: 'docs:3200' })], FACETS);
-  assert.deepEqual(xPosition(row, paper.lengths), { x: 448000, label: '448K' });
+  // At the paper's measured mean tokens for 3200 documents (451,415.8), with its label.
+  assert.deepEqual(xPosition(row, paper.lengths), { x: 451415.8, label: '448K' });
   const [tok] = summarize([record({ lengthKind: 'tokens', length: 32768, lengthLabel: '32k' })], FACETS);
-  assert.deepEqual(xPosition(tok, paper.lengths), { x: 32768, label: '32K' });
+  assert.deepEqual(xPosition(tok, paper.lengths), { x: 32768, label: '32k' });
 });
 
-test('writeCharts picks the charts the data supports and writes both sizes', () => {
+test('writeCharts picks the charts the data supports and writes both sizes by default', () => {
   const out = mkdtempSync(join(tmpdir(), 'bench-charts-'));
   const records = [...hqaRecords(0), ...niahRecords(false)];
   const files = writeCharts(out, {
@@ -184,12 +185,12 @@ test('writeCharts picks the charts the data supports and writes both sizes', () 
   });
   const kinds = files.map((f) => `${f.kind}/${f.size}`).sort();
   assert.deepEqual(kinds, [
-    'accuracy/paper',
-    'accuracy/paper',
-    'accuracy/slide',
-    'accuracy/slide',
-    'niah-heatmap/paper',
-    'niah-heatmap/slide',
+    'accuracy/double',
+    'accuracy/double',
+    'accuracy/single',
+    'accuracy/single',
+    'niah-heatmap/double',
+    'niah-heatmap/single',
   ]);
   for (const f of files) pngSize(readFileSync(f.file));
 });
@@ -203,7 +204,7 @@ test('the probe chart needs two placements; plain RULER-HQA (placement "random")
     records: plain,
     paper: [],
     lengthTable: paper.lengths,
-    sizes: [CHART_SIZES.paper],
+    sizes: [CHART_SIZES.single],
   });
   assert.deepEqual(
     files.map((f) => f.kind),
@@ -218,7 +219,7 @@ test('the probe chart needs two placements; plain RULER-HQA (placement "random")
     records: probe,
     paper: [],
     lengthTable: paper.lengths,
-    sizes: [CHART_SIZES.paper],
+    sizes: [CHART_SIZES.single],
   });
   assert.deepEqual(
     files2.map((f) => f.kind),
@@ -226,11 +227,10 @@ test('the probe chart needs two placements; plain RULER-HQA (placement "random")
   );
 });
 
-test('footnotes wrap at "; " to the chart width; crowded category labels shrink, then rotate', () => {
-  const text = 'first part of the note; second part of the note; third part';
-  assert.deepEqual(footnoteLines(text, 14, 10000), [text]);
-  assert.deepEqual(footnoteLines(text, 14, 10), ['first part of the note', 'second part of the note', 'third part']);
-  assert.deepEqual(footnoteLines('', 14, 100), []);
+test('titles wrap at words to the chart width; crowded category labels shrink, then rotate', () => {
+  const text = 'first part of the title second part';
+  assert.deepEqual(wrapText(text, 8, 10000), [text]);
+  assert.deepEqual(wrapText(text, 8, 1), ['first', 'part', 'of', 'the', 'title', 'second', 'part']);
   const roomy = categoryTicks([['hotpotqa', 'qa_f1']], 1000, 16, 12);
   assert.deepEqual(roomy, { size: 16, maxRotation: 0 });
   const crowded = categoryTicks(

@@ -21,7 +21,7 @@ import { baselineFromRows, evaluateGate, readBaseline } from '../../reports/regr
 import { formatSummaryTable, summarize, summaryCsv, summaryJson } from '../../reports/summary.js';
 import { manifestFixture } from '../helpers/manifest.js';
 import { record, runDir, FACETS } from './fixtures.js';
-import { pngSize } from './png.js';
+import { assertPrintSize, pngSize } from './png.js';
 
 const BUCKETS = ['0-4k', '4-8k', '8k+'];
 
@@ -201,10 +201,7 @@ test('longbenchBars: datasets by metric then name, one series per method, gaps a
 
 test('the LongBench chart renders at both sizes and changes with the data', () => {
   for (const size of Object.values(CHART_SIZES)) {
-    assert.deepEqual(pngSize(renderLongBenchChart({ rows: summarize(lbRun(), FACETS), size })), {
-      width: size.width,
-      height: size.height,
-    });
+    assertPrintSize(renderLongBenchChart({ rows: summarize(lbRun(), FACETS), size }), size);
   }
   const a = renderLongBenchChart({ rows: summarize(lbRun(), FACETS), size: CHART_SIZES.paper });
   const b = renderLongBenchChart({
@@ -253,7 +250,7 @@ test('report on a LongBench run: bucket rows in HTML and markdown, buckets in su
   });
   const out = mkdtempSync(join(tmpdir(), 'bench-lb-report-'));
   const { files } = await reportCommand({ runDirs: [dir], out, onWarning: () => {} });
-  assert.ok(files.some((f) => f.endsWith('longbench-scores-slide.png')));
+  assert.ok(files.some((f) => f.endsWith('longbench-scores-double.png')));
   assert.ok(!files.some((f) => /accuracy-/.test(f)));
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   assert.equal((html.match(/<tr class="bucket">/g) ?? []).length, 8);

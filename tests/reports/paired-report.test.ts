@@ -35,12 +35,12 @@ test('report: paired.csv/json, a markdown and HTML section that says which diffe
   for (const name of [
     'paired.csv',
     'paired.json',
-    'charts/difference-ruler-hqa-paper.png',
-    'charts/difference-ruler-hqa-slide.png',
+    'charts/difference-ruler-hqa-single.png',
+    'charts/difference-ruler-hqa-double.png',
   ]) {
     assert.ok(files.includes(join(out, name)) && existsSync(join(out, name)), name);
   }
-  pngSize(readFileSync(join(out, 'charts/difference-ruler-hqa-paper.png')));
+  pngSize(readFileSync(join(out, 'charts/difference-ruler-hqa-single.png')));
   const csv = readFileSync(join(out, 'paired.csv'), 'utf8').trim().split('\n');
   assert.equal(
     csv[0],
@@ -75,7 +75,8 @@ test('report: paired.csv/json, a markdown and HTML section that says which diffe
   assert.match(html, /<h2>Paired differences<\/h2>/);
   assert.match(html, /<td><b>yes<\/b><\/td>/);
   assert.match(html, /<b>Holm correction across the 2 paired comparisons shown/);
-  // The chart: filled point where significant, hollow where not; a band plugin; the y axis symmetric around 0.
+  // The chart: filled points always (hollow means "incomplete", in the accuracy chart only), an asterisk over the
+  // significant ones; a band plugin; the y axis symmetric around 0.
   const { config } = differenceChartConfig({
     task: 'ruler-hqa',
     rows: paired,
@@ -83,12 +84,14 @@ test('report: paired.csv/json, a markdown and HTML section that says which diffe
     alpha: 0.05,
     size: CHART_SIZES.paper,
   });
-  const ds = config.data.datasets[0] as unknown as { pointBackgroundColor: string[]; label: string };
+  const ds = config.data.datasets[0] as unknown as { pointBackgroundColor: string; borderColor: string; label: string };
   assert.equal(ds.label, 'memagent − full-context');
+  assert.equal(ds.pointBackgroundColor, ds.borderColor);
   assert.deepEqual(
-    ds.pointBackgroundColor.map((c) => c === '#ffffff'),
-    [false, true],
+    paired.map((r) => r.significant),
+    [true, false],
   );
+  assert.ok(config.plugins?.some((p) => p.id === 'significance'));
   assert.ok(config.plugins?.some((p) => p.id === 'intervalBands'));
   const y = (config.options?.scales as Record<string, { min: number; max: number }>).y;
   assert.equal(y.min, -y.max);

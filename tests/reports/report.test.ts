@@ -47,7 +47,7 @@ test('report writes summary, markdown, charts and a self-contained HTML with eve
   const { files } = await reportCommand({ runDirs: [dir], out, paper: true, onWarning: (m) => warnings.push(m) });
   for (const name of ['summary.csv', 'summary.json', 'summary.md', 'report.html'])
     assert.ok(files.includes(join(out, name)), name);
-  assert.ok(files.some((f) => f.endsWith('accuracy-ruler-hqa-paper.png')));
+  assert.ok(files.some((f) => f.endsWith('accuracy-ruler-hqa-single.png')));
   for (const f of files.filter((x) => x.endsWith('.png'))) pngSize(readFileSync(f));
   assert.ok(warnings.some((w) => /torn last line/.test(w)));
 

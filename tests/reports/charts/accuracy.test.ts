@@ -1,7 +1,12 @@
-// The accuracy-vs-length chart draws a cell with fewer samples than planned as a hollow point, with a legend note.
+// The accuracy-vs-length chart draws a cell with fewer samples than planned as a hollow point, with a legend entry.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { accuracyChartConfig, HOLLOW_LEGEND, renderAccuracyChart } from '../../../reports/charts/accuracy.js';
+import {
+  accuracyChartConfig,
+  accuracyChartFrame,
+  HOLLOW_LEGEND,
+  renderAccuracyChart,
+} from '../../../reports/charts/accuracy.js';
 import { CHART_SIZES } from '../../../reports/charts/canvas.js';
 import { markCompleteness } from '../../../reports/completeness.js';
 import { summarize } from '../../../reports/summary.js';
@@ -49,9 +54,12 @@ test('incomplete cells are hollow points (white fill in the series colour); a le
   );
   assert.deepEqual(memagent.pointBackgroundColor, [memagent.borderColor, memagent.borderColor, '#ffffff']);
   assert.deepEqual(rag.pointBackgroundColor, [rag.borderColor, '#ffffff', rag.borderColor]);
-  assert.equal(datasets[datasets.length - 1].label, HOLLOW_LEGEND);
-  assert.deepEqual(datasets[datasets.length - 1].data, []);
-  assert.equal(HOLLOW_LEGEND, '○ hollow: incomplete');
+  // The legend says what a hollow marker means, with a hollow marker; no dataset stands in for it.
+  const keys = accuracyChartFrame({ task: 'ruler-hqa', rows: rows(), size: CHART_SIZES.paper }).legend.flat();
+  const hollow = keys.find((e) => e.label === HOLLOW_LEGEND);
+  assert.equal(hollow?.marker?.hollow, true);
+  assert.equal(HOLLOW_LEGEND, 'incomplete (n < planned)');
+  assert.ok(!datasets.some((d) => d.label === HOLLOW_LEGEND));
   pngSize(renderAccuracyChart({ task: 'ruler-hqa', rows: rows(), size: CHART_SIZES.paper }));
 });
 
@@ -60,7 +68,8 @@ test('complete or unknown cells are filled, and there is no hollow legend entry'
     const all = rows(planned).filter((r) => (planned ? r.complete : true));
     const { config } = accuracyChartConfig({ task: 'ruler-hqa', rows: all, size: CHART_SIZES.paper });
     const datasets = config.data.datasets as unknown as PointStyle[];
-    assert.ok(!datasets.some((d) => d.label === HOLLOW_LEGEND));
+    const legend = accuracyChartFrame({ task: 'ruler-hqa', rows: all, size: CHART_SIZES.paper }).legend.flat();
+    assert.ok(!legend.some((d) => d.label === HOLLOW_LEGEND));
     for (const d of datasets)
       assert.ok(
         (d.pointBackgroundColor as unknown[]).every((c) => c === d.borderColor),
