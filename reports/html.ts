@@ -8,6 +8,7 @@ import type { ManifestView } from './manifest.js';
 import { CUT_CALLS_NOTE, CUT_NOTE, compareRows, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, fmtInterval } from './intervals.js';
+import { fixtureNote, taskLabel } from './fixtures.js';
 
 /** A chart embedded in the page (reports/charts writes them; this module only needs these fields). */
 export interface EmbeddedChart {
@@ -142,7 +143,7 @@ interface Column {
 }
 
 const SUMMARY_COLUMNS: Column[] = [
-  { head: 'task', cell: (r) => escapeHtml(r.task) },
+  { head: 'task', cell: (r) => escapeHtml(taskLabel(r)) },
   { head: 'method', cell: (r) => escapeHtml(r.method) },
   // One model: the line above the tables names it.
   {
@@ -193,6 +194,7 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: read
     `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
+    fixtureNote(rows),
     ...breakdownNotes(rows, facets),
   ]
     .filter(Boolean)
@@ -320,6 +322,7 @@ export function renderHtml(data: ReportData, options: HtmlOptions = {}): string 
 <body>
 <h1>${escapeHtml(title)}</h1>
 ${modelsLine(data.rows, data.runs)}
+${fixtureNote(data.rows) ? `<div class="warn"><b>${escapeHtml(fixtureNote(data.rows))}.</b></div>` : ''}
 <p class="note">Scores are shown ×100 with 2 decimals; errored samples count as 0. Sample counts per cell are in the summary.</p>
 ${warnings}
 <h2>Runs</h2>

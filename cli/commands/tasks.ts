@@ -3,13 +3,17 @@
 import type { CommandIO } from '../../harness/config/commands.js';
 import { resolveDecoding } from '../../harness/protocol/decoding.js';
 import type { CliContext } from '../context.js';
+import { groupLines, groupsOf, samplesText } from './task-list.js';
 
 export async function tasksCli(_cmd: unknown, io: CommandIO, ctx: CliContext): Promise<number> {
-  for (const t of (await ctx.catalog()).tasks.all()) {
+  const catalog = await ctx.catalog();
+  for (const t of catalog.tasks.all()) {
     const d = resolveDecoding({}, t.decoding);
+    const groups = groupsOf(t.name, catalog);
     io.out(
-      `${t.name.padEnd(18)} ${t.description}  [lengths ${t.defaultLengths}, ${Number.isFinite(t.defaultSamples) ? t.defaultSamples : 'all'} samples, ${t.metric}, temperature ${d.temperature}, top-p ${d.topP}]`,
+      `${t.name.padEnd(18)} ${t.description}  [${groups.length ? `group ${groups.join(', ')}; ` : ''}lengths ${t.defaultLengths}, ${samplesText(t)}, ${t.metric}, temperature ${d.temperature}, top-p ${d.topP}]`,
     );
   }
+  for (const line of groupLines(catalog)) io.out(line);
   return 0;
 }

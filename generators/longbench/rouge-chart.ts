@@ -73,6 +73,14 @@ export function rougeGroups(
   });
 }
 
+/** " (LongBench fixtures, not LongBench data)" when the model's ROUGE rows come from bundled fixtures; else ''. */
+export function rougeFixtures(rows: readonly SummaryRow[], model?: string): string {
+  const own = rows.filter(
+    (r) => r.lengthKind !== 'bucket' && hasRouge(r) && (model === undefined || r.model === model),
+  );
+  return own.some((r) => r.fixture) ? ' (LongBench fixtures, not LongBench data)' : '';
+}
+
 export function rougeChartConfig(input: RougeChartInput): { config: ChartConfiguration; title: string } {
   const f = input.size.font;
   const groups = rougeGroups(input);
@@ -88,7 +96,7 @@ export function rougeChartConfig(input: RougeChartInput): { config: ChartConfigu
   }));
   const top = Math.max(0, ...values.flat().filter((v): v is number => v !== undefined)) * 100;
   const yMax = barAxisMax(top);
-  const title = 'Summarisation: ROUGE recall';
+  const title = `Summarisation: ROUGE recall${rougeFixtures(rows)}`;
   const models = [...new Set(rows.map((r) => r.model))];
   const methods = [...new Set(rows.map((r) => r.method))];
   const modelText =

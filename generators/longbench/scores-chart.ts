@@ -58,6 +58,23 @@ function nText(values: Array<SummaryRow | null>): string {
   return [...new Set(values.filter((v): v is SummaryRow => v !== null).map((v) => v.n))].join('/');
 }
 
+/** The chart's title: it says when a bar comes from a bundled fixture rather than LongBench's data. */
+export function longbenchChartTitle(rows: readonly SummaryRow[]): string {
+  return rows.some((r) => r.fixture && r.lengthKind === 'native')
+    ? 'LongBench fixtures (not LongBench data): score per dataset'
+    : 'LongBench: score per dataset';
+}
+
+/** The caption's first words when some bars are fixtures' ("fixtures: hotpotqa, multi_news (bundled test data, ...); "). */
+export function fixtureCaption(rows: readonly SummaryRow[]): string {
+  const names = [
+    ...new Set(rows.filter((r) => r.fixture && r.lengthKind === 'native').map((r) => datasetName(r.task))),
+  ];
+  return names.length
+    ? `fixtures: ${names.join(', ')} (small test data bundled with bench, not LongBench's; not comparable with published scores); `
+    : '';
+}
+
 export function longbenchChartConfig(input: LongBenchChartInput): { config: ChartConfiguration; title: string } {
   const f = input.size.font;
   const { tasks, series } = longbenchBars(input.rows);
@@ -83,12 +100,12 @@ export function longbenchChartConfig(input: LongBenchChartInput): { config: Char
   const ticks = categoryTicks(labels, input.size.width - f * 5, Math.round(f * 0.75), Math.round(f * 0.55));
   const top = Math.max(0, ...datasets.flatMap((d) => d.data.filter((v): v is number => v !== null)));
   const yMax = barAxisMax(top);
-  const title = 'LongBench: score per dataset';
+  const title = longbenchChartTitle(input.rows);
   const subtitle =
     oneModel && series.length
       ? `model: ${modelLabel(series[0].model, series[0].isReferenceReader)}`
       : `models: ${models.length}`;
-  const footnote = `documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F)${
+  const footnote = `${fixtureCaption(input.rows)}documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F)${
     sameN && nTexts.length ? `; n = ${nTexts[0]} per bar` : ''
   }; errors count as 0`;
   const config = chartConfig({

@@ -60,4 +60,7 @@ export interface SummaryRow extends RowInterval {
   cutCalls: number;
   /** Mean context tokens actually built (record.builtTokens). */
   meanBuiltTokens: number;
+  /** True when every sample came from a small test fixture bundled with bench (metadata.fixture, e.g. LongBench's),
+   *  not the benchmark's data: reports label such rows so that their scores are never quoted as the benchmark's. */
+  fixture?: boolean;
 }
