@@ -174,14 +174,14 @@ export function summarize(records: Iterable<SampleRecord>, facets: readonly Repo
     for (const b of breakdowns) {
       const label = b.labelOf(r);
       if (label === null) continue;
-      add(
-        accFor([r.task, r.method, r.model, 'bucket', b.facet, label].join('\u0000'), r, {
-          lengthKind: 'bucket',
-          length: b.lengthOf(label),
-          lengthLabel: label,
-        }),
-        r,
-      );
+      const at = b.perLength ? [r.lengthKind, r.length, r.lengthLabel] : [];
+      const acc = accFor([r.task, r.method, r.model, 'bucket', b.facet, ...at, label].join('\u0000'), r, {
+        lengthKind: 'bucket',
+        length: b.perLength ? r.length + b.lengthOf(label) : b.lengthOf(label),
+        lengthLabel: b.perLength ? `${r.lengthLabel} · ${label}` : label,
+      });
+      acc.row.breakdown = b.facet;
+      add(acc, r);
     }
   }
   const rows: SummaryRow[] = [];
