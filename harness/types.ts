@@ -199,6 +199,10 @@ export interface TaskDefinition {
   acceptsDocCounts: boolean;
   /** True for datasets with their own document lengths (LongBench): the grid is one 'native' point, --lengths is refused. */
   nativeLengths?: boolean;
+  /** For a task that reads a dataset: the rows bundled with bench, run without --data (0: none, --data is needed), and
+   *  whether they are only a small test fixture; `defaultSamples` is then the full dataset's size. Absent for tasks
+   *  that generate their samples. */
+  bundled?(): { rows: number; fixture: boolean };
   /** The task's default sampling, the same as its samples' prompt.decoding (recorded in the manifest and the run
    *  identity). Default MemAgent's 0.7 / 0.95 (harness/protocol/decoding.ts). */
   decoding?: Decoding;

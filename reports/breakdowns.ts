@@ -15,14 +15,20 @@ export function breakdownsOf(facets: readonly ReportFacet[]): NamedBreakdown[] {
 }
 
 /** The record's breakdown labels, one per breakdown it falls in (e.g. ["4-8k"]). */
-export function breakdownLabels(record: Pick<SampleRecord, 'metadata'>, facets: readonly ReportFacet[]): string[] {
+export function breakdownLabels(
+  record: Pick<SampleRecord, 'metadata' | 'task'>,
+  facets: readonly ReportFacet[],
+): string[] {
   return breakdownsOf(facets).flatMap((b) => b.labelOf(record) ?? []);
 }
 
-/** The breakdowns' notes when the rows hold breakdown rows; none otherwise. */
+/** The notes of the breakdowns that made some of the rows (every breakdown's for rows that do not say). */
 export function breakdownNotes(
-  rows: readonly Pick<SummaryRow, 'lengthKind'>[],
+  rows: readonly Pick<SummaryRow, 'lengthKind' | 'breakdown'>[],
   facets: readonly ReportFacet[],
 ): string[] {
-  return rows.some((r) => r.lengthKind === 'bucket') ? breakdownsOf(facets).map((b) => b.note) : [];
+  const buckets = rows.filter((r) => r.lengthKind === 'bucket');
+  return breakdownsOf(facets)
+    .filter((b) => buckets.some((r) => r.breakdown === undefined || r.breakdown === b.facet))
+    .map((b) => b.note);
 }

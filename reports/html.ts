@@ -15,6 +15,7 @@ import { chartsHtml, type EmbeddedChart } from './html/figures.js';
 import { fmtInt } from './html/numbers.js';
 import { sampleTableHtml } from './html/sample-table.js';
 import { STYLE } from './html/style.js';
+import { fixtureNote, taskLabel } from './fixtures.js';
 
 export { escapeHtml } from './html/escape.js';
 export type { EmbeddedChart } from './html/figures.js';
@@ -140,7 +141,7 @@ interface Column {
 }
 
 const SUMMARY_COLUMNS: Column[] = [
-  { head: 'task', cell: (r) => escapeHtml(r.task) },
+  { head: 'task', cell: (r) => escapeHtml(taskLabel(r)) },
   { head: 'method', cell: (r) => escapeHtml(r.method) },
   // One model: the line above the tables names it.
   {
@@ -193,6 +194,7 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: read
     `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
+    fixtureNote(rows),
     ...breakdownNotes(rows, facets),
   ]
     .filter(Boolean)
@@ -244,6 +246,7 @@ export function renderHtml(data: ReportData, options: HtmlOptions = {}): string 
 <body>
 <h1>${escapeHtml(title)}</h1>
 ${modelsLine(data.rows, data.runs)}
+${fixtureNote(data.rows) ? `<div class="warn"><b>${escapeHtml(fixtureNote(data.rows))}.</b></div>` : ''}
 <p class="note">Scores are shown ×100 with 2 decimals; errored samples count as 0. Sample counts per cell are in the summary.</p>
 ${warnings}
 <h2>Runs</h2>

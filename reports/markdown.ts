@@ -6,6 +6,7 @@ import { fmtPct, modelLabel } from './format.js';
 import { CUT_CALLS_NOTE, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
+import { fixtureNote, taskLabel } from './fixtures.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -23,7 +24,7 @@ export function summaryMarkdown(
   missing: MissingCell[] = [],
 ): string {
   const body = rows.map((r) => [
-    r.task,
+    taskLabel(r),
     r.method,
     modelLabel(r.model, r.isReferenceReader),
     r.lengthLabel,
@@ -55,6 +56,7 @@ export function summaryMarkdown(
     rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
     missingNote(missing),
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
+    fixtureNote(rows),
     ...breakdownNotes(rows, facets),
   ]
     .filter(Boolean)
@@ -84,6 +86,7 @@ export function reportMarkdown(
     '',
     'Scores ×100, 2 decimals; errored samples count as 0.',
     '',
+    ...(fixtureNote(rows) ? [`**${cell(fixtureNote(rows))}.**`, ''] : []),
     summaryMarkdown(rows, facets, missing),
   ];
   if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));

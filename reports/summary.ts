@@ -11,6 +11,7 @@ import type { SampleRecord } from '../harness/types.js';
 import { breakdownNotes, breakdownsOf } from './breakdowns.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
+import { fixtureNote, taskLabel } from './fixtures.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import {
   CSV_INTERVAL_COLUMNS,
@@ -40,6 +41,8 @@ interface Acc {
   errorRecordsMissing: SampleRecord[];
   /** Per-sample headline scores (errors as 0) with their sample id and index, for the interval (rowInterval). */
   values: KeyedScore[];
+  /** Every sample so far came from a bundled fixture. */
+  fixture: boolean;
 }
 
 type RowPosition = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>;
@@ -104,12 +107,14 @@ function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'leng
     builtSum: 0,
     errorRecordsMissing: [],
     values: [],
+    fixture: true,
   };
 }
 
 function add(acc: Acc, r: SampleRecord): void {
   const row = acc.row;
   row.n++;
+  if (r.metadata?.fixture !== true) acc.fixture = false;
   if (r.metric) acc.metricNames.add(r.metric);
   const isError = r.status === 'error';
   const score = isError ? 0 : finite(r.score);
@@ -169,14 +174,14 @@ export function summarize(records: Iterable<SampleRecord>, facets: readonly Repo
     for (const b of breakdowns) {
       const label = b.labelOf(r);
       if (label === null) continue;
-      add(
-        accFor([r.task, r.method, r.model, 'bucket', b.facet, label].join('\u0000'), r, {
-          lengthKind: 'bucket',
-          length: b.lengthOf(label),
-          lengthLabel: label,
-        }),
-        r,
-      );
+      const at = b.perLength ? [r.lengthKind, r.length, r.lengthLabel] : [];
+      const acc = accFor([r.task, r.method, r.model, 'bucket', b.facet, ...at, label].join('\u0000'), r, {
+        lengthKind: 'bucket',
+        length: b.perLength ? r.length + b.lengthOf(label) : b.lengthOf(label),
+        lengthLabel: b.perLength ? `${r.lengthLabel} · ${label}` : label,
+      });
+      acc.row.breakdown = b.facet;
+      add(acc, r);
     }
   }
   const rows: SummaryRow[] = [];
@@ -193,6 +198,7 @@ export function summarize(records: Iterable<SampleRecord>, facets: readonly Repo
       [...acc.metricSums.entries()].sort(([a], [b]) => cmp(a, b)).map(([k, m]) => [k, m.sum / m.count]),
     );
     row.meanBuiltTokens = acc.builtSum / row.n;
+    row.fixture = acc.fixture;
     Object.assign(row, rowInterval(acc.values, row));
     rows.push(row);
   }
@@ -235,6 +241,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     'calls',
     'cut_calls',
     'mean_built_tokens',
+    'fixture',
   ];
   const body = rows.map((r) => [
     r.task,
@@ -262,6 +269,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     r.calls,
     r.cutCalls,
     Math.round(r.meanBuiltTokens),
+    r.fixture ? 'yes' : 'no',
   ]);
   insertIntervalColumns(header, body, rows, 'score_x100', CSV_INTERVAL_COLUMNS);
   return stringify([header, ...body]);
@@ -277,6 +285,8 @@ export interface SummaryFile {
   buckets?: Array<SummaryRow & { scoreX100: number }>;
   /** Cells the run planned without a finished sample (an interrupted run); present only when there are some. */
   missing?: MissingCell[];
+  /** What the rows with `fixture: true` are (bundled test fixtures, not the benchmark's data); present only then. */
+  fixtureNote?: string;
 }
 
 export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): SummaryFile {
@@ -293,6 +303,7 @@ export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): Su
     rows: rows.filter(isGateRow).map(withPct),
     ...(buckets.length ? { buckets: buckets.map(withPct) } : {}),
     ...(missing.length ? { missing } : {}),
+    ...(fixtureNote(rows) ? { fixtureNote: fixtureNote(rows) } : {}),
   };
 }
 
@@ -377,13 +388,14 @@ export function formatSummaryTable(
       ...(showCutCalls ? [String(r.cutCalls)] : []),
     ]);
     blocks.push(
-      `${first.task} · ${first.method} · ${model}\n${table(
+      `${taskLabel(first)} · ${first.method} · ${model}\n${table(
         header,
         body,
         header.map((_, k) => k > 0),
       )}`,
     );
   }
+  if (fixtureNote(rows)) blocks.push(fixtureNote(rows));
   if (rows.some((r) => r.overTarget > 0)) blocks.push(OVER_TARGET_NOTE);
   if (rows.some((r) => r.complete === false)) blocks.push(INCOMPLETE_NOTE);
   if (missing.length) blocks.push(missingNote(missing));

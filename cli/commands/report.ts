@@ -26,6 +26,7 @@ import { loadManifestView } from '../../reports/manifest.js';
 import { reportMarkdown } from '../../reports/markdown.js';
 import { loadRecords } from '../../reports/records.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
+import { fixtureNote } from '../../reports/fixtures.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import { applyHolm, DEFAULT_ALPHA, pairSeries, type DiffRow } from '../../reports/paired.js';
 import {
@@ -260,6 +261,7 @@ export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO, ctx: Cl
     return 0;
   }
   for (const f of result.files) io.out(f);
+  if (fixtureNote(result.rows)) io.out(`\n${fixtureNote(result.rows)}`);
   if (result.paired.length)
     io.out(
       `\npaired differences (B − A over shared sample ids)\n${textTable(result.paired, diffColumns(DEFAULT_ALPHA))}\n${holmSentence(result.paired, DEFAULT_ALPHA)}`,

@@ -2,7 +2,8 @@ import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
 import { LONGBENCH_DECODING, longbenchEBucket, longbenchMetric, longbenchMetricProblem } from './protocol.js';
 import type { LengthTarget, PreparedTask, GeneratedSample, TaskDefinition, TaskEnv } from '../../harness/types.js';
-import { loadLongBench, type LongBenchRow } from './load.js';
+import { fixturePath, loadLongBench, type LongBenchRow } from './load.js';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   fullContextTemplate,
   instructionOf,
@@ -78,6 +79,16 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
   };
 }
 
+/** Rows of the fixture bundled for `dataset` (datasets/longbench/fixtures), 0 when there is none. */
+function fixtureRows(dataset: LongBenchDataset): number {
+  const file = fixturePath(dataset);
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length
+    : 0;
+}
+
 function task(dataset: LongBenchDataset, kind: 'QA' | 'summarisation'): TaskDefinition {
   const name = `longbench/${dataset}`;
   return {
@@ -89,6 +100,7 @@ function task(dataset: LongBenchDataset, kind: 'QA' | 'summarisation'): TaskDefi
     defaultLengths: 'native',
     acceptsDocCounts: false,
     nativeLengths: true,
+    bundled: () => ({ rows: fixtureRows(dataset), fixture: true }),
     decoding: LONGBENCH_DECODING,
     async prepare(env) {
       return prepare(env, name, dataset);

@@ -3,8 +3,8 @@
 import type { FacetChart, ReportFacet } from '../../harness/report/facet.js';
 import { shortModel, slug } from '../../reports/labels.js';
 import { LONGBENCH_E_BUCKETS } from './protocol.js';
-import { hasRouge, rougeFigure } from './rouge-chart.js';
-import { longbenchFigure } from './scores-chart.js';
+import { hasRouge, rougeFigure, rougeFixtures } from './rouge-chart.js';
+import { longbenchChartTitle, longbenchFigure } from './scores-chart.js';
 
 export const BUCKET_NOTE =
   "0-4k, 4-8k, 8k+: LongBench-E buckets of the same samples by the dataset's own length field (words; characters for Chinese)";
@@ -17,7 +17,7 @@ export const longbenchReportFacet: ReportFacet = {
     if (rows.some((r) => r.lengthKind === 'native'))
       charts.push({
         kind: 'longbench',
-        title: 'LongBench: score per dataset',
+        title: longbenchChartTitle(rows),
         base: 'longbench-scores',
         render: (size, output) => longbenchFigure({ rows, size, output }),
       });
@@ -25,7 +25,7 @@ export const longbenchReportFacet: ReportFacet = {
     for (const model of new Set(rows.filter((r) => r.lengthKind !== 'bucket' && hasRouge(r)).map((r) => r.model)))
       charts.push({
         kind: 'rouge',
-        title: `Summarisation: ROUGE recall — ${shortModel(model, referenceModels.has(model))}`,
+        title: `Summarisation: ROUGE recall${rougeFixtures(rows, model)} — ${shortModel(model, referenceModels.has(model))}`,
         base: `rouge-recall-${slug(model)}`,
         render: (size, output) =>
           rougeFigure({ model, isReferenceReader: referenceModels.has(model), rows, size, output }),

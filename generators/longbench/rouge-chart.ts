@@ -80,6 +80,14 @@ export function rougeGroups(
   });
 }
 
+/** " (LongBench fixtures, not LongBench data)" when the model's ROUGE rows come from bundled fixtures; else ''. */
+export function rougeFixtures(rows: readonly SummaryRow[], model?: string): string {
+  const own = rows.filter(
+    (r) => r.lengthKind !== 'bucket' && hasRouge(r) && (model === undefined || r.model === model),
+  );
+  return own.some((r) => r.fixture) ? ' (LongBench fixtures, not LongBench data)' : '';
+}
+
 export function rougeChartFrame(input: RougeChartInput): FramedChart {
   const output = input.output ?? DEFAULT_OUTPUT;
   const f = input.size.font;
@@ -103,7 +111,7 @@ export function rougeChartFrame(input: RougeChartInput): FramedChart {
   }));
   const top = Math.max(0, ...values.flat().filter((v): v is number => v !== undefined)) * 100;
   const yMax = barAxisMax(top);
-  const title = 'Summarisation: ROUGE recall';
+  const title = `Summarisation: ROUGE recall${rougeFixtures(rows)}`;
   const models = [...new Set(rows.map((r) => r.model))];
   const methods = [...new Set(rows.map((r) => r.method))];
   const modelText = (label: typeof modelLabel) =>

@@ -64,6 +64,23 @@ function nText(values: Array<SummaryRow | null>): string {
   return [...new Set(values.filter((v): v is SummaryRow => v !== null).map((v) => v.n))].join('/');
 }
 
+/** The chart's title: it says when a bar comes from a bundled fixture rather than LongBench's data. */
+export function longbenchChartTitle(rows: readonly SummaryRow[]): string {
+  return rows.some((r) => r.fixture && r.lengthKind === 'native')
+    ? 'LongBench fixtures (not LongBench data): score per dataset'
+    : 'LongBench: score per dataset';
+}
+
+/** The caption's first note when some bars are fixtures' ("Fixtures: hotpotqa, multi_news (small test data ...)."), else null. */
+export function fixtureCaption(rows: readonly SummaryRow[]): string | null {
+  const names = [
+    ...new Set(rows.filter((r) => r.fixture && r.lengthKind === 'native').map((r) => datasetName(r.task))),
+  ];
+  return names.length
+    ? `Fixtures: ${names.join(', ')} (small test data bundled with bench, not LongBench's; not comparable with published scores).`
+    : null;
+}
+
 export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
   const output = input.output ?? DEFAULT_OUTPUT;
   const f = input.size.font;
@@ -102,7 +119,7 @@ export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
   const ticks = categoryTicks(labels, plotWidth, f, f);
   const top = Math.max(0, ...datasets.flatMap((d) => d.data.filter((v): v is number => v !== null)));
   const yMax = barAxisMax(top);
-  const title = 'LongBench: score per dataset';
+  const title = longbenchChartTitle(input.rows);
   const subtitle =
     oneModel && series.length
       ? `model: ${shortModel(series[0].model, series[0].isReferenceReader)}`
@@ -111,7 +128,9 @@ export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
     .filter((s, i) => series.findIndex((o) => o.model === s.model) === i)
     .map((s) => modelLabel(s.model, s.isReferenceReader))
     .join(', ')}`;
+  const fixtures = fixtureCaption(input.rows);
   const notes = [
+    ...(fixtures ? [fixtures] : []),
     'Documents at their own lengths; each dataset scored by its LongBench metric (qa_f1: token F1, rouge_l_f: ROUGE-L F).',
     ...(sameN && nTexts.length ? [`n = ${nTexts[0]} per bar.`] : []),
     'Errors count as 0.',

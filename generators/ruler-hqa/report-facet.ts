@@ -7,12 +7,25 @@ import type { PaperBaseline } from '../../harness/report/paper.js';
 import { loadPaperBaseline, paperBaselineDir } from '../../reports/baselines.js';
 import { slug } from '../../reports/labels.js';
 import { groupBySeries } from '../../reports/records.js';
-import { hasPlacement, placementLabel, probeFigure } from './probe-chart.js';
+import { hasPlacement, orderPlacements, placementLabel, probeFigure } from './probe-chart.js';
 
 /** MemAgent's RULER-HQA table (arXiv 2507.02259, Table 2). */
 export function memagentRulerHqaTable(): PaperBaseline {
   return loadPaperBaseline(join(paperBaselineDir(), 'memagent-ruler-hqa.json'));
 }
+
+/** The probe's placements in the order its rows are listed (the chart's, random last). */
+const PLACEMENT_ORDER = orderPlacements([
+  '(0%, 100%)',
+  '(20%, 80%)',
+  '(40%, 60%)',
+  '(0%, 20%)',
+  '(80%, 100%)',
+  'random',
+]);
+
+export const PLACEMENT_NOTE =
+  "32k · (0%, 20%) etc.: ctx-dist samples of that length whose two supporting paragraphs sit at those relative document positions (random: the ordinary shuffle); the same samples as the length's row";
 
 // Our task names may spell RULER-HQA differently from the paper file (compared lower-case, '_' and spaces as '-').
 const PAPER_SPELLINGS = new Set(['ruler-hqa', 'hqa', 'rulerhqa', 'hotpotqa']);
@@ -48,6 +61,13 @@ export const rulerHqaReportFacet: ReportFacet = {
         };
       }),
     };
+  },
+  // ctx-dist's score per placement at each length, as numbers in every summary form (the chart draws them as bars).
+  breakdown: {
+    labelOf: (record) => (record.task === 'ctx-dist' ? placementLabel(record.metadata?.placement) : null),
+    lengthOf: (label) => (PLACEMENT_ORDER.indexOf(label) + 1) / 10,
+    perLength: true,
+    note: PLACEMENT_NOTE,
   },
   paper: {
     lengthTable: () => memagentRulerHqaTable().lengths,

@@ -91,9 +91,13 @@ export interface FacetCharts {
  */
 export interface SummaryBreakdown {
   /** The record's breakdown label, or null when it falls in none. */
-  labelOf(record: Pick<SampleRecord, 'metadata'>): string | null;
-  /** The row's `length` for a label: its place in the sort order under the task's own rows. */
+  labelOf(record: Pick<SampleRecord, 'metadata' | 'task'>): string | null;
+  /** The row's `length` for a label: its place in the sort order under the task's own rows (with perLength: among
+   *  one length's labels, 0 ≤ value < 1). */
   lengthOf(label: string): number;
+  /** One row per label at each length of the task, labelled "<length> · <label>" (the probe's placements), rather
+   *  than one per label across the task's lengths (LongBench-E's buckets of its one native length). */
+  perLength?: boolean;
   /** One line under any table that shows breakdown rows. */
   note: string;
 }

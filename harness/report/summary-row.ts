@@ -29,6 +29,8 @@ export interface SummaryRow extends RowInterval {
   lengthLabel: string;
   /** 'bucket': a breakdown row (harness/report/facet.ts SummaryBreakdown), a subset of the task's samples. */
   lengthKind: SummaryLengthKind;
+  /** For a bucket row: the report facet whose breakdown made it. */
+  breakdown?: string;
   /** Target value; for bucket rows where the breakdown places its label (LongBench-E: the bucket's lower bound). */
   length: number;
   /** Headline metric name(s) of the group, e.g. "sub_em" ("a+b" if the group mixes metrics). */
@@ -60,4 +62,7 @@ export interface SummaryRow extends RowInterval {
   cutCalls: number;
   /** Mean context tokens actually built (record.builtTokens). */
   meanBuiltTokens: number;
+  /** True when every sample came from a small test fixture bundled with bench (metadata.fixture, e.g. LongBench's),
+   *  not the benchmark's data: reports label such rows so that their scores are never quoted as the benchmark's. */
+  fixture?: boolean;
 }
