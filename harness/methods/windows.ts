@@ -60,9 +60,11 @@ export function* windowTexts(
     return;
   }
   let toSkip = skip * size;
-  let parts: string[] = [];
+  // Concatenated with + (a rope, flattened once where it is read) rather than joined: no copy per window.
+  let text = '';
   let fill = 0;
-  for (const { ids, text } of source.decodedPieces()) {
+  for (const piece of source.decodedPieces()) {
+    const ids = piece.ids;
     let at = 0;
     if (toSkip > 0) {
       at = Math.min(toSkip, ids.length);
@@ -70,15 +72,15 @@ export function* windowTexts(
     }
     while (at < ids.length) {
       const take = Math.min(size - fill, ids.length - at);
-      parts.push(at === 0 && take === ids.length ? text : tokenizer.decode(ids.subarray(at, at + take)));
+      text += at === 0 && take === ids.length ? piece.text : tokenizer.decode(ids.subarray(at, at + take));
       fill += take;
       at += take;
       if (fill === size) {
-        yield { tokens: size, text: parts.join('') };
-        parts = [];
+        yield { tokens: size, text };
+        text = '';
         fill = 0;
       }
     }
   }
-  if (fill > 0) yield { tokens: fill, text: parts.join('') };
+  if (fill > 0) yield { tokens: fill, text };
 }
