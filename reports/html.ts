@@ -1,7 +1,7 @@
 // Self-contained report.html: charts as data: URIs, every model output and question HTML-escaped, no scripts.
 import type { ReportFacet } from '../harness/report/facet.js';
 import type { SampleRecord } from '../harness/types.js';
-import { breakdownLabels, breakdownNotes } from './breakdowns.js';
+import { aggregateNotes, breakdownLabels, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
@@ -194,6 +194,7 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: read
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
     ...breakdownNotes(rows, facets),
+    ...aggregateNotes(rows, facets),
   ]
     .filter(Boolean)
     .map((n) => `<p class="note">${escapeHtml(n)}.</p>`)

@@ -2,6 +2,7 @@
 // --format ruler), the --sizing task option, report facets and what the reference reader knows of its prompts.
 import type { Family } from '../../harness/registry/family.js';
 import { rulerReportFacet } from './report-facet.js';
+import { rulerSuiteReportFacet } from './suite-report-facet.js';
 import { rulerNiahFormat } from './data-file.js';
 import { rulerExportLayout } from './export.js';
 import { rulerGenerateLayout } from './generate.js';
@@ -17,7 +18,7 @@ export const rulerFamily: Family = {
   metrics: RULER_METRIC_ENTRIES,
   scoreSources: [rulerScoreSource],
   dataFormats: [rulerNiahFormat],
-  reportFacets: [rulerReportFacet],
+  reportFacets: [rulerReportFacet, rulerSuiteReportFacet],
   exportLayouts: [rulerExportLayout],
   generateLayouts: [rulerGenerateLayout],
   readerSkills: [rulerNiahSkill, rulerVtSkill],

@@ -18,6 +18,18 @@ export interface RowInterval {
 /** A record's length kind, or 'bucket': a breakdown row over samples already counted in another row. */
 export type SummaryLengthKind = SampleRecord['lengthKind'] | 'bucket';
 
+/** What an aggregate row averages (harness/report/facet.ts SummaryAggregate), e.g. a suite's tasks at one length. */
+export interface RowAggregate {
+  /** The aggregate's name, e.g. 'ruler' (MemAgent's RULER average). */
+  suite: string;
+  /** How `score` and the interval are made from the subsets, in words. */
+  rule: string;
+  /** The rows it averages: task, score (fraction), sample count. */
+  subsets: Array<{ task: string; score: number; n: number }>;
+  /** Tasks the aggregate holds at this length that the rows lack (an average over fewer tasks). */
+  missing: string[];
+}
+
 /** One group of samples. Scores are fractions 0..1 (not rounded); reports show them ×100 with 2 decimals.
  *  ci95_low, ci95_high, ci_method (RowInterval, reports/intervals.ts): the 95% interval of `score`. */
 export interface SummaryRow extends RowInterval {
@@ -60,4 +72,6 @@ export interface SummaryRow extends RowInterval {
   cutCalls: number;
   /** Mean context tokens actually built (record.builtTokens). */
   meanBuiltTokens: number;
+  /** Set on a row that averages other rows (a report facet's aggregate): never a gate row. */
+  aggregate?: RowAggregate;
 }

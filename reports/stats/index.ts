@@ -7,6 +7,7 @@ export {
   bootstrapMeanInterval,
   bootstrapMeans,
   pairedBootstrapInterval,
+  stratifiedMeanOfMeansInterval,
   quantileSorted,
   type BootstrapOptions,
   type SeedParts,
