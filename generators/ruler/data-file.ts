@@ -29,6 +29,8 @@ import {
 } from '../../harness/data/format.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, listFiles, type Entry } from '../../harness/data/source.js';
+import { MEMAGENT_RULER, memagentFileName, prepareMemAgentRuler } from './memagent-file.js';
+import { RULER_TASKS } from './score-source.js';
 
 export const RULER_METRIC = 'string_match_all';
 const RULER_NIAH = 'ruler-niah';
@@ -222,6 +224,13 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
   });
 }
 
+/** Whether --data is MemAgent's: a file whose first row has MemAgent's fields, or a directory holding its
+ *  eval_{task}_{tokens}.json files for the task (RULER's layout is {length}/data/{task}/validation.jsonl). */
+function isMemAgentData(path: string, task: string, ctx: DataContext): boolean {
+  if (isDirectory(path)) return listFiles(path, 2).some((f) => memagentFileName(f)?.task === task);
+  return detectFile(path, ctx.dataFormats).format === MEMAGENT_RULER;
+}
+
 /** RULER scripts/data/synthetic/niah.py rows {index, input, outputs, length, length_w_model_temp, answer_prefix, ...}:
  *  our niah_* tasks read them with --data FILE or DIR. */
 export const rulerNiahFormat: DataFormat = {
@@ -231,8 +240,12 @@ export const rulerNiahFormat: DataFormat = {
   matches: (r) => 'input' in r && 'outputs' in r && !('context' in r),
   command: (d) => `bench run ${niahTaskInPath(d.path) ?? 'niah_single_1'} --data ${d.path}`,
   reader: {
-    tasks: (name) => NIAH_NAMES.includes(name),
+    tasks: (name) => RULER_TASKS.includes(name),
     read(env, task, ctx) {
+      if (env.options.data !== undefined && isMemAgentData(env.options.data, task.name, ctx)) {
+        refuseOthersOptions(env, ctx, MEMAGENT_RULER, `${task.name} with MemAgent data does not use it`);
+        return prepareMemAgentRuler(env, task.name, ctx);
+      }
       if (env.options.data !== undefined) return prepareRulerNiah(env, task.name, task.version, ctx);
       refuseOthersOptions(env, ctx, RULER_NIAH, `${task.name} does not use it`, true);
       return undefined;

@@ -4,6 +4,7 @@ import type { Family } from '../../harness/registry/family.js';
 import { rulerReportFacet } from './report-facet.js';
 import { rulerSuiteReportFacet } from './suite-report-facet.js';
 import { rulerNiahFormat } from './data-file.js';
+import { memagentRulerFormat } from './memagent-file.js';
 import { rulerExportLayout } from './export.js';
 import { rulerGenerateLayout } from './generate.js';
 import { niahTasks } from './index.js';
@@ -17,7 +18,7 @@ export const rulerFamily: Family = {
   tasks: niahTasks,
   metrics: RULER_METRIC_ENTRIES,
   scoreSources: [rulerScoreSource],
-  dataFormats: [rulerNiahFormat],
+  dataFormats: [rulerNiahFormat, memagentRulerFormat],
   reportFacets: [rulerReportFacet, rulerSuiteReportFacet],
   exportLayouts: [rulerExportLayout],
   generateLayouts: [rulerGenerateLayout],
