@@ -7,8 +7,10 @@ import type { ScoredRow, SummaryAggregate } from '../../harness/report/facet.js'
 import type { SummaryRow } from '../../harness/report/summary-row.js';
 import { stratifiedMeanOfMeansInterval } from '../../reports/stats/bootstrap.js';
 import { NIAH_SPECS } from './spec.js';
+import { MEMAGENT_OOD_TASKS, RULER_ALL_TASKS } from './suites.js';
+import { syntheticSpec } from './synthetic-spec.js';
 
-export interface RulerSuite {
+export interface SuiteAverage {
   name: string;
   tasks: readonly string[];
   /** Longest length (tokens) a task runs at within the suite; absent = every length. */
@@ -17,24 +19,19 @@ export interface RulerSuite {
 
 const NIAH = NIAH_SPECS.map((s) => s.name);
 
-/** MemAgent's RULER grid: its average is the paper's RULER number. */
-export const RULER_SUITE: RulerSuite = {
-  name: 'ruler',
-  tasks: [...NIAH, 'vt', 'fwe', 'qa_1'],
-  maxLength: { qa_1: 262144 },
-};
+// MemAgent's grid leaves qa_1 out above 256K (its flavour's limit); both averages do, whatever the flavour.
+const QA_1_LIMIT = { qa_1: syntheticSpec('qa_1').maxTokens!.memagent!.tokens };
 
-/** Every RULER task: MemAgent's grid plus cwe and qa_2. */
-export const RULER_ALL_SUITE: RulerSuite = {
-  name: 'ruler-all',
-  tasks: [...RULER_SUITE.tasks, 'cwe', 'qa_2'],
-  maxLength: RULER_SUITE.maxLength,
-};
+/** Suite `ruler`, MemAgent's RULER grid: its average is the paper's RULER number. */
+export const RULER_SUITE: SuiteAverage = { name: 'ruler', tasks: MEMAGENT_OOD_TASKS, maxLength: QA_1_LIMIT };
 
-export const RULER_SUITES: readonly RulerSuite[] = [RULER_SUITE, RULER_ALL_SUITE];
+/** Suite `ruler-all`: every RULER task, MemAgent's grid plus cwe and qa_2. */
+export const RULER_ALL_SUITE: SuiteAverage = { name: 'ruler-all', tasks: RULER_ALL_TASKS, maxLength: QA_1_LIMIT };
+
+export const SUITE_AVERAGES: readonly SuiteAverage[] = [RULER_SUITE, RULER_ALL_SUITE];
 
 /** The suite's tasks at a token length. */
-export function suiteTasksAt(suite: RulerSuite, tokens: number): string[] {
+export function suiteTasksAt(suite: SuiteAverage, tokens: number): string[] {
   return suite.tasks.filter((t) => tokens <= (suite.maxLength[t] ?? Number.POSITIVE_INFINITY));
 }
 
@@ -47,7 +44,7 @@ export const SUITE_NOTE =
 
 /** Whether a series (one method × model) gets the suite's average: it holds one of the suite's tasks beyond NIAH (the
  *  NIAH-only runs keep their own per-task rows), and for `ruler-all` one beyond MemAgent's grid. */
-function seriesHasSuite(suite: RulerSuite, tasks: ReadonlySet<string>): boolean {
+function seriesHasSuite(suite: SuiteAverage, tasks: ReadonlySet<string>): boolean {
   const beyond = suite === RULER_SUITE ? RULER_SUITE.tasks.filter((t) => !NIAH.includes(t)) : ['cwe', 'qa_2'];
   return beyond.some((t) => tasks.has(t));
 }
@@ -56,7 +53,7 @@ function sum(rows: readonly SummaryRow[], pick: (r: SummaryRow) => number): numb
   return rows.reduce((s, r) => s + pick(r), 0);
 }
 
-function aggregateRow(suite: RulerSuite, parts: readonly ScoredRow[], expectedTasks: readonly string[]): SummaryRow {
+function aggregateRow(suite: SuiteAverage, parts: readonly ScoredRow[], expectedTasks: readonly string[]): SummaryRow {
   const rows = parts.map((p) => p.row);
   const first = rows[0];
   const n = sum(rows, (r) => r.n);
@@ -108,7 +105,7 @@ function aggregateRow(suite: RulerSuite, parts: readonly ScoredRow[], expectedTa
  * The suites' average rows: per series holding the suite (seriesHasSuite) and token length where two or more of the
  * suite's tasks (at that length) have rows. Tasks in the suite's order.
  */
-export function suiteAverageRows(scored: readonly ScoredRow[], suites = RULER_SUITES): SummaryRow[] {
+export function suiteAverageRows(scored: readonly ScoredRow[], suites = SUITE_AVERAGES): SummaryRow[] {
   const out: SummaryRow[] = [];
   const series = new Map<string, ScoredRow[]>();
   for (const s of scored) {

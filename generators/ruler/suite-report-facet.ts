@@ -7,7 +7,13 @@ import type { PaperBaseline } from '../../harness/report/paper.js';
 import type { SummaryRow } from '../../harness/report/summary-row.js';
 import { slug } from '../../reports/labels.js';
 import { heatColumns, ourHeatRows, paperHeatRows, renderSuiteHeatmap } from './suite-heatmap-chart.js';
-import { RULER_ALL_SUITE, RULER_SUITE, RULER_SUITES, rulerSuiteAggregate, type RulerSuite } from './suite-average.js';
+import {
+  RULER_ALL_SUITE,
+  RULER_SUITE,
+  SUITE_AVERAGES,
+  rulerSuiteAggregate,
+  type SuiteAverage,
+} from './suite-average.js';
 
 function countNote(rows: readonly SummaryRow[]): string {
   const ns = rows.map((r) => r.n);
@@ -22,7 +28,7 @@ function paperNote(b: PaperBaseline | undefined): string {
     : '';
 }
 
-function suiteTitle(suite: RulerSuite): string {
+function suiteTitle(suite: SuiteAverage): string {
   return suite === RULER_SUITE
     ? `RULER average over MemAgent's ${suite.tasks.length} tasks`
     : `RULER average over all ${suite.tasks.length} tasks`;
@@ -68,7 +74,7 @@ function chart(
 export function suiteCharts(rows: readonly SummaryRow[], paper: readonly PaperBaseline[]): FacetChart[] {
   const charts: FacetChart[] = [];
   const withSuite = new Set<string>();
-  for (const suite of RULER_SUITES) {
+  for (const suite of SUITE_AVERAGES) {
     const mine = rows.filter((r) => r.aggregate?.suite === suite.name);
     if (mine.length === 0) continue;
     for (const r of mine) withSuite.add(`${r.method}\u0000${r.model}`);
