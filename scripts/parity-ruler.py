@@ -198,8 +198,13 @@ def memagent_score(args):
                 ns["get_pred"](data, ga, os.path.join(tmp, "out.jsonl"))
             judged = read_jsonl(os.path.join(tmp, "out.jsonl"))
         scores = dict(re.findall(r"^(sub_em|em|f1): ([-\d.]+)$", printed.getvalue(), flags=re.M))
-        exported = {l["_id"]: l["judge_sub_em"] for l in lines}
-        differ = [j["_id"] for j in judged if j["judge_sub_em"] != exported[j["_id"]]]
+        # Every judge_* field the export wrote (judge_sub_em; judge_em and judge_f1 for qa) against upstream's.
+        exported = {l["_id"]: l for l in lines}
+        differ = [
+            j["_id"]
+            for j in judged
+            if any(j[k] != exported[j["_id"]][k] for k in j if k.startswith("judge_") and k in exported[j["_id"]])
+        ]
         model, method = name.rsplit("__", 1)
         row = next((r for k, r in ours.items() if k[0] == task and k[1] == method and k[3] == token_label(length)), None)
         print(
