@@ -291,7 +291,9 @@ export const rulerNiahFormat: DataFormat = {
       }
       const kind = dataKind(data, task.name, ctx);
       if (kind === MEMAGENT_RULER) {
-        refuseOthersOptions(env, ctx, MEMAGENT_RULER, `${task.name} with MemAgent data does not use it`);
+        // --pool names the dataset MemAgent's index-form qa rows point into.
+        const others = task.name.startsWith('qa') ? { ...env, options: { ...env.options, pool: undefined } } : env;
+        refuseOthersOptions(others as TaskEnv, ctx, MEMAGENT_RULER, `${task.name} with MemAgent data does not use it`);
         checkFlavour(env, task.name, 'memagent', "MemAgent's files are its OOD flavour");
         return prepareMemAgentRuler(env, task.name, ctx);
       }

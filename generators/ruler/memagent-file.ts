@@ -5,8 +5,9 @@
 // answer prefix. Lengths come from the file name (MemAgent's `length` is tokens of the context or prompt, and fwe's can
 // pass the target by up to 50); a file named otherwise uses the power of two nearest its rows' `length`. `index`
 // restarts at 0 in each of MemAgent's 8 chunks, so rows are taken in file order, never joined by index. Above 2e6
-// tokens qa rows hold `context` as a list of document indices, which this reader refuses (MemAgent's grid never
-// reaches it). Scoring is MemAgent's: memagent_niah (the answer phrase, string_match_all rounded per item) for
+// tokens qa rows hold `context` as a list of indices into the sorted distinct documents of the SQuAD (qa_1) or
+// HotpotQA (qa_2) dev file, in context order (synthetic/qa.py); with that file as --pool they are rebuilt as
+// ruler_general.py's set_context does (MemAgent's grid never reaches that length). Scoring is MemAgent's: memagent_niah (the answer phrase, string_match_all rounded per item) for
 // NIAH, vt, cwe and fwe; sub_em against the first gold for qa_*.
 import { basename } from 'node:path';
 import { textContext } from '../../harness/context.js';
@@ -16,6 +17,7 @@ import type { LengthTarget, PreparedTask, GeneratedSample, TaskEnv } from '../..
 import { detectFile, wrongTask, type DataContext, type DataFormat } from '../../harness/data/format.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, listFiles, pyStrip, type Entry } from '../../harness/data/source.js';
+import { loadHotpotQa, loadSquad } from './qa-data.js';
 import { RULER_TASKS } from './score-source.js';
 
 export const MEMAGENT_RULER = 'memagent-ruler';
@@ -46,6 +48,39 @@ interface Item {
   memagentIndex: number | null;
   memagentLength: number | null;
   answerPrefix?: string;
+  /** Index form (qa above 2e6 tokens): documents of the --pool file, in context order. */
+  indices?: number[];
+}
+
+/** The documents MemAgent's index-form qa rows point into: the sorted distinct paragraphs of SQuAD (qa_1) or
+ *  HotpotQA (qa_2), as its read_squad / read_hotpotqa build them (RULER's qa.py readers; generators/ruler/qa-data.ts). */
+function poolDocs(task: string, pool: string): string[] {
+  return (task === 'qa_1' ? loadSquad(pool) : loadHotpotQa(pool)).docs;
+}
+
+function indexContext(list: unknown[], task: string, env: TaskEnv, path: string, ref: RowRef): number[] {
+  if (!task.startsWith('qa'))
+    throw rowError(path, ref, 'field "context" is a list: only MemAgent\'s qa files store document indices');
+  const pool = env.options.pool;
+  const dataset =
+    task === 'qa_1' ? 'the SQuAD v2 dev file (dev-v2.0.json)' : 'the HotpotQA dev file (hotpot_dev_distractor_v1.json)';
+  if (pool === undefined)
+    throw rowError(
+      path,
+      ref,
+      `field "context" is a list of document indices (MemAgent's form above 2e6 tokens): pass ${dataset} it points into with --pool FILE`,
+    );
+  const size = poolDocs(task, pool).length;
+  if (list.length === 0) throw rowError(path, ref, 'field "context" is an empty list');
+  list.forEach((x, k) => {
+    if (!Number.isInteger(x) || (x as number) < 0 || (x as number) >= size)
+      throw rowError(
+        path,
+        ref,
+        `field "context"[${k}] = ${JSON.stringify(x)} is not a document index of --pool ${pool} (${size} documents, 0..${size - 1}); was the file built from another ${task === 'qa_1' ? 'SQuAD' : 'HotpotQA'} file?`,
+      );
+  });
+  return list as number[];
 }
 
 /** The MemAgent files for `task` under a directory (their DATAROOT): eval_{task}_{tokens}.json, up to 2 levels down. */
@@ -84,14 +119,12 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
       const r = value as Record<string, unknown>;
       for (const key of ['input', 'context', 'outputs']) if (!(key in r)) throw bad(`missing field "${key}"`);
       if (typeof r.input !== 'string') throw bad('field "input" must be a string');
-      if (Array.isArray(r.context))
-        throw rowError(
-          path,
-          ref,
-          'field "context" is a list of document indices (MemAgent stores qa contexts so above 2e6 tokens); rebuild it as text, or run the task at that length without --data',
-        );
-      if (typeof r.context !== 'string') throw bad('field "context" must be a string');
-      if (pyStrip(r.context) === '') throw bad('field "context" is empty');
+      let indices: number[] | undefined;
+      if (Array.isArray(r.context)) {
+        indices = indexContext(r.context, task, env, path, ref);
+      } else if (typeof r.context !== 'string')
+        throw bad('field "context" must be a string or a list of document indices');
+      else if (pyStrip(r.context) === '') throw bad('field "context" is empty');
       if (!isStringList(r.outputs)) throw bad('field "outputs" must be a non-empty list of strings');
       if (r.length !== undefined && (!Number.isInteger(r.length) || (r.length as number) < 1))
         throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
@@ -108,6 +141,7 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
           memagentIndex: (r.index as number | null | undefined) ?? null,
           memagentLength: (r.length as number | undefined) ?? null,
           answerPrefix: r.answer_prefix as string | undefined,
+          indices,
         },
       });
     });
@@ -132,11 +166,14 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
   }
   const metric = memagentRulerMetric(task);
   const build = (_length: LengthTarget, _index: number, item: Item): GeneratedSample => {
-    const row = readRowAgain(item.file, item.ref) as { context: string };
+    // ruler_general.py set_context: `Document {i}:\n{doc}` blocks (i from 1) joined by blank lines.
+    const text = item.indices
+      ? item.indices.map((d, i) => `Document ${i + 1}:\n${poolDocs(task, env.options.pool!)[d]}`).join('\n\n')
+      : (readRowAgain(item.file, item.ref) as { context: string }).context;
     return {
       question: item.question,
       answers: item.answers,
-      context: textContext(pyStrip(row.context), env.tokenizer),
+      context: textContext(pyStrip(text), env.tokenizer),
       metric,
       prompt: item.answerPrefix !== undefined ? { answerPrefix: item.answerPrefix } : undefined,
       metadata: {
@@ -145,6 +182,7 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
           item.ref.container === 'jsonl' ? item.ref.line : item.ref.ordinal,
         memagent_index: item.memagentIndex,
         memagent_length: item.memagentLength,
+        ...(item.indices ? { form: 'index', documents: item.indices.length } : {}),
         data_sha256: item.file.sha256,
       },
     };

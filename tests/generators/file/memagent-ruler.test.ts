@@ -5,7 +5,7 @@
 import { asRun } from '../../helpers/identity.js';
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../../harness/errors.js';
 import { parseLengths } from '../../../harness/config/lengths.js';
@@ -15,6 +15,8 @@ import { memagentGenerateLayout } from '../../../generators/ruler-hqa/generate.j
 import { builtinCatalog } from '../../../generators/index.js';
 import { niahTasks } from '../../../generators/ruler/index.js';
 import { memagentFileName, nearestPowerOfTwo } from '../../../generators/ruler/memagent-file.js';
+import { BUNDLED_SQUAD, loadSquad } from '../../../generators/ruler/qa-data.js';
+import { datasetPath } from '../../../harness/paths.js';
 import { jsonList, noiseHaystack, runInProcess, tempDir, write } from './helpers.js';
 
 const catalog = builtinCatalog();
@@ -116,7 +118,7 @@ test('names, lengths and bad rows: one line each', async () => {
   );
   await refused(
     write(join(dir, 'eval_niah_single_1_4096.json'), jsonList([{ ...memagentRow(0, 'a-b', '1'), context: [3, 1, 2] }])),
-    /item 0: field "context" is a list of document indices/,
+    /item 0: field "context" is a list: only MemAgent.s qa files store document indices/,
   );
   await refused(
     write(join(dir, 'rows.json'), jsonList([{ ...memagentRow(0, 'a-b', '1'), length: undefined }])),
@@ -133,5 +135,44 @@ test('names, lengths and bad rows: one line each', async () => {
   assert.deepEqual(
     named.lengths?.map((l) => l.label),
     ['8k'],
+  );
+});
+
+test("index-form qa rows (MemAgent's above 2e6 tokens) are rebuilt from the --pool dataset as set_context does", async () => {
+  const dir = tempDir('memagent-index');
+  const squad = write(join(dir, 'dev-v2.0.json'), readFileSync(datasetPath(BUNDLED_SQUAD)));
+  const docs = loadSquad(squad).docs;
+  const row = {
+    index: 0,
+    input: 'Answer the question based on the given documents. Who?',
+    context: [2, 0, 1],
+    outputs: ['x'],
+    answer_prefix: ' Answer:',
+  };
+  const file = write(join(dir, 'eval_qa_1_4194304.json'), jsonList([row]));
+  const qa1 = catalog.task('qa_1');
+  const read = await qa1.prepare({ tokenizer, seed: 0, options: { data: file, pool: squad } });
+  assert.deepEqual(
+    read.lengths?.map((l) => l.label),
+    ['4m'],
+  );
+  const s = read.build(read.lengths![0], 0);
+  assert.equal(
+    s.context.text(),
+    `Document 1:\n${docs[2]}\n\nDocument 2:\n${docs[0]}\n\nDocument 3:\n${docs[1]}`.trim(),
+  );
+  assert.equal(s.metric, 'sub_em');
+  assert.equal(s.metadata.form, 'index');
+  await assert.rejects(
+    qa1.prepare({ tokenizer, seed: 0, options: { data: file } }),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /pass the SQuAD v2 dev file \(dev-v2\.0\.json\) it points into with --pool FILE/.test(e.message),
+  );
+  const far = write(join(dir, 'eval_qa_1_8388608.json'), jsonList([{ ...row, context: [0, docs.length] }]));
+  await assert.rejects(
+    qa1.prepare({ tokenizer, seed: 0, options: { data: far, pool: squad } }),
+    (e: unknown) =>
+      e instanceof UserError && /field "context"\[1\] = \d+ is not a document index of --pool/.test(e.message),
   );
 });
