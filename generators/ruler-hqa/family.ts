@@ -34,7 +34,7 @@ export const rulerHqaFamily: Family = {
       arg: 'FILE',
       help: [
         "the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into",
-        '(qa_1: the SQuAD v2 dev file; its qa files above 2e6 tokens)',
+        '(qa_2 above 2e6 tokens too; qa_1: the SQuAD v2 dev file)',
       ],
       // RULER's qa_1 / qa_2 read MemAgent's index-form files too (generators/ruler/memagent-file.ts).
       tasks: [rulerHqaTask.name, ctxDistTask.name, 'qa_1', 'qa_2'],
