@@ -2,10 +2,11 @@
 // of the suite's task scores, each task weighted equally. Suite `ruler` is MemAgent's out-of-distribution grid
 // (taskutils/memory_eval/run.py run_ood_tasks: the 8 NIAH tasks, vt, fwe and qa_1, qa_1 not run above 256K);
 // `ruler-all` adds cwe and qa_2. These are summary rows of their own (harness/report/facet.ts SummaryAggregate),
-// with the stratified bootstrap interval of that mean (reports/stats/bootstrap.ts).
+// with Price–Bonett's interval of that mean (reports/stats/price-bonett.ts): unlike a bootstrap over samples it does
+// not shrink to a point when every task is all right, and it weights the tasks as the mean does.
 import type { ScoredRow, SummaryAggregate } from '../../harness/report/facet.js';
 import type { SummaryRow } from '../../harness/report/summary-row.js';
-import { stratifiedMeanOfMeansInterval } from '../../reports/stats/bootstrap.js';
+import { priceBonettMeanInterval } from '../../reports/stats/price-bonett.js';
 import { NIAH_SPECS } from './spec.js';
 import { MEMAGENT_OOD_TASKS, RULER_ALL_TASKS } from './suites.js';
 import { syntheticSpec } from './synthetic-spec.js';
@@ -36,7 +37,7 @@ export function suiteTasksAt(suite: SuiteAverage, tokens: number): string[] {
 }
 
 export const SUITE_RULE =
-  "mean of the tasks' scores, each task weighted equally; 95% interval: stratified percentile bootstrap (each task's samples resampled within the task, 2,000 resamples)";
+  "mean of the tasks' scores, each task weighted equally; 95% interval: Price–Bonett's adjusted Wald interval for a mean of proportions (2/K pseudo-right and 2/K pseudo-wrong samples per task, the task's score variance for partial credit)";
 
 export const SUITE_NOTE =
   `${RULER_SUITE.name}: MemAgent's RULER average (the 8 NIAH tasks, vt, fwe, qa_1; qa_1 only up to 256k, so 10 tasks at 512k); ` +
@@ -60,10 +61,7 @@ function aggregateRow(suite: SuiteAverage, parts: readonly ScoredRow[], expected
   const score = sum(rows, (r) => r.score) / rows.length;
   const okOnly = rows.filter((r) => r.scoreOkOnly !== null);
   const missing = expectedTasks.filter((t) => !rows.some((r) => r.task === t));
-  const ci = stratifiedMeanOfMeansInterval(
-    parts.map((p) => p.scores),
-    { seed: ['bench-ci-suite', suite.name, first.method, first.model, first.lengthKind, first.length] },
-  );
+  const ci = priceBonettMeanInterval(parts.map((p) => p.scores));
   return {
     task: suite.name,
     method: first.method,
@@ -90,8 +88,7 @@ function aggregateRow(suite: SuiteAverage, parts: readonly ScoredRow[], expected
     meanBuiltTokens: sum(rows, (r) => r.meanBuiltTokens * r.n) / n,
     ci95_low: ci.low,
     ci95_high: ci.high,
-    // A mean of task means is not a binomial count, even when every sample scored 0 or 1.
-    ci_method: 'bootstrap',
+    ci_method: 'price-bonett',
     aggregate: {
       suite: suite.name,
       rule: SUITE_RULE,

@@ -80,8 +80,8 @@ export function suiteCharts(rows: readonly SummaryRow[], paper: readonly PaperBa
     for (const r of mine) withSuite.add(`${r.method}\u0000${r.model}`);
     const note =
       suite === RULER_SUITE
-        ? "cell = mean of the tasks' scores, each task weighted equally (8 NIAH, vt, fwe, qa_1; qa_1 only up to 256K); interval: stratified bootstrap over each task's samples; k/K: tasks of the average in the run"
-        : "cell = mean of the tasks' scores, each task weighted equally (MemAgent's 11 with cwe and qa_2; qa_1 only up to 256K); interval: stratified bootstrap over each task's samples; k/K: tasks of the average in the run";
+        ? "cell = mean of the tasks' scores, each task weighted equally (8 NIAH, vt, fwe, qa_1; qa_1 only up to 256K); interval: Price–Bonett's for a mean of proportions; k/K: tasks of the average in the run"
+        : "cell = mean of the tasks' scores, each task weighted equally (MemAgent's 11 with cwe and qa_2; qa_1 only up to 256K); interval: Price–Bonett's for a mean of proportions; k/K: tasks of the average in the run";
     charts.push(
       chart(
         'ruler-heatmap',

@@ -2,8 +2,9 @@
 // A contract between the writers in reports/ and the families' report facets (harness/report/facet.ts).
 import type { SampleRecord } from '../types.js';
 
-/** 'wilson': every sample scored exactly 0 or 1 (a binomial count). 'bootstrap': any other scores (F1, ROUGE, partial credit). */
-export type CiMethod = 'wilson' | 'bootstrap';
+/** 'wilson': every sample scored exactly 0 or 1 (a binomial count). 'bootstrap': any other scores (F1, ROUGE, partial credit).
+ *  'price-bonett': an average of several tasks' 0/1 scores (a suite's aggregate row). */
+export type CiMethod = 'wilson' | 'bootstrap' | 'price-bonett';
 
 /** The interval fields of a summary row (fractions 0..1, like score). The same names in summary.json. */
 export interface RowInterval {
@@ -11,7 +12,8 @@ export interface RowInterval {
   ci95_low: number;
   /** Upper end of the 95% interval of `score`. */
   ci95_high: number;
-  /** 'wilson' (every sample scored 0 or 1) or 'bootstrap' (seeded percentile bootstrap over samples). */
+  /** 'wilson' (every sample scored 0 or 1), 'bootstrap' (seeded percentile bootstrap over samples) or 'price-bonett'
+   *  (a suite's average of tasks scored 0 or 1). */
   ci_method: CiMethod;
 }
 

@@ -60,7 +60,7 @@ function mappingNote(rows: SummaryRow[], paper: PaperBaseline[], overlaid: boole
   if (rows.some((r) => r.lengthKind === 'tokens')) parts.push('ours: target tokens (k = 1024)');
   if (rows.length)
     parts.push(
-      `shaded with error bars: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : 'bootstrap')))].sort().join(' / ')})`,
+      `shaded with error bars: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : r.ci_method === 'price-bonett' ? 'Price–Bonett' : 'bootstrap')))].sort().join(' / ')})`,
     );
   if (overlaid) {
     const src = [...new Set(paper.map((b) => `arXiv ${b.source.arxiv} ${b.source.location}`))].join(', ');

@@ -84,38 +84,3 @@ export function pairedBootstrapInterval(
     options,
   );
 }
-
-/**
- * Stratified percentile bootstrap for the mean of group means (e.g. a suite's average over its tasks, each task
- * weighted equally whatever its sample count): each resample draws every group's n_g values with replacement from
- * that group alone and takes the mean of the group means (Efron & Tibshirani 1993, §6.4 for the stratified resampling
- * of a sum over strata). Resampling the pooled samples instead would let a resample's task mix drift, which the point
- * estimate never does. When every group is constant the interval is the point.
- */
-export function stratifiedMeanOfMeansInterval(
-  groups: ReadonlyArray<readonly number[]>,
-  options: BootstrapOptions,
-): Interval {
-  if (groups.length === 0 || groups.some((g) => g.length === 0))
-    throw new RangeError('stratifiedMeanOfMeansInterval: every group needs values');
-  const level = options.level ?? 0.95;
-  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
-  const point = groups.reduce((s, g) => s + g.reduce((a, b) => a + b, 0) / g.length, 0) / groups.length;
-  if (groups.every((g) => g.every((v) => v === g[0]))) return { low: point, high: point };
-  const rng = rngFor('bench-bootstrap-stratified', ...options.seed);
-  const values = groups.map((g) => Float64Array.from(g));
-  const means = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) {
-    let total = 0;
-    for (const v of values) {
-      const n = v.length;
-      let sum = 0;
-      // The same index rule as bootstrapMeans.
-      for (let i = 0; i < n; i++) sum += v[Math.floor((rng.nextUint32() * n) / 4294967296)];
-      total += sum / n;
-    }
-    means[b] = total / values.length;
-  }
-  means.sort();
-  return { low: quantileSorted(means, (1 - level) / 2), high: quantileSorted(means, (1 + level) / 2) };
-}

@@ -1,5 +1,5 @@
 // The RULER suite average (generators/ruler/suite-average.ts) as summary rows: MemAgent's mean over its 11 tasks
-// per length (qa_1 only up to 256K), each task weighted equally, with n, a stratified interval, completeness, and its
+// per length (qa_1 only up to 256K), each task weighted equally, with n, Price–Bonett's interval, completeness, and its
 // place in summary.json (aggregates, never gated) and the terminal table.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
@@ -33,7 +33,7 @@ test("the average is the mean of the tasks' scores at each length; qa_1 leaves i
   );
   assert.deepEqual(avg[2].aggregate?.missing, []);
   assert.equal(avg[0].metric, 'mean of tasks');
-  assert.equal(avg[0].ci_method, 'bootstrap');
+  assert.equal(avg[0].ci_method, 'price-bonett');
   assert.ok(avg[0].ci95_low < avg[0].score && avg[0].score < avg[0].ci95_high);
   assert.deepEqual(suiteTasksAt(RULER_SUITE, 524288).length, 10);
   // No ruler-all average without cwe or qa_2; no per-task row is touched.
@@ -56,8 +56,9 @@ test('each task counts once whatever its sample count: not the pooled mean', () 
   assert.equal(avg.n, 16);
   assert.equal(avg.metric, 'mean of tasks (2 of 11)');
   assert.equal(avg.aggregate?.missing.length, 9);
-  // Each task is constant, so every stratified resample gives 0.5: the interval is the point.
-  assert.deepEqual([avg.ci95_low, avg.ci95_high], [0.5, 0.5]);
+  // Both tasks are constant, yet the interval is not a point: p̃ = 13/14 and 1/6 (2/K = 1 pseudo-right and 1
+  // pseudo-wrong sample each), centre 0.5476, SE = ½ √((13/14)(1/14)/14 + (1/6)(5/6)/6) = 0.0835, ± 0.1637.
+  assert.ok(Math.abs(avg.ci95_low - (0.5476 - 0.1637)) < 1e-3 && Math.abs(avg.ci95_high - (0.5476 + 0.1637)) < 1e-3);
 });
 
 test('ruler-all appears with cwe or qa_2; NIAH-only series get no average', () => {
