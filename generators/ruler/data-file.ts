@@ -128,7 +128,7 @@ function rulerFilesIn(dir: string, task: string): string[] {
   const files = rulerFilesUnder(dir, task);
   if (files.length === 0) {
     throw new DatasetMissingError(
-      `no RULER data for ${task} under ${dir}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl)`,
+      `no RULER data for ${task} under ${dir}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl) or MemAgent's eval_${task}_{tokens}.json`,
     );
   }
   return files;
