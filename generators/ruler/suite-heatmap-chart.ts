@@ -213,7 +213,9 @@ export function renderSuiteHeatmap(input: SuiteHeatmapInput): Buffer {
   ctx.strokeStyle = '#777777';
   ctx.lineWidth = 1;
   ctx.strokeRect(barX, top, barW, bottom - top);
-  for (let v = 0; v <= 100; v += 20) {
+  // Fewer ticks on a short bar (one or two rows) so their labels do not overlap.
+  const tickStep = bottom - top < f * 4.5 ? 50 : 20;
+  for (let v = 0; v <= 100; v += tickStep) {
     const y = bottom - (v / 100) * (bottom - top);
     text(ctx, String(v), barX + barW + f * 0.2, y, f * 0.55, 'left');
   }
