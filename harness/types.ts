@@ -194,6 +194,10 @@ export interface PreparedTask {
   metric?: string;
   /** Set when the samples come from --data. */
   data?: DataSourceInfo;
+  /** The protocol variant the samples follow, for tasks with several (TaskDefinition.flavours); in the manifest. */
+  flavour?: string;
+  /** The longest token target this preparation runs (e.g. MemAgent's qa_1 stops at 256K), with the reason. */
+  maxTokens?: { tokens: number; why: string };
 }
 
 export interface TaskDefinition {
@@ -215,6 +219,8 @@ export interface TaskDefinition {
   /** The task's default sampling, the same as its samples' prompt.decoding (recorded in the manifest and the run
    *  identity). Default MemAgent's 0.7 / 0.95 (harness/protocol/decoding.ts). */
   decoding?: Decoding;
+  /** Protocol variants the task can follow (its --flavour values) and the metric of each, the default first. */
+  flavours?: readonly { name: string; metric: string }[];
   /** May throw DatasetMissingError (harness/errors.ts): the runner then reports it once and skips the task. */
   prepare(env: TaskEnv): Promise<PreparedTask>;
 }

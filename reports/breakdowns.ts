@@ -1,6 +1,6 @@
 // The summary's breakdown rows (lengthKind 'bucket'), which report facets define (harness/report/facet.ts
 // SummaryBreakdown; e.g. LongBench-E's length buckets): each breakdown's labels for a record, and the notes under a
-// table that shows such rows.
+// table that shows such rows; likewise the notes of the facets' aggregate rows (SummaryAggregate).
 import type { ReportFacet, SummaryBreakdown } from '../harness/report/facet.js';
 import type { SampleRecord } from '../harness/types.js';
 import type { SummaryRow } from '../harness/report/summary-row.js';
@@ -31,4 +31,14 @@ export function breakdownNotes(
   return breakdownsOf(facets)
     .filter((b) => buckets.some((r) => r.breakdown === undefined || r.breakdown === b.facet))
     .map((b) => b.note);
+}
+
+/** The aggregates' notes when the rows hold aggregate rows (harness/report/facet.ts SummaryAggregate); none otherwise. */
+export function aggregateNotes(
+  rows: readonly Pick<SummaryRow, 'aggregate'>[],
+  facets: readonly ReportFacet[],
+): string[] {
+  return rows.some((r) => r.aggregate !== undefined)
+    ? facets.flatMap((f) => (f.aggregate ? [f.aggregate.note] : []))
+    : [];
 }

@@ -57,15 +57,18 @@ export function comparison(rows: SummaryRow[], b: PaperBaseline): Comparison {
       name: `${s.model} (${s.method})`,
       values: s.scores.map((v) => (v === null ? null : fmt2(v))),
     });
-  const rule =
-    "Ours: docs:N runs in the column with N documents; token-length runs only where the label matches the paper's.";
+  const byDocs = b.lengths.some((l) => l.docs > 0);
+  const rule = byDocs
+    ? "Ours: docs:N runs in the column with N documents; token-length runs only where the label matches the paper's."
+    : "Ours: runs in the column whose label matches their length's (8k = 8K).";
   return {
     title: b.title,
     sourceNote: `${b.source.paper}, arXiv ${b.source.arxiv}, ${b.source.location}; ${b.samplesPerLength} questions per length.`,
-    columns: b.lengths.map((l) => `${l.label} (${l.docs} docs)`),
+    // Token-length tables (RULER's) have no document counts.
+    columns: b.lengths.map((l) => (l.docs > 0 ? `${l.label} (${l.docs} docs)` : l.label)),
     lines: matched,
     matchNote: unmatched.length
-      ? `${rule} Our ${unmatched.join(', ')} results match no column and are left out (run --lengths docs:50..25600, the paper\'s document counts, to compare).`
+      ? `${rule} Our ${unmatched.join(', ')} results match no column and are left out${byDocs ? " (run --lengths docs:50..25600, the paper's document counts, to compare)" : ''}.`
       : rule,
   };
 }

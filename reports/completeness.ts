@@ -72,15 +72,40 @@ export function expectedFor(cell: CellKey, sources: ExpectedSource[]): number | 
   return [...byShard.values()].reduce((a, b) => a + b, 0);
 }
 
-/** Sets each row's `expected` and `complete` (null where unknown: no manifest count, or a LongBench-E bucket view). */
+/**
+ * Sets each row's `expected` and `complete` (null where unknown: no manifest count, or a LongBench-E bucket view). An
+ * aggregate row (a suite's average) expects what its subsets expect, and is incomplete when one of them is (the tasks it
+ * lacks altogether are its `aggregate.missing`).
+ */
 export function markCompleteness(rows: SummaryRow[], sources: Array<ExpectedSource | null>): SummaryRow[] {
   const known = sources.filter((s): s is ExpectedSource => s !== null);
   for (const row of rows) {
+    if (row.aggregate) continue;
     const expected = row.lengthKind === 'bucket' ? null : expectedFor(row, known);
     row.expected = expected;
     row.complete = expected === null ? null : row.n >= expected;
   }
+  for (const row of rows) if (row.aggregate) markAggregate(row, rows);
   return rows;
+}
+
+function markAggregate(row: SummaryRow, rows: readonly SummaryRow[]): void {
+  const parts = row.aggregate!.subsets.map((s) =>
+    rows.find(
+      (r) =>
+        !r.aggregate &&
+        r.task === s.task &&
+        r.method === row.method &&
+        r.model === row.model &&
+        r.lengthKind === row.lengthKind &&
+        r.length === row.length,
+    ),
+  );
+  const expected = parts.every((p) => p?.expected != null)
+    ? parts.reduce((sum, p) => sum + (p!.expected as number), 0)
+    : null;
+  row.expected = expected;
+  row.complete = parts.some((p) => p?.complete === false) ? false : expected === null ? null : row.n >= expected;
 }
 
 /** A planned cell without a single finished sample. */

@@ -2,7 +2,7 @@
 // of our own (filters and pages for the samples, figures at full size) that the CSP allows by its hash alone.
 import type { ReportFacet } from '../harness/report/facet.js';
 import type { SampleRecord } from '../harness/types.js';
-import { breakdownNotes } from './breakdowns.js';
+import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
@@ -196,6 +196,7 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: read
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
     fixtureNote(rows),
     ...breakdownNotes(rows, facets),
+    ...aggregateNotes(rows, facets),
   ]
     .filter(Boolean)
     .map((n) => `<p class="note">${escapeHtml(n)}.</p>`)

@@ -23,6 +23,11 @@ function compareKeyed(a: KeyedScore, b: KeyedScore): number {
   return a.index - b.index || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || a.score - b.score;
 }
 
+/** The scores in sample order (index, then id): the order the interval's bootstrap resamples them in. */
+export function orderedScores(scores: readonly KeyedScore[]): number[] {
+  return [...scores].sort(compareKeyed).map((s) => s.score);
+}
+
 /**
  * The interval of a row from its per-sample headline scores (errored samples as 0, as in `score`). The scores are put
  * in sample order (index, then id) before the bootstrap resamples them, and the bootstrap's stream is named by the row
@@ -33,8 +38,7 @@ export function rowInterval(
   scores: readonly KeyedScore[],
   row: { task: string; method: string; model: string; lengthKind: string; length: number; lengthLabel: string },
 ): RowInterval {
-  const values = [...scores].sort(compareKeyed).map((s) => s.score);
-  const ci = scoreInterval(values, [
+  const ci = scoreInterval(orderedScores(scores), [
     'bench-ci',
     row.task,
     row.method,

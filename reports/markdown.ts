@@ -1,6 +1,6 @@
 // Markdown forms of the summary and the paper comparison.
 import type { ReportFacet } from '../harness/report/facet.js';
-import { breakdownNotes } from './breakdowns.js';
+import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
 import { CUT_CALLS_NOTE, type SummaryRow } from './summary.js';
@@ -58,6 +58,7 @@ export function summaryMarkdown(
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
     fixtureNote(rows),
     ...breakdownNotes(rows, facets),
+    ...aggregateNotes(rows, facets),
   ]
     .filter(Boolean)
     .map((n) => `${cell(n)}.`);
@@ -89,7 +90,8 @@ export function reportMarkdown(
     ...(fixtureNote(rows) ? [`**${cell(fixtureNote(rows))}.**`, ''] : []),
     summaryMarkdown(rows, facets, missing),
   ];
-  if (comparisons.length) parts.push('', '## Published numbers', '', ...comparisons.map(comparisonMarkdown));
+  // A blank line between tables: two tables back to back would read as one.
+  if (comparisons.length) parts.push('', '## Published numbers', '', comparisons.map(comparisonMarkdown).join('\n\n'));
   for (const section of sections) parts.push('', section);
   if (chartNames.length) parts.push('', '## Charts', '', ...chartNames.map((n) => `- ![${n}](${n})`));
   return `${parts.join('\n')}\n`;

@@ -8,7 +8,7 @@ import type { ReportFacet } from '../harness/report/facet.js';
 import type { SummaryRow } from '../harness/report/summary-row.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
-import { breakdownNotes, breakdownsOf } from './breakdowns.js';
+import { aggregateNotes, breakdownNotes, breakdownsOf } from './breakdowns.js';
 import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
 import { methodExtra } from './records.js';
 import { fixtureNote, taskLabel } from './fixtures.js';
@@ -17,6 +17,7 @@ import {
   CSV_INTERVAL_COLUMNS,
   PENDING_INTERVAL,
   insertIntervalColumns,
+  orderedScores,
   rowInterval,
   type KeyedScore,
 } from './intervals.js';
@@ -24,11 +25,11 @@ import {
 export { readRecords, loadRecords } from './records.js';
 export type { SummaryLengthKind, SummaryRow } from '../harness/report/summary-row.js';
 
-/** True for rows the gate and baselines use: one per (task, method, model, length); not the breakdown rows. */
-export function isGateRow<T extends Pick<SummaryRow, 'lengthKind'>>(
+/** True for rows the gate and baselines use: one per (task, method, model, length); not the breakdown or aggregate rows. */
+export function isGateRow<T extends Pick<SummaryRow, 'lengthKind'> & { aggregate?: unknown }>(
   row: T,
 ): row is T & { lengthKind: SampleRecord['lengthKind'] } {
-  return row.lengthKind !== 'bucket';
+  return row.lengthKind !== 'bucket' && row.aggregate === undefined;
 }
 
 interface Acc {
@@ -202,6 +203,8 @@ export function summarize(records: Iterable<SampleRecord>, facets: readonly Repo
     Object.assign(row, rowInterval(acc.values, row));
     rows.push(row);
   }
+  const scored = [...groups.values()].map((acc) => ({ row: acc.row, scores: orderedScores(acc.values) }));
+  for (const f of facets) if (f.aggregate) rows.push(...f.aggregate.rows(scored));
   return rows.sort(compareRows);
 }
 
@@ -283,6 +286,8 @@ export interface SummaryFile {
   rows: Array<SummaryRow & { scoreX100: number }>;
   /** Breakdown rows (lengthKind 'bucket', e.g. LongBench-E length buckets); present only when there are some. */
   buckets?: Array<SummaryRow & { scoreX100: number }>;
+  /** Rows that average other rows (`aggregate`: e.g. the RULER suite's mean per length); present only when there are some. */
+  aggregates?: Array<SummaryRow & { scoreX100: number }>;
   /** Cells the run planned without a finished sample (an interrupted run); present only when there are some. */
   missing?: MissingCell[];
   /** What the rows with `fixture: true` are (bundled test fixtures, not the benchmark's data); present only then. */
@@ -296,12 +301,14 @@ export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): Su
     complete: r.complete ?? null,
     scoreX100: pct(r.score),
   });
-  const buckets = rows.filter((r) => !isGateRow(r));
+  const buckets = rows.filter((r) => r.lengthKind === 'bucket');
+  const aggregates = rows.filter((r) => r.aggregate !== undefined);
   return {
     version: 1,
     scoreScale: 'fraction',
     rows: rows.filter(isGateRow).map(withPct),
     ...(buckets.length ? { buckets: buckets.map(withPct) } : {}),
+    ...(aggregates.length ? { aggregates: aggregates.map(withPct) } : {}),
     ...(missing.length ? { missing } : {}),
     ...(fixtureNote(rows) ? { fixtureNote: fixtureNote(rows) } : {}),
   };
@@ -401,6 +408,6 @@ export function formatSummaryTable(
   if (missing.length) blocks.push(missingNote(missing));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
   if (rows.some((r) => (r.cutCalls ?? 0) > 0)) blocks.push(CUT_CALLS_NOTE);
-  blocks.push(...breakdownNotes(rows, facets));
+  blocks.push(...breakdownNotes(rows, facets), ...aggregateNotes(rows, facets));
   return blocks.join('\n\n');
 }

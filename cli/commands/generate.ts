@@ -25,7 +25,7 @@ export type GenerateFormat = string;
 
 /** Version of the row layouts; part of the cache key. 2: native rows carry `scoring`. 3: native rows name the
  *  middle-truncation rule by what it does (`joined`, `halves`), and ids are the runner's. 4: MemAgent's RULER-HQA rows at
- *  docs:N carry num_docs. */
+ *  docs:N carry num_docs, and memagent rows of RULER's tasks carry `answer_prefix`. */
 export const GENERATE_ROWS_VERSION = '4';
 
 type GenerateCatalog = Pick<Catalog, 'generateLayouts' | 'generateFormats'>;

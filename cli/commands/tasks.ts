@@ -21,6 +21,7 @@ export function taskEntry(t: TaskDefinition, catalog: Pick<Catalog, 'groups'>) {
     metric: t.metric,
     temperature: d.temperature,
     topP: d.topP,
+    flavours: (t.flavours ?? []).map((f) => ({ name: f.name, metric: f.metric })),
   };
 }
 
@@ -44,8 +45,12 @@ export async function tasksCli(cmd: CommandOf<'tasks'>, io: CommandIO, ctx: CliC
   }
   for (const t of tasks) {
     const e = taskEntry(t, catalog);
+    // A task with several protocol variants lists them, the default first, each with its metric.
+    const flavours = e.flavours.length
+      ? `; --flavour ${e.flavours.map((f, i) => `${f.name}${i === 0 ? ' (default)' : ''}: ${f.metric}`).join(', ')}`
+      : '';
     io.out(
-      `${e.name.padEnd(18)} ${e.description}  [${e.groups.length ? `group ${e.groups.join(', ')}; ` : ''}lengths ${e.lengths}, ${samplesText(t)}, ${e.metric}, temperature ${e.temperature}, top-p ${e.topP}]`,
+      `${e.name.padEnd(18)} ${e.description}  [${e.groups.length ? `group ${e.groups.join(', ')}; ` : ''}lengths ${e.lengths}, ${samplesText(t)}, ${e.metric}, temperature ${e.temperature}, top-p ${e.topP}${flavours}]`,
     );
   }
   for (const line of groupLines(catalog)) io.out(line);

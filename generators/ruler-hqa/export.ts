@@ -47,7 +47,25 @@ function memagentRow(r: SampleRecord, metrics: MetricRegistry): PlacedRow {
     };
   }
   // ruler_general.py: the eval_{task}_{length}.json item {index, input, length} (context popped, outputs moved to
-  // answer), then _id, response, answer, pred, judge_sub_em.
+  // answer), then _id, response, answer, pred, judge_sub_em; for qa_* (no length in MemAgent's qa files) also
+  // judge_em and judge_f1, each rounded to 2 decimals (calc_qa_metrics), all 0 without an answer.
+  if (r.task.startsWith('qa')) {
+    const qa = ok && pred ? scoreAll(getMetric(metrics, 'sub_em'), r.prediction, r.answers).scores : { f1: 0, em: 0 };
+    return {
+      rel,
+      row: [
+        ['index', r.index],
+        ['input', r.question],
+        ['_id', r.index],
+        ['response', response],
+        ['answer', r.answers],
+        ['pred', pred],
+        ['judge_sub_em', judged],
+        ['judge_em', pyRound(qa.em, 2)],
+        ['judge_f1', pyRound(qa.f1, 2)],
+      ],
+    };
+  }
   return {
     rel,
     row: [

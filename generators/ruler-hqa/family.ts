@@ -32,8 +32,12 @@ export const rulerHqaFamily: Family = {
     {
       name: 'pool',
       arg: 'FILE',
-      help: ["the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into"],
-      tasks: [rulerHqaTask.name, ctxDistTask.name],
+      help: [
+        "the HotpotQA dev file that MemAgent's index-form files (12800+ documents) point into",
+        '(qa_2 above 2e6 tokens too; qa_1: the SQuAD v2 dev file)',
+      ],
+      // RULER's qa_1 / qa_2 read MemAgent's index-form files too (generators/ruler/memagent-file.ts).
+      tasks: [rulerHqaTask.name, ctxDistTask.name, 'qa_1', 'qa_2'],
       commands: ['run'],
       requires: {
         option: 'data',

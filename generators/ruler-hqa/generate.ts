@@ -1,4 +1,4 @@
-// `bench generate --format memagent`: {index, input, context, answers, outputs, length} (MemAgent's
+// `bench generate --format memagent`: {index, input, context, answers, outputs, answer_prefix?, length} (MemAgent's
 // taskutils/memory_eval: ruler_general.py reads `context`, `input`, `outputs`; ruler_hqa.py reads `answers`; `length`
 // = context tokens), one file per length as MemAgent names them under its DATAROOT: OUT/eval_<N>.json for ruler-hqa
 // at docs:N (ruler_hqa.py), OUT/eval_<task>_<tokens>.json otherwise (ruler_general.py). The files hold JSON Lines,
@@ -27,6 +27,10 @@ export const memagentGenerateLayout: GenerateLayout = {
     ['context', streamed(contextText(sample.context))],
     ['answers', sample.answers],
     ['outputs', sample.answers],
+    // MemAgent's RULER rows store the answer prefix (ruler_data_prepare.py; its driver never sends it).
+    ...(sample.task !== 'ruler-hqa' && sample.prompt?.answerPrefix !== undefined
+      ? [['answer_prefix', sample.prompt.answerPrefix] as [string, unknown]]
+      : []),
     ['length', sample.context.tokenCount],
     // ruler_hqa.py's eval_<N>.json rows carry their document count (and `bench run ruler-hqa --data` reads it).
     ...(sample.length.kind === 'docs' ? [['num_docs', sample.length.value] as [string, unknown]] : []),

@@ -29,14 +29,9 @@ import {
 } from '../../harness/data/format.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, listFiles, type Entry } from '../../harness/data/source.js';
-import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
-import { NIAH_METRIC } from './build.js';
-import {
-  MEMAGENT_RULER,
-  memagentRulerFilesIn,
-  prepareMemAgentRuler,
-  type MemAgentRulerRules,
-} from './memagent-data.js';
+import { MEMAGENT_RULER, memagentFileName, prepareMemAgentRuler } from './memagent-file.js';
+import { otherTask, prepareRulerSynthetic, rulerKindOf } from './ruler-rows.js';
+import { RULER_TASKS } from './score-source.js';
 
 export const RULER_METRIC = 'string_match_all';
 const RULER_NIAH = 'ruler-niah';
@@ -115,40 +110,27 @@ interface RulerItem {
 
 const NIAH_NAMES = NIAH_SPECS.map((s) => s.name);
 
-/** The NIAH task a RULER path names (`…/data/{task}/validation.jsonl` or `{task}.jsonl`), if any. */
-export function niahTaskInPath(path: string): string | undefined {
+/** The RULER task a RULER path names (`…/data/{task}/validation.jsonl` or `{task}.jsonl`), if any. */
+export function rulerTaskInPath(path: string): string | undefined {
   const parts = path.split(sep);
   const file = basename(path).replace(/\.jsonl?$/, '');
-  return [file, ...parts.slice(0, -1).reverse()].find((p) => NIAH_NAMES.includes(p));
+  return [file, ...parts.slice(0, -1).reverse()].find((p) => RULER_TASKS.includes(p));
 }
 
-/** The RULER files for `task` under a --data directory: `…/{task}/*.jsonl` or `{task}.jsonl`, up to 6 levels down. */
-function rulerFilesIn(dir: string, task: string): string[] {
+function rulerFilesUnder(dir: string, task: string): string[] {
   return listFiles(dir, 6).filter(
     (f) => f.endsWith('.jsonl') && (basename(dirname(f)) === task || basename(f) === `${task}.jsonl`),
   );
 }
 
-/** MemAgent's ruler_general.py settings for its NIAH rows (docs/PROTOCOLS.md §c.8), as our own NIAH samples have them. */
-const MEMAGENT_NIAH_RULES: MemAgentRulerRules = {
-  metric: NIAH_METRIC,
-  prompt: (r) => ({
-    maxNewTokens: TOKENS_TO_GENERATE,
-    decoding: MEMAGENT_DECODING,
-    ...(typeof r.answer_prefix === 'string' ? { answerPrefix: r.answer_prefix } : {}),
-  }),
-};
-
-/** MemAgent's eval_<task>_<tokens>.json files that --data names for `task`, or undefined when it names RULER's. */
-function memagentFiles(dataPath: string, task: string, ctx: DataContext): string[] | undefined {
-  if (!isDirectory(dataPath))
-    return detectFile(dataPath, ctx.dataFormats).format === MEMAGENT_RULER ? [dataPath] : undefined;
-  if (rulerFilesIn(dataPath, task).length > 0) return undefined;
-  const files = memagentRulerFilesIn(dataPath, task, MEMAGENT_NIAH_RULES);
-  if (files.length === 0)
+/** The RULER files for `task` under a --data directory: `…/{task}/*.jsonl` or `{task}.jsonl`, up to 6 levels down. */
+function rulerFilesIn(dir: string, task: string): string[] {
+  const files = rulerFilesUnder(dir, task);
+  if (files.length === 0) {
     throw new DatasetMissingError(
-      `no RULER data for ${task} under ${dataPath}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl), or MemAgent's eval_${task}_{length}.json`,
+      `no RULER data for ${task} under ${dir}: expected RULER's {length}/data/${task}/validation.jsonl (or ${task}.jsonl) or MemAgent's eval_${task}_{tokens}.json`,
     );
+  }
   return files;
 }
 
@@ -156,14 +138,12 @@ function memagentFiles(dataPath: string, task: string, ctx: DataContext): string
 export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ctx: DataContext): PreparedTask {
   const dataPath = env.options.data!;
   refuseOthersOptions(env, ctx, RULER_NIAH, `${task} with RULER data does not use it`);
-  const memagent = memagentFiles(dataPath, task, ctx);
-  if (memagent) return prepareMemAgentRuler(env, task, memagent, dataPath, MEMAGENT_NIAH_RULES);
   const files = isDirectory(dataPath) ? rulerFilesIn(dataPath, task) : [dataPath];
   const entries: Entry<RulerItem>[] = [];
   const scanned: ScannedFile[] = [];
   const lengthFrom = new Map<number, string>();
   for (const path of files) {
-    const named = niahTaskInPath(path);
+    const named = rulerTaskInPath(path);
     const d = detectFile(path, ctx.dataFormats);
     if (d.format !== RULER_NIAH) throw wrongTask(task, d);
     if (named !== undefined && named !== task)
@@ -182,12 +162,16 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
       if (r.answer_prefix !== undefined && typeof r.answer_prefix !== 'string')
         throw bad('field "answer_prefix" must be a string');
       const split = splitRulerInput(r.input);
-      if (typeof split === 'string')
+      if (typeof split === 'string') {
+        const kind = rulerKindOf(r.input);
         throw rowError(
           path,
           ref,
-          `field "input": ${split}; only RULER's NIAH rows can be split into haystack and question for MemAgent`,
+          kind !== null && kind !== 'niah'
+            ? `field "input": ${otherTask(kind, task)}`
+            : `field "input": ${split}; only RULER's NIAH rows can be split into haystack and question for MemAgent`,
         );
+      }
       const target = powerOfTwoAtLeast(r.length as number);
       fileEntries.push({
         length: { kind: 'tokens', value: target, label: tokenLabel(target) },
@@ -249,6 +233,46 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
   });
 }
 
+/**
+ * The layout of --data: a file's (by its first row; undefined when it matches none, e.g. a SQuAD file), or for a
+ * directory MemAgent's when it holds eval_{task}_{tokens}.json for the task, RULER's when it holds RULER's
+ * {length}/data/{task}/validation.jsonl.
+ */
+function dataKind(path: string, task: string, ctx: DataContext): string | undefined {
+  if (isDirectory(path)) {
+    if (listFiles(path, 2).some((f) => memagentFileName(f)?.task === task)) return MEMAGENT_RULER;
+    return rulerFilesUnder(path, task).length > 0 ? RULER_NIAH : undefined;
+  }
+  try {
+    return detectFile(path, ctx.dataFormats).format;
+  } catch (err) {
+    if (err instanceof UserError) return undefined;
+    throw err;
+  }
+}
+
+/** RULER's files for a non-NIAH task: the directory's, or the one file (refused when its path names another task). */
+function rulerFiles(path: string, task: string, ctx: DataContext): string[] {
+  const files = isDirectory(path) ? rulerFilesIn(path, task) : [path];
+  for (const f of files) {
+    const named = rulerTaskInPath(f);
+    if (named !== undefined && named !== task)
+      throw new UserError(`${f} is RULER's ${named} data, not ${task}: run \`bench run ${named} --data ${f}\``);
+    const d = detectFile(f, ctx.dataFormats);
+    if (d.format !== RULER_NIAH) throw wrongTask(task, d);
+  }
+  return files;
+}
+
+/** A --flavour that contradicts the data's own is refused (the data decides the prompt and the scoring). */
+function checkFlavour(env: TaskEnv, task: string, own: string, why: string): void {
+  const given = env.options.flavour;
+  if (given !== undefined && given !== own)
+    throw new UserError(
+      `--flavour ${given} does not fit ${task}'s --data: ${why}; drop --flavour or pass --flavour ${own}`,
+    );
+}
+
 /** RULER scripts/data/synthetic/niah.py rows {index, input, outputs, length, length_w_model_temp, answer_prefix, ...}:
  *  our niah_* tasks read them with --data FILE or DIR. */
 export const rulerNiahFormat: DataFormat = {
@@ -256,13 +280,34 @@ export const rulerNiahFormat: DataFormat = {
   title: "RULER's generated rows",
   expected: "RULER's {index, input, outputs, length, ...}",
   matches: (r) => 'input' in r && 'outputs' in r && !('context' in r),
-  command: (d) => `bench run ${niahTaskInPath(d.path) ?? 'niah_single_1'} --data ${d.path}`,
+  command: (d) => `bench run ${rulerTaskInPath(d.path) ?? 'niah_single_1'} --data ${d.path}`,
   reader: {
-    tasks: (name) => NIAH_NAMES.includes(name),
+    tasks: (name) => RULER_TASKS.includes(name),
     read(env, task, ctx) {
-      if (env.options.data !== undefined) return prepareRulerNiah(env, task.name, task.version, ctx);
-      refuseOthersOptions(env, ctx, RULER_NIAH, `${task.name} does not use it`, true);
-      return undefined;
+      const data = env.options.data;
+      if (data === undefined) {
+        refuseOthersOptions(env, ctx, RULER_NIAH, `${task.name} does not use it`, true);
+        return undefined;
+      }
+      const kind = dataKind(data, task.name, ctx);
+      if (kind === MEMAGENT_RULER) {
+        // --pool names the dataset MemAgent's index-form qa rows point into.
+        const others = task.name.startsWith('qa') ? { ...env, options: { ...env.options, pool: undefined } } : env;
+        refuseOthersOptions(others as TaskEnv, ctx, MEMAGENT_RULER, `${task.name} with MemAgent data does not use it`);
+        checkFlavour(env, task.name, 'memagent', "MemAgent's files are its OOD flavour");
+        return prepareMemAgentRuler(env, task.name, ctx);
+      }
+      if (NIAH_NAMES.includes(task.name)) return prepareRulerNiah(env, task.name, task.version, ctx);
+      if (kind === RULER_NIAH) {
+        refuseOthersOptions(env, ctx, RULER_NIAH, `${task.name} with RULER data does not use it`);
+        checkFlavour(env, task.name, 'ruler', "RULER's rows hold RULER's prompt and answer prefix");
+        return prepareRulerSynthetic(env, task.name, rulerFiles(data, task.name, ctx), data);
+      }
+      // qa_1 / qa_2 build their samples from a SQuAD or HotpotQA dev file themselves.
+      if (task.name.startsWith('qa')) return undefined;
+      throw new UserError(
+        `${task.name} reads RULER's rows ({length}/data/${task.name}/validation.jsonl) or MemAgent's eval_${task.name}_{tokens}.json with --data; ${data} is neither${kind ? ` (it holds ${ctx.dataFormats.get(kind)?.title ?? kind})` : ''}`,
+      );
     },
   },
 };

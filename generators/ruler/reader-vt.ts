@@ -1,6 +1,6 @@
 // What the reference reader knows of RULER's variable tracking (vt) prompts (harness/reader-skill.ts): follow
 // `VAR X = value` / `VAR Y = VAR X` chains across sections, keeping the chain in a one-line MemAgent memory.
-import type { ReaderSkill, SkilledQuestion } from '../../harness/reader-skill.js';
+import type { PromptReading, ReaderSkill, SkilledQuestion } from '../../harness/reader-skill.js';
 
 const VT_QUERY = /variables that are assigned the value ([A-Za-z0-9]+)/g;
 const ASSIGN = /VAR ([A-Z]{2,}) = (VAR )?([A-Za-z0-9]+)/g;
@@ -53,4 +53,16 @@ function vtQuestion(question: string): SkilledQuestion | null {
   };
 }
 
-export const rulerVtSkill: ReaderSkill = { name: 'ruler-vt', question: vtQuestion };
+const VT_QUESTION = /Question: (Find all variables that are assigned the value [A-Za-z0-9]+ in the text above\.)/g;
+
+/** RULER's own vt prompt (its template with the lines inside, an in-context example before it): the last question
+ *  and the text before it. */
+export function readVtPrompt(prompt: string): PromptReading | null {
+  if (!prompt.includes('Memorize and track the chain(s) of variable assignment')) return null;
+  let last: RegExpExecArray | null = null;
+  VT_QUESTION.lastIndex = 0;
+  for (let m = VT_QUESTION.exec(prompt); m !== null; m = VT_QUESTION.exec(prompt)) last = m;
+  return last === null ? null : { kind: 'question', question: last[1], context: prompt.slice(0, last.index) };
+}
+
+export const rulerVtSkill: ReaderSkill = { name: 'ruler-vt', readPrompt: readVtPrompt, question: vtQuestion };

@@ -3,7 +3,7 @@
 // of the summary (LongBench-E buckets) and the published tables its tasks are compared with. A family lists its
 // facets in its Family (harness/registry/family.ts); the CLI hands the catalog's facets to the writers in reports/.
 import type { SampleRecord } from '../types.js';
-import type { PaperLength } from './paper.js';
+import type { PaperBaseline, PaperLength } from './paper.js';
 import type { SummaryRow } from './summary-row.js';
 
 /** single: one column of a two-column paper (3.25 in wide); double: the full text width (6.75 in). */
@@ -77,6 +77,8 @@ export interface FacetInput {
   records: readonly SampleRecord[];
   /** Models the rows mark as the embedded reference reader. */
   referenceModels: ReadonlySet<string>;
+  /** Paper tables overlaid in this report (bench report --paper); empty without --paper. */
+  paper?: readonly PaperBaseline[];
 }
 
 export interface FacetCharts {
@@ -102,6 +104,22 @@ export interface SummaryBreakdown {
   note: string;
 }
 
+/** A summary row with its per-sample headline scores (errors as 0), in sample order (index, then id). */
+export interface ScoredRow {
+  row: SummaryRow;
+  scores: readonly number[];
+}
+
+/**
+ * Rows that average other rows (`aggregate` set), e.g. a suite's mean over its tasks at each length: shown in the
+ * summary tables and charts like any row, listed apart in summary.json (`aggregates`), never gated.
+ */
+export interface SummaryAggregate {
+  rows(scored: readonly ScoredRow[]): SummaryRow[];
+  /** One line under any table that shows its rows. */
+  note: string;
+}
+
 /** Published numbers for a family's tasks (baselines/paper/): how our names map to them, and their length axis. */
 export interface PaperOverlay {
   /** docs → label and nominal tokens: places docs:N lengths on the accuracy and difference charts' token axis. */
@@ -120,5 +138,6 @@ export interface ReportFacet {
   order: number;
   charts?(input: FacetInput): FacetCharts;
   breakdown?: SummaryBreakdown;
+  aggregate?: SummaryAggregate;
   paper?: PaperOverlay;
 }

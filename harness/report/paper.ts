@@ -16,6 +16,8 @@ export interface PaperSeries {
   model: string;
   method: string;
   checkpoint?: string;
+  /** The paper's grouping of its rows (e.g. 'RL-MemAgent', 'Long Context Model'), where it has one. */
+  group?: string;
   /** Percent (0..100) per entry of `lengths`; null = N/A in the paper. */
   scores: Array<number | null>;
 }

@@ -2,8 +2,9 @@
 // A contract between the writers in reports/ and the families' report facets (harness/report/facet.ts).
 import type { SampleRecord } from '../types.js';
 
-/** 'wilson': every sample scored exactly 0 or 1 (a binomial count). 'bootstrap': any other scores (F1, ROUGE, partial credit). */
-export type CiMethod = 'wilson' | 'bootstrap';
+/** 'wilson': every sample scored exactly 0 or 1 (a binomial count). 'bootstrap': any other scores (F1, ROUGE, partial credit).
+ *  'price-bonett': an average of several tasks' 0/1 scores (a suite's aggregate row). */
+export type CiMethod = 'wilson' | 'bootstrap' | 'price-bonett';
 
 /** The interval fields of a summary row (fractions 0..1, like score). The same names in summary.json. */
 export interface RowInterval {
@@ -11,12 +12,25 @@ export interface RowInterval {
   ci95_low: number;
   /** Upper end of the 95% interval of `score`. */
   ci95_high: number;
-  /** 'wilson' (every sample scored 0 or 1) or 'bootstrap' (seeded percentile bootstrap over samples). */
+  /** 'wilson' (every sample scored 0 or 1), 'bootstrap' (seeded percentile bootstrap over samples) or 'price-bonett'
+   *  (a suite's average of tasks scored 0 or 1). */
   ci_method: CiMethod;
 }
 
 /** A record's length kind, or 'bucket': a breakdown row over samples already counted in another row. */
 export type SummaryLengthKind = SampleRecord['lengthKind'] | 'bucket';
+
+/** What an aggregate row averages (harness/report/facet.ts SummaryAggregate), e.g. a suite's tasks at one length. */
+export interface RowAggregate {
+  /** The aggregate's name, e.g. 'ruler' (MemAgent's RULER average). */
+  suite: string;
+  /** How `score` and the interval are made from the subsets, in words. */
+  rule: string;
+  /** The rows it averages: task, score (fraction), sample count. */
+  subsets: Array<{ task: string; score: number; n: number }>;
+  /** Tasks the aggregate holds at this length that the rows lack (an average over fewer tasks). */
+  missing: string[];
+}
 
 /** One group of samples. Scores are fractions 0..1 (not rounded); reports show them ×100 with 2 decimals.
  *  ci95_low, ci95_high, ci_method (RowInterval, reports/intervals.ts): the 95% interval of `score`. */
@@ -65,4 +79,6 @@ export interface SummaryRow extends RowInterval {
   /** True when every sample came from a small test fixture bundled with bench (metadata.fixture, e.g. LongBench's),
    *  not the benchmark's data: reports label such rows so that their scores are never quoted as the benchmark's. */
   fixture?: boolean;
+  /** Set on a row that averages other rows (a report facet's aggregate): never a gate row. */
+  aggregate?: RowAggregate;
 }

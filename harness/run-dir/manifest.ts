@@ -22,6 +22,8 @@ export interface ManifestTask {
   version: string;
   /** The task's default metric (harness/scorers registry). */
   metric: string;
+  /** The protocol variant its samples follow (--flavour), for tasks that have several. */
+  flavour?: string;
 }
 
 export interface ManifestModel {
@@ -245,8 +247,8 @@ const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
   ['command', isString, 'a string'],
   [
     'tasks',
-    arrayOf(fields({ name: isString, version: isString, metric: isString })),
-    'an array of {name, version, metric} strings',
+    arrayOf(fields({ name: isString, version: isString, metric: isString, flavour: isString }, ['flavour'])),
+    'an array of {name, version, metric} strings (and flavour)',
   ],
   ['methods', arrayOf(isString), 'an array of strings'],
   ['lengths', recordOf(arrayOf(isString)), 'an object of task → array of length labels'],

@@ -1,7 +1,7 @@
 // Plan a run: which tasks can be prepared, each task's length grid, and every (task, length, sample, method) unit
 // with its chain length. Pure apart from preparing the tasks; nothing here calls a model or writes a file.
 import type { RunConfig } from '../config/run-config.js';
-import { parseLengths } from '../config/lengths.js';
+import { parseLengths, tokenLabel } from '../config/lengths.js';
 import { DatasetMissingError, UserError } from '../errors.js';
 import { methods as registry } from '../methods/index.js';
 import type { Catalog } from '../registry/family.js';
@@ -22,6 +22,8 @@ export interface RunPlan {
   skipped: { task: string; reason: string }[];
   /** Tasks that have fewer samples than --samples asked for, at the lengths where they fall short. */
   capped: SamplesCapped[];
+  /** Lines for the user about the grid: lengths left out of a task above its limit (PreparedTask.maxTokens). */
+  notes: string[];
 }
 
 export interface SamplesCapped {
@@ -116,7 +118,16 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer, catalog: 
     throw new UserError(
       `none of the tasks could be prepared (${names.join(', ')}): ${skipped.map((s) => s.reason).join('; ')}`,
     );
-  const grids = tasks.map((t, i) => gridFor(t, prepared[i], config));
+  const notes: string[] = [];
+  const grids = tasks.map((t, i) => withinLimit(t, prepared[i], gridFor(t, prepared[i], config), names.length, notes));
+  // A task none of whose lengths is within its limit runs nowhere: it is skipped like one without data.
+  for (let i = tasks.length - 1; i >= 0; i--) {
+    if (grids[i].length > 0) continue;
+    skipped.push({ task: tasks[i].name, reason: `none of its lengths is within ${limitLabel(prepared[i])}` });
+    tasks.splice(i, 1);
+    prepared.splice(i, 1);
+    grids.splice(i, 1);
+  }
   const capped: SamplesCapped[] = [];
   if (config.samples !== undefined) {
     for (let t = 0; t < tasks.length; t++) {
@@ -148,7 +159,35 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer, catalog: 
       }
     }
   }
-  return { tasks, prepared, grids, units, skipped, capped };
+  return { tasks, prepared, grids, units, skipped, capped, notes };
+}
+
+function limitLabel(prepared: PreparedTask): string {
+  return prepared.maxTokens ? `${tokenLabel(prepared.maxTokens.tokens)} (${prepared.maxTokens.why})` : '';
+}
+
+/**
+ * The grid without the token lengths above the task's limit. Asked for alone (the run's only task), such a length is
+ * refused; in a list or a group its lengths above the limit are left out with a note.
+ */
+function withinLimit(
+  task: TaskDefinition,
+  prepared: PreparedTask,
+  grid: LengthTarget[],
+  taskCount: number,
+  notes: string[],
+): LengthTarget[] {
+  const limit = prepared.maxTokens;
+  if (!limit) return grid;
+  const above = grid.filter((l) => l.kind === 'tokens' && l.value > limit.tokens);
+  if (above.length === 0) return grid;
+  const labels = above.map((l) => l.label).join(', ');
+  if (taskCount === 1)
+    throw new UserError(
+      `${task.name} runs up to ${tokenLabel(limit.tokens)}, not ${labels}: ${limit.why}; ask for lengths up to ${tokenLabel(limit.tokens)}`,
+    );
+  notes.push(`note: ${task.name} runs up to ${tokenLabel(limit.tokens)}: skipping it at ${labels} (${limit.why})`);
+  return grid.filter((l) => !above.includes(l));
 }
 
 /** Samples per method of the whole grid, keyed "task/length label", before --shard: what all shards hold together. */

@@ -157,6 +157,7 @@ function openRun(
         name: t.name,
         version: t.version,
         metric: plan.prepared[i].metric ?? t.metric,
+        ...(plan.prepared[i].flavour !== undefined ? { flavour: plan.prepared[i].flavour } : {}),
       })),
       methods: config.methods,
       lengths: grid.lengths,
@@ -357,6 +358,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   const plan = await planRun(config, tokenizer, hooks.catalog);
   for (const s of plan.skipped) onEvent({ type: 'skipped', ...s });
   for (const c of plan.capped) onEvent({ type: 'samples-capped', ...c });
+  for (const message of plan.notes) onEvent({ type: 'note', message });
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
   plan.tasks.forEach((t, i) => {
     const data = plan.prepared[i].data;

@@ -100,7 +100,7 @@ function notesFor(rows: SummaryRow[], paper: PaperBaseline[], table: PaperLength
   if (rows.some((r) => r.lengthKind === 'tokens')) notes.push('Ours at token lengths: target tokens, k = 1024.');
   if (rows.length)
     notes.push(
-      `Bands: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : 'bootstrap')))].sort().join(' / ')}).`,
+      `Bands: 95% intervals (${[...new Set(rows.map((r) => (r.ci_method === 'wilson' ? 'Wilson' : r.ci_method === 'price-bonett' ? 'Price–Bonett' : 'bootstrap')))].sort().join(' / ')}).`,
     );
   if (paper.length) {
     const src = [...new Set(paper.map((b) => `arXiv ${b.source.arxiv} ${b.source.location}`))].join(', ');

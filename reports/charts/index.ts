@@ -71,7 +71,9 @@ function plan(p: ChartPlan): FacetChart[] {
   const lengthTable = p.lengthTable ?? paperLengthTable(p.facets);
   const referenceModels = new Set(p.rows.filter((r) => r.isReferenceReader).map((r) => r.model));
   const facets = [...p.facets].sort((a, b) => a.order - b.order);
-  const contributed = facets.map((f) => f.charts?.({ rows: p.rows, records: p.records, referenceModels }));
+  const contributed = facets.map((f) =>
+    f.charts?.({ rows: p.rows, records: p.records, referenceModels, paper: p.paper }),
+  );
   const claimed = (r: SummaryRow) => contributed.some((c) => c?.claims?.(r) ?? false);
   // Native-length tasks (LongBench) have no length axis: a log axis cannot place their length 0, nor their buckets.
   const onAxis = (r: SummaryRow) => r.lengthKind === 'tokens' || r.lengthKind === 'docs';

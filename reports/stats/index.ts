@@ -12,6 +12,7 @@ export {
   type SeedParts,
 } from './bootstrap.js';
 export { mcnemarExact } from './mcnemar.js';
+export { priceBonettMeanInterval } from './price-bonett.js';
 export { SIGN_FLIP_EXACT_MAX, SIGN_FLIP_ROUNDS, signFlipTest } from './signflip.js';
 export { holmAdjust, holmReject } from './holm.js';
 export { INTERVAL_NOTE, isBinary, scoreInterval, type CiMethod, type ScoreInterval } from './interval.js';

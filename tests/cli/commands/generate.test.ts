@@ -132,7 +132,8 @@ test('row layouts: ruler, memagent, native', async () => {
 
   await run(single2, dir, cache, 'm', { lengths: [L8k], samples: 1, format: 'memagent' });
   const [m] = rows(join(dir, 'm', 'eval_niah_single_2_8192.json'));
-  assert.deepEqual(Object.keys(m), ['index', 'input', 'context', 'answers', 'outputs', 'length']);
+  assert.deepEqual(Object.keys(m), ['index', 'input', 'context', 'answers', 'outputs', 'answer_prefix', 'length']);
+  assert.equal(m.answer_prefix, sample.prompt!.answerPrefix);
   assert.equal(m.context, context);
   assert.equal(m.input, sample.question);
   assert.ok(!(m.input as string).includes(context.slice(0, 50)));

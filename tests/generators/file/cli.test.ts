@@ -84,9 +84,10 @@ test('malformed data: exit 2, one line with file, line/item and field; nothing w
       },
     ]),
   );
+  // Its folder names RULER's qa_1, which has a reader of its own.
   await refused(
     ['niah_single_1', '--data', qa],
-    /^bench: .*validation\.jsonl: line 1: field "input": RULER's NIAH preamble .* is not in it; only RULER's NIAH rows can be split/,
+    /^bench: .*qa_1\/validation\.jsonl is RULER's qa_1 data, not niah_single_1: run `bench run qa_1 --data /,
   );
   // RULER data of another NIAH task.
   const other = write(join(dir, 'niah_multikey_1', 'validation.jsonl'), jsonl([rulerRow('a-b', '1234567', 5)]));

@@ -163,7 +163,7 @@ describe('the built-in registrations give the messages word for word', () => {
         e instanceof UserError &&
         e.message ===
           `${odd}: line 1: fields {foo} match no known layout; expected MemAgent's RULER-HQA {context, input, answers, num_docs, index}, ` +
-            "RULER's {index, input, outputs, length, ...}, MemAgent's RULER {context, input, outputs, length, index}, " +
+            "RULER's {index, input, outputs, length, ...}, MemAgent's RULER {index, input, context, outputs, answer_prefix, length}, " +
             'LongBench {input, context, answers, length, dataset, language, all_classes, _id}, ' +
             'generic {context, question, answers, id?, metric?}, ' +
             "bench generate's native {id, task, task_version, length, index, question, answers, metric, prompt, metadata, context}, " +
@@ -177,6 +177,7 @@ describe('the built-in registrations give the messages word for word', () => {
       [{ context: 'c', input: 'q', answers: ['a'], num_docs: 2, index: 0 }, 'memagent-hqa'],
       [{ input: 'q', context: 'c', answers: ['a'], length: 1, dataset: 'trec', all_classes: null }, 'longbench'],
       [{ index: 0, input: 'q', outputs: ['a'], length: 1 }, 'ruler-niah'],
+      [{ index: 0, input: 'q', context: 'c', outputs: ['a'], answer_prefix: ' A:', length: 1 }, 'memagent-ruler'],
       [{ context: 'c', question: 'q', answers: ['a'] }, 'jsonl'],
       [{ index: 0, input: 'q', context: 'c', outputs: ['a'], length: 1 }, 'memagent-ruler'],
       [{ task: 't', task_version: '1', length: {}, question: 'q', answers: ['a'], context: 'c' }, 'native'],

@@ -1,0 +1,137 @@
+// The questions and document pools of qa_1 and qa_2, read as RULER's qa.py reads them (docs/PROTOCOLS.md §c.9):
+// - squad (qa_1): SQuAD v2 dev; the pool is every distinct paragraph, sorted by code point; the questions are the
+//   answerable ones (is_impossible false; a SQuAD v1 file without the field counts questions with answers) in file
+//   order, with all their answer texts; a question's own document is its paragraph and its "more" documents are the
+//   other paragraphs of its article.
+// - hotpotqa (qa_2): HotpotQA dev (distractor); the pool is every distinct `title\n` + joined sentences, sorted; a
+//   question's own documents are its 10 paragraphs, its answer the one gold.
+// The bundled files are datasets/squad/squad_v2_dev_small.json and datasets/hotpotqa's subset; --data names another.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { DatasetMissingError, UserError } from '../../harness/errors.js';
+import { datasetPath } from '../../harness/paths.js';
+import { decodeTextBytes } from '../../harness/text-file.js';
+import { BUNDLED_HOTPOT, loadHotpot, renderParagraph } from '../ruler-hqa/hotpotqa.js';
+import { compareCodePoints } from '../ruler-hqa/pool.js';
+
+export const BUNDLED_SQUAD = 'squad/squad_v2_dev_small.json';
+
+export interface QaQuestion {
+  query: string;
+  outputs: string[];
+  /** Pool indices of the question's own documents, and of its article's other paragraphs (SQuAD). */
+  own: number[];
+  more: number[];
+}
+
+export interface QaData {
+  dataset: 'squad' | 'hotpotqa';
+  questions: QaQuestion[];
+  /** Distinct documents, sorted by code point. */
+  docs: string[];
+  source: string;
+  sha256: string;
+  /** Whether the file was named with --data. */
+  given: boolean;
+}
+
+const SQUAD_EXPECTED = 'the SQuAD v2 dev JSON (dev-v2.0.json: {version, data: [{title, paragraphs: [{context, qas}]}]})';
+
+const cache = new Map<string, QaData>();
+
+function sortedPool(texts: Iterable<string>): { docs: string[]; indexOf: Map<string, number> } {
+  const docs = [...new Set(texts)].sort(compareCodePoints);
+  return { docs, indexOf: new Map(docs.map((d, i) => [d, i])) };
+}
+
+/** SQuAD v2 dev: the bundled two-article subset, or the file given with --data. */
+export function loadSquad(path?: string): QaData {
+  const file = path ?? datasetPath(BUNDLED_SQUAD);
+  const hit = cache.get(file);
+  if (hit) return hit;
+  if (!existsSync(file)) {
+    if (path === undefined)
+      throw new DatasetMissingError(
+        `the bundled SQuAD subset ${file} is missing: reinstall the package, or pass ${SQUAD_EXPECTED} with --data`,
+      );
+    throw new UserError(`--data ${file} does not exist: pass ${SQUAD_EXPECTED}`);
+  }
+  if (statSync(file).isDirectory()) throw new UserError(`--data ${file} is a directory; qa_1 reads one file: ${SQUAD_EXPECTED}`);
+  const raw = readFileSync(file);
+  const sha256 = createHash('sha256').update(raw).digest('hex');
+  let json: unknown;
+  try {
+    json = JSON.parse(decodeTextBytes(raw, file, `pass ${SQUAD_EXPECTED}`));
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    throw new UserError(`${file} is not valid JSON: expected ${SQUAD_EXPECTED}`);
+  }
+  const articles = (json as { data?: unknown })?.data;
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || !Array.isArray(articles))
+    throw new UserError(`${file} is not SQuAD: expected ${SQUAD_EXPECTED}`);
+  const bad = (where: string, what: string) => new UserError(`${file}: ${where} ${what}; expected ${SQUAD_EXPECTED}`);
+  const paragraphsOf = articles.map((a, i) => {
+    const ps = (a as { paragraphs?: unknown })?.paragraphs;
+    if (!Array.isArray(ps)) throw bad(`data[${i}]`, 'has no paragraphs list');
+    return ps.map((p, j) => {
+      const r = p as { context?: unknown; qas?: unknown };
+      if (typeof r?.context !== 'string' || !Array.isArray(r.qas))
+        throw bad(`data[${i}].paragraphs[${j}]`, 'lacks a context string or a qas list');
+      return { context: r.context, qas: r.qas as unknown[], where: `data[${i}].paragraphs[${j}]` };
+    });
+  });
+  const { docs, indexOf } = sortedPool(paragraphsOf.flat().map((p) => p.context));
+  const questions: QaQuestion[] = [];
+  for (const paragraphs of paragraphsOf) {
+    const article = paragraphs.map((p) => indexOf.get(p.context)!);
+    for (const p of paragraphs) {
+      const own = indexOf.get(p.context)!;
+      p.qas.forEach((q, k) => {
+        const r = q as { question?: unknown; answers?: unknown; is_impossible?: unknown };
+        if (typeof r?.question !== 'string' || !Array.isArray(r.answers))
+          throw bad(`${p.where}.qas[${k}]`, 'lacks a question string or an answers list');
+        const outputs = r.answers.map((a) => (a as { text?: unknown })?.text);
+        if (!outputs.every((t): t is string => typeof t === 'string'))
+          throw bad(`${p.where}.qas[${k}]`, 'has an answer without a text');
+        const impossible = r.is_impossible === undefined ? outputs.length === 0 : r.is_impossible === true;
+        if (impossible || outputs.length === 0) return;
+        questions.push({ query: r.question, outputs, own: [own], more: article.filter((d) => d !== own) });
+      });
+    }
+  }
+  if (questions.length === 0) throw new UserError(`${file} has no answerable questions: expected ${SQUAD_EXPECTED}`);
+  const data: QaData = { dataset: 'squad', questions, docs, source: file, sha256, given: path !== undefined };
+  cache.set(file, data);
+  return data;
+}
+
+/** HotpotQA dev (distractor): the bundled subset, or the file given with --data (RULER-HQA's reader). */
+export function loadHotpotQa(path?: string): QaData {
+  const file = path ?? datasetPath(BUNDLED_HOTPOT);
+  const hit = cache.get(file);
+  if (hit) return hit;
+  if (path === undefined && !existsSync(file))
+    throw new DatasetMissingError(
+      `the bundled HotpotQA subset ${file} is missing: reinstall the package, or pass the HotpotQA dev distractor JSON with --data`,
+    );
+  const hotpot = loadHotpot(path);
+  const { docs, indexOf } = sortedPool(
+    hotpot.records.flatMap((r) => r.paragraphs.map(([t, s]) => renderParagraph(t, s))),
+  );
+  const questions = hotpot.records.map((r) => ({
+    query: r.question,
+    outputs: [r.answer],
+    own: r.paragraphs.map(([t, s]) => indexOf.get(renderParagraph(t, s))!),
+    more: [],
+  }));
+  const data: QaData = {
+    dataset: 'hotpotqa',
+    questions,
+    docs,
+    source: hotpot.source,
+    sha256: hotpot.sha256,
+    given: path !== undefined,
+  };
+  cache.set(file, data);
+  return data;
+}
