@@ -35,7 +35,8 @@ export interface QaData {
   given: boolean;
 }
 
-const SQUAD_EXPECTED = 'the SQuAD v2 dev JSON (dev-v2.0.json: {version, data: [{title, paragraphs: [{context, qas}]}]})';
+const SQUAD_EXPECTED =
+  'the SQuAD v2 dev JSON (dev-v2.0.json: {version, data: [{title, paragraphs: [{context, qas}]}]})';
 
 const cache = new Map<string, QaData>();
 
@@ -56,7 +57,8 @@ export function loadSquad(path?: string): QaData {
       );
     throw new UserError(`--data ${file} does not exist: pass ${SQUAD_EXPECTED}`);
   }
-  if (statSync(file).isDirectory()) throw new UserError(`--data ${file} is a directory; qa_1 reads one file: ${SQUAD_EXPECTED}`);
+  if (statSync(file).isDirectory())
+    throw new UserError(`--data ${file} is a directory; qa_1 reads one file: ${SQUAD_EXPECTED}`);
   const raw = readFileSync(file);
   const sha256 = createHash('sha256').update(raw).digest('hex');
   let json: unknown;

@@ -113,4 +113,8 @@ function countQuestion(question: string): SkilledQuestion | null {
   };
 }
 
-export const rulerCountSkill: ReaderSkill = { name: 'ruler-count', readPrompt: readCountPrompt, question: countQuestion };
+export const rulerCountSkill: ReaderSkill = {
+  name: 'ruler-count',
+  readPrompt: readCountPrompt,
+  question: countQuestion,
+};

@@ -450,8 +450,6 @@ describe('special tokens in peer predictions', () => {
     );
     const m = await scoreTarget(join(mem, 'cfg.jsonl'), { metric: 'em' });
     assert.equal(m.rows[0].percent, 100);
-    assert.ok(
-      m.notes?.some((n) => /^2 predictions held chat-template special tokens \(first: <\|im_end\|>/.test(n)),
-    );
+    assert.ok(m.notes?.some((n) => /^2 predictions held chat-template special tokens \(first: <\|im_end\|>/.test(n)));
   });
 });
