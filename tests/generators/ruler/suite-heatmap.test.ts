@@ -58,17 +58,17 @@ test('bench report draws heatmap-ruler and one heatmap per task, at both sizes',
   const result = await reportCommand({ runDirs: [suiteRun()], out: dir, onWarning: () => {} });
   const charts = result.files.filter((f) => f.includes('heatmap-ruler')).map((f) => f.slice(dir.length + 1));
   assert.deepEqual(
-    charts.filter((c) => c.endsWith('-paper.png')),
+    charts.filter((c) => c.endsWith('-single.png')),
     [
-      'charts/heatmap-ruler-paper.png',
-      ...MEMAGENT_TASKS.map((t) => `charts/heatmap-ruler-${t.replace(/_/g, '-')}-paper.png`),
+      'charts/heatmap-ruler-single.png',
+      ...MEMAGENT_TASKS.map((t) => `charts/heatmap-ruler-${t.replace(/_/g, '-')}-single.png`),
     ],
   );
-  assert.equal(charts.length, 24);
-  const size = pngSize(readFileSync(join(dir, 'charts/heatmap-ruler-paper.png')));
-  // Two rows (memagent, full-context): as wide as the paper size, shorter than it.
-  assert.equal(size.width, 1050);
-  assert.ok(size.height < 700, String(size.height));
+  assert.equal(charts.filter((c) => c.endsWith('.png')).length, 24);
+  const size = pngSize(readFileSync(join(dir, 'charts/heatmap-ruler-single.png')));
+  // Two rows (memagent, full-context): one column wide (3.25 in at 300 ppi), shorter than the usual 2.5 in.
+  assert.equal(size.width, 975);
+  assert.ok(size.height < 750, String(size.height));
   const json = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
   assert.deepEqual(
     json.aggregates.map((r: { method: string; lengthLabel: string; n: number }) => [r.method, r.lengthLabel, r.n]),
@@ -91,14 +91,14 @@ test('--paper adds the paper rows to the heatmaps and its tables to summary.md',
   await reportCommand({ runDirs: [run], out: plain, onWarning: () => {} });
   await reportCommand({ runDirs: [run], out: withPaper, paper: true, onWarning: () => {} });
   for (const chart of ['heatmap-ruler', 'heatmap-ruler-fwe']) {
-    const a = pngSize(readFileSync(join(plain, `charts/${chart}-paper.png`)));
-    const b = pngSize(readFileSync(join(withPaper, `charts/${chart}-paper.png`)));
+    const a = pngSize(readFileSync(join(plain, `charts/${chart}-single.png`)));
+    const b = pngSize(readFileSync(join(withPaper, `charts/${chart}-single.png`)));
     assert.ok(b.height > a.height + 300, `${chart}: ${a.height} → ${b.height}`);
   }
   // vt has no paper table: the same chart either way.
   assert.deepEqual(
-    readFileSync(join(plain, 'charts/heatmap-ruler-vt-paper.png')),
-    readFileSync(join(withPaper, 'charts/heatmap-ruler-vt-paper.png')),
+    readFileSync(join(plain, 'charts/heatmap-ruler-vt-single.png')),
+    readFileSync(join(withPaper, 'charts/heatmap-ruler-vt-single.png')),
   );
   const md = readFileSync(join(withPaper, 'summary.md'), 'utf8');
   assert.match(md, /RULER average over MemAgent's out-of-distribution tasks/);
