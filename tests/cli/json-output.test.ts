@@ -136,7 +136,10 @@ test('tasks --json: every task with its lengths, samples, metric and decoding', 
   assert.equal(hqa.metric, 'sub_em');
   assert.equal(typeof hqa.temperature, 'number');
   const plain = await runBench(['tasks']);
-  assert.equal(plain.stdout.trim().split('\n').length, d.tasks.length);
+  // One line per task, then the groups after a blank line.
+  assert.equal(plain.stdout.trim().split('\n\n')[0].split('\n').length, d.tasks.length);
+  assert.ok(d.groups.some((g: { name: string; tasks: string[] }) => g.name === 'ruler' && g.tasks.includes('vt')));
+  assert.deepEqual(d.tasks.find((t: { name: string }) => t.name === 'vt').groups, ['ruler', 'ruler-all']);
   const jsonl = d.tasks.find((t: { name: string }) => t.name === 'jsonl');
   assert.equal(jsonl.samples, null);
 });
