@@ -12,7 +12,14 @@ import { loadTokenizer } from '../harness/tokenizer/index.js';
 import type { TaskDefinition } from '../harness/types.js';
 import { niahTasks } from '../generators/ruler/index.js';
 
-const SIZES: Record<string, number> = { '128k': 131072, '1m': 1048576, '3.5m': 3670016, '50m': 52428800 };
+const SIZES: Record<string, number> = {
+  '128k': 131072,
+  '256k': 262144,
+  '512k': 524288,
+  '1m': 1048576,
+  '3.5m': 3670016,
+  '50m': 52428800,
+};
 
 async function findTask(name: string): Promise<TaskDefinition> {
   const niah = niahTasks.find((t) => t.name === name);
@@ -21,7 +28,8 @@ async function findTask(name: string): Promise<TaskDefinition> {
     const mod = (await import('../generators/ruler-hqa/index.js')) as { rulerHqaTask: TaskDefinition };
     return mod.rulerHqaTask;
   }
-  throw new Error(`unknown task ${name}`);
+  const { builtinCatalog } = await import('../generators/index.js');
+  return builtinCatalog().task(name);
 }
 
 interface ChildResult {
@@ -101,8 +109,10 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await child(argv[1], argv[2], argv[3] as 'speed' | 'rss')));
     return;
   }
+  // `--ruler`: only the peak RSS of RULER's tasks at 512k beside niah_single_1's (each within 10% of it).
+  const rulerOnly = argv.includes('--ruler');
   const speed: Array<Record<string, unknown>> = [];
-  for (const task of ['niah_single_2', 'ruler-hqa']) {
+  for (const task of rulerOnly ? [] : ['niah_single_2', 'ruler-hqa']) {
     const r = runChild(task, '3.5m', 'speed');
     const genMs = r.buildMs + r.piecesMs;
     const ratio = genMs / r.encodeMs!;
@@ -131,13 +141,26 @@ async function main(): Promise<void> {
     );
   }
   const rss: Array<Record<string, unknown>> = [];
+  const rulerRuns: Array<[string, string]> = [
+    ['niah_single_1', '512k'],
+    ['vt', '512k'],
+    ['cwe', '512k'],
+    ['fwe', '512k'],
+    ['qa_1', '256k'],
+    ['qa_2', '512k'],
+  ];
   const rssRuns: Array<[string, string]> = [
-    ['niah_single_2', '128k'],
-    ['niah_single_2', '3.5m'],
-    ['ruler-hqa', '128k'],
-    ['ruler-hqa', '3.5m'],
-    ['niah_single_1', '1m'],
-    ['niah_single_1', '50m'],
+    ...(rulerOnly
+      ? []
+      : ([
+          ['niah_single_2', '128k'],
+          ['niah_single_2', '3.5m'],
+          ['ruler-hqa', '128k'],
+          ['ruler-hqa', '3.5m'],
+          ['niah_single_1', '1m'],
+          ['niah_single_1', '50m'],
+        ] as Array<[string, string]>)),
+    ...rulerRuns,
   ];
   for (const [task, label] of rssRuns) {
     const r = runChild(task, label, 'rss');
@@ -150,6 +173,13 @@ async function main(): Promise<void> {
     });
     console.log(`peak RSS ${task} ${label}: ${r.peakRssMb.toFixed(0)} MB (generation only, ${fmt(r.tokens)} tokens)`);
   }
+  const niah = rss.find((r) => r.task === 'niah_single_1' && r.length === '512k')?.peak_rss_mb as number;
+  for (const r of rss.filter(
+    (x) => rulerRuns.some(([t, l]) => t === x.task && l === x.length) && x.task !== 'niah_single_1',
+  ))
+    console.log(
+      `${r.task} ${r.length}: ${((r.peak_rss_mb as number) / niah).toFixed(3)}x niah_single_1's peak RSS at 512k (target <= 1.10x)`,
+    );
   const outDir = join(packageRoot(), 'bench-out');
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'generate.json');
