@@ -248,7 +248,7 @@ const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
   [
     'tasks',
     arrayOf(fields({ name: isString, version: isString, metric: isString, flavour: isString }, ['flavour'])),
-    'an array of {name, version, metric} strings (and flavour)',
+    'an array of {name, version, metric, flavour?} strings',
   ],
   ['methods', arrayOf(isString), 'an array of strings'],
   ['lengths', recordOf(arrayOf(isString)), 'an object of task → array of length labels'],

@@ -61,7 +61,7 @@ describe.skipIf(chromium === null)('report.html in Chromium', () => {
   beforeAll(async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-html-browser-'));
     await reportCommand({ runDirs: [runDir(records())], out, onWarning: () => {} });
-    chartPng = readFileSync(join(out, 'charts', 'accuracy-ruler-hqa-slide.png'));
+    chartPng = readFileSync(join(out, 'charts', 'accuracy-ruler-hqa-double.png'));
     page = await Page.open(chromium as string);
     await page.goto(join(out, 'report.html'));
   });
