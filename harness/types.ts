@@ -84,17 +84,8 @@ export interface ContextSource {
   readonly tokenCount: number;
   /** Token ids of the whole context, in order, in pieces of any size. Callable more than once. */
   pieces(): Iterable<Uint32Array>;
-  /** Optional: the same pieces, each with its text (exactly tokenizer.decode(ids), complete UTF-8), so windows are
-   *  assembled from text already at hand instead of decoded again (harness/methods/windows.ts windowTexts). */
-  decodedPieces?(): Iterable<DecodedPiece>;
   /** The whole context as text (materialises it). */
   text(): string;
-}
-
-/** A piece of a context's token ids with its decoded text. */
-export interface DecodedPiece {
-  readonly ids: Uint32Array;
-  readonly text: string;
 }
 
 /** Sampling of a model call (docs/PROTOCOLS.md §a.5, §e.6): each task has its protocol's default (harness/protocol/decoding.ts). */

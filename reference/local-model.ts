@@ -15,8 +15,7 @@ export function createLocalModel(
   tokenizer: Tokenizer,
   opts: { maxContext?: number; readerSkills?: readonly ReaderSkill[] } = {},
 ): Model {
-  // Sized for a whole Quick-start grid in one worker (a 3.5M-token context's lines alone exceed 50,000).
-  const lines = new LineCountCache(tokenizer, 400_000);
+  const lines = new LineCountCache(tokenizer);
   const referenceReply = createReferenceReader(opts.readerSkills ?? builtinReaderSkills());
   return {
     id: `local:${READER_ID}`,

@@ -1,9 +1,9 @@
 import { UserError } from '../../harness/errors.js';
-import type { ContextSource, DecodedPiece, LengthTarget, Tokenizer } from '../../harness/types.js';
+import type { ContextSource, LengthTarget, Tokenizer } from '../../harness/types.js';
 import { renderParagraph, type HotpotRecord } from './hotpotqa.js';
 import { overTarget } from '../../harness/config/lengths.js';
 import { rngFor } from '../../harness/util/rng.js';
-import { poolPiece, type ParagraphPool } from './pool.js';
+import type { ParagraphPool } from './pool.js';
 import { type Placement, placementPositions } from './placement.js';
 
 export interface BuiltContext {
@@ -20,7 +20,6 @@ export interface BuiltContext {
  */
 export class HeaderCache {
   private ids: Uint32Array[] = [];
-  private decoded: DecodedPiece[] = [];
   private prefix: number[] = [0];
   private compose?: (i: number) => Uint32Array;
   constructor(private tokenizer: Tokenizer) {
@@ -51,10 +50,6 @@ export class HeaderCache {
       this.ids.push(this.compose ? this.compose(n) : this.tokenizer.encode(`Document ${n}:\n`));
     }
     return this.ids[i - 1];
-  }
-  /** Header i's ids with their text (decoded once). */
-  piece(i: number): DecodedPiece {
-    return (this.decoded[i - 1] ??= { ids: this.header(i), text: this.tokenizer.decode(this.header(i)) });
   }
   /** Total header tokens of documents 1..n. */
   total(n: number): number {
@@ -164,17 +159,9 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
       yield i === n - 1 ? lastIds : pool.ids[order[i]];
     }
   };
-  const decodedPieces = function* (): Iterable<DecodedPiece> {
-    const lastPiece = { ids: lastIds, text: tokenizer.decode(lastIds) };
-    for (let i = 0; i < n; i++) {
-      yield headers.piece(i + 1);
-      yield i === n - 1 ? lastPiece : poolPiece(pool, order[i], tokenizer);
-    }
-  };
   const context: ContextSource = {
     tokenCount,
     pieces,
-    decodedPieces,
     text() {
       const parts: string[] = [];
       for (let i = 0; i < n; i++) parts.push(`Document ${i + 1}:\n${i === n - 1 ? lastText : pool.texts[order[i]]}`);

@@ -6,7 +6,6 @@
 import { piecesContext, textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
 import type {
-  DecodedPiece,
   ContextSource,
   LengthTarget,
   PreparedTask,
@@ -15,7 +14,7 @@ import type {
   Tokenizer,
 } from '../../harness/types.js';
 import { HeaderCache } from './build.js';
-import { poolPiece, type ParagraphPool } from './pool.js';
+import type { ParagraphPool } from './pool.js';
 import { loadPoolFile, tokenizedPool, type PoolFile } from './hotpot-pool.js';
 import {
   detectFile,
@@ -206,16 +205,8 @@ export function indexContext(
       yield i === n - 1 ? lastIds : pool.ids[indices[i]];
     }
   };
-  const decodedPieces = function* (): Iterable<DecodedPiece> {
-    const lastPiece = { ids: lastIds, text: tokenizer.decode(lastIds) };
-    for (let i = 0; i < n; i++) {
-      yield headers.piece(i + 1);
-      yield i === n - 1 ? lastPiece : poolPiece(pool, indices[i], tokenizer);
-    }
-  };
   return {
     ...piecesContext(total, pieces, tokenizer),
-    decodedPieces,
     text() {
       const parts: string[] = [];
       for (let i = 0; i < n; i++) parts.push(`Document ${i + 1}:\n${i === n - 1 ? lastText : pool.texts[indices[i]]}`);

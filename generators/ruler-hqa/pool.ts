@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { poolCacheDir } from '../../harness/cache/cache-root.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
-import type { DecodedPiece, Tokenizer } from '../../harness/types.js';
+import type { Tokenizer } from '../../harness/types.js';
 import { type HotpotData, renderParagraph } from './hotpotqa.js';
 
 /** Separator between documents; encoded together with the paragraph before it (".\n\n" is one Qwen token). */
@@ -20,13 +20,6 @@ export interface ParagraphPool {
   counts: Int32Array;
   indexOf: Map<string, number>;
   totalTokens: number;
-  /** Each paragraph's ids with their decode, made on first use (poolPiece). */
-  decoded: (DecodedPiece | undefined)[];
-}
-
-/** Paragraph i's ids with their text (`tokenizer.decode(ids)`, decoded once per pool), for ContextSource.decodedPieces. */
-export function poolPiece(pool: ParagraphPool, i: number, tokenizer: Tokenizer): DecodedPiece {
-  return (pool.decoded[i] ??= { ids: pool.ids[i], text: tokenizer.decode(pool.ids[i]) });
 }
 
 export function compareCodePoints(a: string, b: string): number {
@@ -78,7 +71,7 @@ export function poolFromTexts(sha256: string, textsOf: () => string[], tokenizer
     totalTokens += counts[i];
     indexOf.set(texts[i], i);
   }
-  const pool: ParagraphPool = { texts, ids, counts, indexOf, totalTokens, decoded: new Array(texts.length) };
+  const pool = { texts, ids, counts, indexOf, totalTokens };
   pools.set(key, pool);
   return pool;
 }

@@ -329,28 +329,13 @@ export function scanText(q: QuestionInfo, text: string, open: OpenDoc, final: bo
   return { text, lower, docs, sents, carry };
 }
 
-/** A memory line's score is a pure function of the question and the line; memory lines recur from one update to the
- *  next, so the scores of the latest question's lines are kept (one question at a time per worker). */
-const STORED_MEMO_ENTRIES = 20_000;
-let memoQuestion: QuestionInfo | null = null;
-let memoScores = new Map<string, number>();
-function storedMemo(q: QuestionInfo): Map<string, number> {
-  if (memoQuestion !== q) {
-    memoQuestion = q;
-    memoScores = new Map();
-  }
-  return memoScores;
-}
-
 /** Scores memory lines with a shared per-call state and per-title document info. */
 export class StoredScorer {
   private readonly scorer: Scorer;
   private readonly docs = new Map<string, DocInfo>();
   private readonly out: ScannedSentence[] = [];
-  private readonly memo: Map<string, number>;
   constructor(q: QuestionInfo) {
     this.scorer = new Scorer(q);
-    this.memo = storedMemo(q);
   }
   doc(title: string | null): DocInfo {
     const k = title ?? '';
@@ -362,17 +347,6 @@ export class StoredScorer {
     return d;
   }
   score(title: string | null, idx: number, sentence: string): number {
-    // Unambiguous: the title's length (-1 for none) says where the sentence begins.
-    const key = `${idx}|${title === null ? -1 : title.length}|${title ?? ''}${sentence}`;
-    let base = this.memo.get(key);
-    if (base === undefined) {
-      base = this.scoreOnce(title, idx, sentence);
-      if (this.memo.size >= STORED_MEMO_ENTRIES) this.memo.clear();
-      this.memo.set(key, base);
-    }
-    return base;
-  }
-  private scoreOnce(title: string | null, idx: number, sentence: string): number {
     this.out.length = 0;
     this.scorer.scan(
       sentence,
