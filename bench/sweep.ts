@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     },
   });
   const bin = join(root, 'bin', 'bench.js');
-  if (!existsSync(join(root, 'dist', 'harness', 'cli', 'main.js'))) {
+  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
     console.error('bench/sweep.ts runs the compiled CLI: run `npm run build` first');
     process.exitCode = 2;
     return;
