@@ -5,7 +5,7 @@
 //                                                    tests/scripts/readme/claims.test.ts) and the minutes-long ones
 //                                                    (the Quick-start run, ~2.5 min on 2 cores; the paired example)
 //   npx tsx scripts/check-readme.ts --tier script    only the minutes-long ones (CI: .ci/run)
-//   npx tsx scripts/check-readme.ts --readme COPY.md check a copy of README.md in its place
+//   npx tsx scripts/check-readme.ts --readme /tmp/README-edited.md   check an edited copy of README.md in its place
 //   npx tsx scripts/check-readme.ts --measure quickstart-time [--cold]   re-measure a timing (see --list)
 //   npx tsx scripts/check-readme.ts --list           the claims and measurements, with their commands
 //
