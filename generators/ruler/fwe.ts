@@ -66,7 +66,8 @@ export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
   const memo = new IdMemo(tokenizer, 65536);
   const prompt = syntheticPrompt('fwe', flavour);
   const frame = frameOf(prompt.template, prompt.answerPrefix);
-  const vocabSize = (budget: number) => Math.max(4, Math.floor((flavour === 'ruler' ? budget - tokensToGenerate : budget) / 50));
+  const vocabSize = (budget: number) =>
+    Math.max(4, Math.floor((flavour === 'ruler' ? budget - tokensToGenerate : budget) / 50));
 
   /** One sample's vocabulary and its prompt total as a function of the unit u (N = u + 1). */
   const model = (budget: number, index: number) => {

@@ -37,7 +37,8 @@ export interface QaData {
 }
 
 const HOTPOT_EXPECTED = 'the HotpotQA dev distractor JSON (hotpot_dev_distractor_v1.json, optionally gzipped)';
-const SQUAD_EXPECTED = 'the SQuAD v2 dev JSON (dev-v2.0.json: {version, data: [{title, paragraphs: [{context, qas}]}]})';
+const SQUAD_EXPECTED =
+  'the SQuAD v2 dev JSON (dev-v2.0.json: {version, data: [{title, paragraphs: [{context, qas}]}]})';
 
 const cache = new Map<string, QaData>();
 
@@ -58,7 +59,8 @@ export function loadSquad(path?: string): QaData {
       );
     throw new UserError(`--data ${file} does not exist: pass ${SQUAD_EXPECTED}`);
   }
-  if (statSync(file).isDirectory()) throw new UserError(`--data ${file} is a directory; qa_1 reads one file: ${SQUAD_EXPECTED}`);
+  if (statSync(file).isDirectory())
+    throw new UserError(`--data ${file} is a directory; qa_1 reads one file: ${SQUAD_EXPECTED}`);
   const raw = readFileSync(file);
   const sha256 = createHash('sha256').update(raw).digest('hex');
   let json: unknown;
@@ -121,7 +123,8 @@ export function loadHotpotQa(path?: string): QaData {
       );
     throw new UserError(`--data ${file} does not exist: pass ${HOTPOT_EXPECTED}`);
   }
-  if (statSync(file).isDirectory()) throw new UserError(`--data ${file} is a directory; qa_2 reads one file: ${HOTPOT_EXPECTED}`);
+  if (statSync(file).isDirectory())
+    throw new UserError(`--data ${file} is a directory; qa_2 reads one file: ${HOTPOT_EXPECTED}`);
   const rendered: string[][] = [];
   const raw: Array<{ query: string; answer: string }> = [];
   const scanned = scanRows(
@@ -134,7 +137,12 @@ export function loadHotpotQa(path?: string): QaData {
       if (!Array.isArray(r.context)) throw bad('lacks a context list');
       rendered.push(
         r.context.map((p, k) => {
-          if (!Array.isArray(p) || typeof p[0] !== 'string' || !Array.isArray(p[1]) || !p[1].every((x) => typeof x === 'string'))
+          if (
+            !Array.isArray(p) ||
+            typeof p[0] !== 'string' ||
+            !Array.isArray(p[1]) ||
+            !p[1].every((x) => typeof x === 'string')
+          )
             throw bad(`has a malformed context paragraph ${k}`);
           return renderParagraph(p[0], p[1] as string[]);
         }),

@@ -145,7 +145,7 @@ export function qaBuilder(env: SyntheticEnv, data: QaData): SyntheticBuilder {
       return framedTokens(seams, frame, ctx, 'Document', docs[last]) + tokensToGenerate;
     };
     const fixed = seams.count(frame.before) + seams.count(frame.after) + tokensToGenerate;
-    const perDoc = (prefix[P] / P) + 6;
+    const perDoc = prefix[P] / P + 6;
     let u = fitUnits(total, budget, Math.max(1, ((budget - fixed) / perDoc) * 0.99), sizing);
     if (u === 0) return { minimumTokens: total(1) };
 

@@ -114,4 +114,8 @@ function countQuestion(question: string): SkilledQuestion | null {
   };
 }
 
-export const rulerCountSkill: ReaderSkill = { name: 'ruler-count', readPrompt: readCountPrompt, question: countQuestion };
+export const rulerCountSkill: ReaderSkill = {
+  name: 'ruler-count',
+  readPrompt: readCountPrompt,
+  question: countQuestion,
+};

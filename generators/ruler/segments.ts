@@ -12,11 +12,7 @@ export interface Segment {
 }
 
 /** A context of `count` segments; `segmentAt(i)` must be a pure function of i (it is called once per pass). */
-export function segmentContext(
-  count: number,
-  segmentAt: (i: number) => Segment,
-  tokenCount: number,
-): StreamingContext {
+export function segmentContext(count: number, segmentAt: (i: number) => Segment, tokenCount: number): StreamingContext {
   return {
     tokenCount,
     *pieces() {

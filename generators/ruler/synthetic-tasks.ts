@@ -19,7 +19,13 @@ import { qaBuilder } from './qa.js';
 import { loadHotpotQa, loadSquad, type QaData } from './qa-data.js';
 import { SeamCounter, type SizingRule } from './sizing.js';
 import { isTooSmall, type SyntheticBuilder, type SyntheticEnv } from './synthetic-plan.js';
-import { FLAVOURS, SYNTHETIC_SPECS, type RulerFlavour, type SyntheticKind, type SyntheticSpec } from './synthetic-spec.js';
+import {
+  FLAVOURS,
+  SYNTHETIC_SPECS,
+  type RulerFlavour,
+  type SyntheticKind,
+  type SyntheticSpec,
+} from './synthetic-spec.js';
 import { vtBuilder } from './vt.js';
 
 /** Bumped whenever generated samples change for the same (task, flavour, seed, length, index). */
@@ -31,7 +37,7 @@ const DESCRIPTIONS: Record<SyntheticSpec['name'], string> = {
   cwe: 'RULER common words: the 10 words repeated 30 times in a numbered list of words repeated 3 times',
   fwe: 'RULER frequent words: the 3 most frequent coded words of a Zipf (alpha 2) text',
   qa_1: 'RULER QA on SQuAD v2 dev (answerable questions): a paragraph among others',
-  qa_2: 'RULER QA on HotpotQA dev (distractor): a question\'s 10 paragraphs among others',
+  qa_2: "RULER QA on HotpotQA dev (distractor): a question's 10 paragraphs among others",
 };
 
 /** Task option --flavour: 'memagent' (default) or 'ruler'. */
@@ -126,8 +132,7 @@ function buildSynthetic(
   index: number,
   tokenizerId: string,
 ): GeneratedSample {
-  if (length.kind !== 'tokens')
-    throw new UserError(`${spec.name} takes token lengths (e.g. 32k), not ${length.label}`);
+  if (length.kind !== 'tokens') throw new UserError(`${spec.name} takes token lengths (e.g. 32k), not ${length.label}`);
   const sizing = rule(length.value);
   const plan = builder.plan(length.value, index, sizing);
   if (isTooSmall(plan))

@@ -149,7 +149,9 @@ export function vtBuilder(env: SyntheticEnv): SyntheticBuilder {
     // The example's prompt (answer prefix included, names not) within 500 tokens.
     const p = syntheticPrompt('vt', 'ruler', { query: '12345' });
     const tokens = (L: number) =>
-      tokenizer.count(p.template.replace('{context}', () => rulerLinesText(L, positionsAt(L), statements)) + p.answerPrefix);
+      tokenizer.count(
+        p.template.replace('{context}', () => rulerLinesText(L, positionsAt(L), statements)) + p.answerPrefix,
+      );
     const lines = Math.max(5, largestFitting(tokens, EXAMPLE_BUDGET, 15));
     example = { lines, positions: positionsAt(lines) };
     return example;

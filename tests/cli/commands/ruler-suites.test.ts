@@ -22,9 +22,23 @@ test('bench run ruler: MemAgent’s 11 subsets, qa_1 only up to 256k (noted); qa
   assert.match(r.stdout + r.stderr, /note: qa_1 runs up to 256k: skipping it at 512k/);
 
   const alone = await runBench(['run', 'qa_1', '--lengths', '128k,512k', '--samples', '1', '--out', tmp('rt-qa1-')]);
-  assertOneLine(alone, 2, /^bench: qa_1 runs up to 256k, not 512k: MemAgent's OOD grid .*; ask for lengths up to 256k$/);
+  assertOneLine(
+    alone,
+    2,
+    /^bench: qa_1 runs up to 256k, not 512k: MemAgent's OOD grid .*; ask for lengths up to 256k$/,
+  );
   // RULER's flavour repeats the pool and runs it at any length.
-  const ruler = await runBench(['run', 'qa_1', '--lengths', '512k', '--samples', '1', '--flavour', 'ruler', '--dry-run']);
+  const ruler = await runBench([
+    'run',
+    'qa_1',
+    '--lengths',
+    '512k',
+    '--samples',
+    '1',
+    '--flavour',
+    'ruler',
+    '--dry-run',
+  ]);
   assert.equal(ruler.code, 0, ruler.stderr);
   assert.match(ruler.stdout, /^qa_1: lengths 512k/m);
 
@@ -36,8 +50,19 @@ test('bench run ruler: MemAgent’s 11 subsets, qa_1 only up to 256k (noted); qa
 test('a run records each task’s flavour and metric in the manifest; bench tasks lists the flavours', async () => {
   const out = tmp('rt-flavour-');
   const r = await runBench([
-    'run', 'vt,cwe,fwe,qa_1,qa_2', '--lengths', '4k', '--samples', '2', '--flavour', 'ruler',
-    '--method', 'full-context', '--no-progress', '--out', out,
+    'run',
+    'vt,cwe,fwe,qa_1,qa_2',
+    '--lengths',
+    '4k',
+    '--samples',
+    '2',
+    '--flavour',
+    'ruler',
+    '--method',
+    'full-context',
+    '--no-progress',
+    '--out',
+    out,
   ]);
   assert.equal(r.code, 0, r.stderr);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
@@ -52,14 +77,20 @@ test('a run records each task’s flavour and metric in the manifest; bench task
     ],
   );
   assert.equal(manifest.identity.options.flavour, 'ruler');
-  const records = readFileSync(join(out, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const records = readFileSync(join(out, 'samples.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   // The reference reader answers RULER's own vt prompt from the text (the chain followed in the lines).
   for (const rec of records.filter((x) => x.task === 'vt')) assert.equal(rec.score, 1, rec.prediction);
   assert.ok(records.every((x) => x.metric === (x.task.startsWith('qa') ? 'string_match_part' : 'string_match_all')));
 
   const t = await runBench(['tasks']);
   assert.equal(t.code, 0);
-  assert.match(t.stdout, /^vt .*top-p 0\.95; --flavour memagent \(default\): memagent_niah, ruler: string_match_all\]$/m);
+  assert.match(
+    t.stdout,
+    /^vt .*top-p 0\.95; --flavour memagent \(default\): memagent_niah, ruler: string_match_all\]$/m,
+  );
   assert.match(t.stdout, /^qa_1 .*\[lengths 8k\.\.256k, 128 samples, sub_em, .*ruler: string_match_part\]$/m);
 });
 
@@ -69,6 +100,15 @@ test('bad input: a qa task without its dataset, a bad --flavour, --data for a ta
   const flavour = await runBench(['run', 'vt', '--lengths', '8k', '--flavour', 'native', '--out', tmp('rt-bad-')]);
   assertOneLine(flavour, 2, /--flavour must be 'memagent' or 'ruler', got 'native'/);
   const dir = tmp('rt-data-');
-  const data = await runBench(['run', 'qa_1', '--lengths', '8k', '--data', join(process.cwd(), 'package.json'), '--out', dir]);
+  const data = await runBench([
+    'run',
+    'qa_1',
+    '--lengths',
+    '8k',
+    '--data',
+    join(process.cwd(), 'package.json'),
+    '--out',
+    dir,
+  ]);
   assertOneLine(data, 2, /package\.json is not SQuAD: expected the SQuAD v2 dev JSON/);
 });

@@ -32,7 +32,11 @@ afterAll(() => {
 });
 
 /** Prompt count, budget and streaming: the checks every task shares. */
-function checkCommon(task: string, s: Awaited<ReturnType<Awaited<ReturnType<typeof prepare>>['build']>>, budget: number): string {
+function checkCommon(
+  task: string,
+  s: Awaited<ReturnType<Awaited<ReturnType<typeof prepare>>['build']>>,
+  budget: number,
+): string {
   const text = s.context.text();
   const ids = tokenizer.encode(text);
   assert.ok(sameIds(ids, s.context.pieces()), `${task}: streamed ids are the text's encoding`);
@@ -89,9 +93,22 @@ for (const flavour of FLAVOURS) {
         const { words, consecutive } = numberedWords(text);
         assert.ok(consecutive, 'numbered 1, 2, 3, …');
         const counts = countsOf(words);
-        assert.deepEqual(counts.slice(0, 10).map(([w]) => w).sort(), [...s.answers].sort(), `cwe ${L}/${i}`);
-        assert.ok(counts.slice(0, 10).every(([, c]) => c === 30), 'the 10 appear 30 times');
-        assert.ok(counts.slice(10).every(([, c]) => c === 3), 'the others 3 times');
+        assert.deepEqual(
+          counts
+            .slice(0, 10)
+            .map(([w]) => w)
+            .sort(),
+          [...s.answers].sort(),
+          `cwe ${L}/${i}`,
+        );
+        assert.ok(
+          counts.slice(0, 10).every(([, c]) => c === 30),
+          'the 10 appear 30 times',
+        );
+        assert.ok(
+          counts.slice(10).every(([, c]) => c === 3),
+          'the others 3 times',
+        );
         assert.equal(words.length, s.metadata.list_items);
         if (flavour === 'ruler') {
           const demo = s.prompt!.nativeTemplate!.slice(0, s.prompt!.nativeTemplate!.indexOf('{context}'));
@@ -100,7 +117,10 @@ for (const flavour of FLAVOURS) {
           const shown = demo.slice(demo.indexOf('are: ') + 5).trim();
           assert.deepEqual(
             numberedWords(shown).words.sort(),
-            demoCounts.slice(0, 10).map(([w]) => w).sort(),
+            demoCounts
+              .slice(0, 10)
+              .map(([w]) => w)
+              .sort(),
             'the demonstration answers its own list',
           );
         }
@@ -118,9 +138,16 @@ for (const flavour of FLAVOURS) {
         const text = checkCommon('fwe', s, L);
         const counts = countsOf(text.split(' '));
         assert.equal(counts[0][0], '...', 'rank 1 is the noise');
-        assert.deepEqual(counts.slice(1, 4).map(([w]) => w), s.answers, `fwe ${L}/${i}: ranks 2-4 in order`);
+        assert.deepEqual(
+          counts.slice(1, 4).map(([w]) => w),
+          s.answers,
+          `fwe ${L}/${i}: ranks 2-4 in order`,
+        );
         assert.ok(counts[3][1] > counts[4][1], 'rank 4 strictly above rank 5');
-        assert.ok(counts.every(([w]) => w === '...' || /^[a-z]{6}$/.test(w)), '6-letter coded words');
+        assert.ok(
+          counts.every(([w]) => w === '...' || /^[a-z]{6}$/.test(w)),
+          '6-letter coded words',
+        );
         summary.fwe ??= { samples: 0, checks: [] };
         summary.fwe.samples++;
       }
@@ -143,16 +170,26 @@ for (const flavour of FLAVOURS) {
           assert.equal(blocks.length, s.metadata.num_docs, 'one block per document');
           for (const d of q.own) assert.ok(text.includes(`:\n${data.docs[d]}`), 'own documents present');
           for (const pos of s.metadata.own_docs as number[])
-            assert.ok(q.own.some((d) => text.includes(`Document ${pos}:\n${data.docs[d]}`)), `own doc at ${pos}`);
+            assert.ok(
+              q.own.some((d) => text.includes(`Document ${pos}:\n${data.docs[d]}`)),
+              `own doc at ${pos}`,
+            );
           const gold = s.answers;
           if (name === 'qa_1') {
-            for (const g of gold) assert.ok(q.own.some((d) => data.docs[d].includes(g)), `'${g}' in its paragraph`);
+            for (const g of gold)
+              assert.ok(
+                q.own.some((d) => data.docs[d].includes(g)),
+                `'${g}' in its paragraph`,
+              );
           } else if (/^(yes|no)$/i.test(gold[0])) yesNo++;
           else assert.ok(text.includes(gold[0]), `'${gold[0]}' in the context`);
           summary[name] ??= { samples: 0, checks: [] };
           summary[name].samples++;
         }
-      note(name, name === 'qa_1' ? 'every gold answer in its own paragraph' : `gold in context except yes/no (${yesNo} yes/no)`);
+      note(
+        name,
+        name === 'qa_1' ? 'every gold answer in its own paragraph' : `gold in context except yes/no (${yesNo} yes/no)`,
+      );
     });
   }
 }

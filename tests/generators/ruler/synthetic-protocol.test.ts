@@ -123,7 +123,13 @@ test('--sizing ruler: one size per length from a probe, then RULER’s steps dow
       assert.ok(tokenizer.count(onePrompt(s)) + (s.metadata.tokens_to_generate as number) <= 16384, name);
       // The sample's size is the start less whole steps, and not above the exact size.
       const units = (m: Record<string, unknown>) =>
-        name === 'vt' ? (m.haystack_lines as number) : name === 'cwe' ? (m.words as number) - 9 : name === 'fwe' ? (m.zipf_n as number) - 1 : (m.num_docs as number);
+        name === 'vt'
+          ? (m.haystack_lines as number)
+          : name === 'cwe'
+            ? (m.words as number) - 9
+            : name === 'fwe'
+              ? (m.zipf_n as number) - 1
+              : (m.num_docs as number);
       assert.equal((start - units(s.metadata)) % step, 0, `${name}: ${start} - ${units(s.metadata)}`);
       assert.ok(units(s.metadata) <= units(e.metadata), name);
     }
@@ -167,23 +173,61 @@ test('suites: ruler is MemAgent’s 11 OOD subsets, ruler-all RULER’s 13; list
 });
 
 test('bad input: flavour, --data where none is read, a qa file that is not SQuAD, a length too small', async () => {
-  await assert.rejects(prepare('vt', { flavour: 'native' }), (e: unknown) => e instanceof UserError && /--flavour must be 'memagent' or 'ruler', got 'native'/.test(e.message));
-  await assert.rejects(prepare('fwe', { data: '/tmp/x.jsonl' }), (e: unknown) => e instanceof UserError && /fwe generates its own samples and reads no --data/.test(e.message));
+  await assert.rejects(
+    prepare('vt', { flavour: 'native' }),
+    (e: unknown) => e instanceof UserError && /--flavour must be 'memagent' or 'ruler', got 'native'/.test(e.message),
+  );
+  await assert.rejects(
+    prepare('fwe', { data: '/tmp/x.jsonl' }),
+    (e: unknown) => e instanceof UserError && /fwe generates its own samples and reads no --data/.test(e.message),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'rt-qa-'));
   const array = join(dir, 'hotpot.json');
   writeFileSync(array, '[{"question": "q"}]');
-  await assert.rejects(prepare('qa_1', { data: array }), (e: unknown) => e instanceof UserError && /is not SQuAD: expected the SQuAD v2 dev JSON/.test(e.message));
-  await assert.rejects(prepare('qa_1', { data: join(dir, 'missing.json') }), (e: unknown) => e instanceof UserError && !(e instanceof DatasetMissingError) && /does not exist/.test(e.message));
+  await assert.rejects(
+    prepare('qa_1', { data: array }),
+    (e: unknown) => e instanceof UserError && /is not SQuAD: expected the SQuAD v2 dev JSON/.test(e.message),
+  );
+  await assert.rejects(
+    prepare('qa_1', { data: join(dir, 'missing.json') }),
+    (e: unknown) => e instanceof UserError && !(e instanceof DatasetMissingError) && /does not exist/.test(e.message),
+  );
   const none = join(dir, 'none.json');
-  writeFileSync(none, JSON.stringify({ version: 'v2.0', data: [{ title: 't', paragraphs: [{ context: 'c', qas: [{ question: 'q', answers: [], is_impossible: true }] }] }] }));
+  writeFileSync(
+    none,
+    JSON.stringify({
+      version: 'v2.0',
+      data: [
+        { title: 't', paragraphs: [{ context: 'c', qas: [{ question: 'q', answers: [], is_impossible: true }] }] },
+      ],
+    }),
+  );
   await assert.rejects(prepare('qa_1', { data: none }), /has no answerable questions/);
   const braces = join(dir, 'braces.json');
-  writeFileSync(braces, JSON.stringify({ data: [{ paragraphs: [{ context: 'Paris is in France.', qas: [{ question: 'Where {context} is Paris?', answers: [{ text: 'France' }] }] }] }] }));
+  writeFileSync(
+    braces,
+    JSON.stringify({
+      data: [
+        {
+          paragraphs: [
+            {
+              context: 'Paris is in France.',
+              qas: [{ question: 'Where {context} is Paris?', answers: [{ text: 'France' }] }],
+            },
+          ],
+        },
+      ],
+    }),
+  );
   const b = await prepare('qa_1', { data: braces });
   assert.throws(() => b.build(tokens(1024), 0), /contains the placeholder text \{context\}/);
   for (const name of ['vt', 'cwe', 'fwe', 'qa_1', 'qa_2']) {
     const p = await prepare(name, { flavour: 'ruler' });
-    assert.throws(() => p.build(tokens(100), 0), (e: unknown) => e instanceof UserError && /does not fit in 100/.test(e.message), name);
+    assert.throws(
+      () => p.build(tokens(100), 0),
+      (e: unknown) => e instanceof UserError && /does not fit in 100/.test(e.message),
+      name,
+    );
     assert.throws(() => p.build({ kind: 'docs', value: 50, label: 'docs:50' }, 0), /takes token lengths/);
   }
 });
@@ -195,7 +239,10 @@ test('small targets build within budget in both flavours', async () => {
       // qa_2's question alone brings 10 paragraphs (over 1K tokens): a smaller target is refused (RULER loops forever).
       for (const L of t.name === 'qa_2' ? [3000, 4096] : [1024, 3000, 4096]) {
         const s = p.build(tokens(L), 0);
-        assert.ok(tokenizer.count(onePrompt(s)) + (s.metadata.tokens_to_generate as number) <= L, `${t.name} ${flavour} ${L}`);
+        assert.ok(
+          tokenizer.count(onePrompt(s)) + (s.metadata.tokens_to_generate as number) <= L,
+          `${t.name} ${flavour} ${L}`,
+        );
       }
     }
 });
