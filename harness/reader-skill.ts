@@ -40,4 +40,7 @@ export interface ReaderSkill {
   readPrompt?(prompt: string, tools: ReaderTools): PromptReading | null;
   /** The question as one of this family's kinds, or null when it is not one. */
   question?(question: string): SkilledQuestion | null;
+  /** The words of a question the reader should weigh, when the family wraps the question in an instruction (RULER's
+   *  qa: "Answer the question based on the given documents. {query}"), or null when it does not. */
+  questionText?(question: string): string | null;
 }

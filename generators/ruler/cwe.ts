@@ -6,7 +6,7 @@
 // - memagent (taskutils/memory_data/synthetic/common_words_extraction.py): no demonstration.
 // Words come from datasets/words (9,214 adjectives and nouns) instead of wonderwords' nouns, adjectives and verbs;
 // n is capped at that pool, as MemAgent caps it (RULER switches to its english_words.json, not bundled), so contexts
-// stop growing near 220K tokens (docs/PROTOCOLS.md D18).
+// stop growing near 220K tokens (docs/PROTOCOLS.md D23).
 import type { Tokenizer } from '../../harness/types.js';
 import { rngFor } from '../../harness/util/rng.js';
 import { loadWordLists } from './keys.js';

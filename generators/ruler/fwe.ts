@@ -69,36 +69,50 @@ export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
   const vocabSize = (budget: number) =>
     Math.max(4, Math.floor((flavour === 'ruler' ? budget - tokensToGenerate : budget) / 50));
 
-  /** One sample's vocabulary and its exact prompt total as a function of the unit u (N = u + 1). */
+  /** One sample's vocabulary and its prompt total as a function of the unit u (N = u + 1). */
   const model = (budget: number, index: number) => {
     const size = vocabSize(budget);
     const vocab = fweVocabulary(seed, budget, index, size);
     const spaced = (k: number) => memo.encode(` ${vocab[k]}`);
     const bare = (k: number) => memo.encode(vocab[k]);
-    const layout = (u: number) => {
-      const counts = fweCounts(u + 1, size);
-      const order = fweOrder(seed, counts);
+    /** Context tokens and the prompt total when the shuffled text starts with rank `first` and ends with `last`. */
+    const framed = (counts: readonly number[], first: number, last: number) => {
       let tokens = 0;
       counts.forEach((c, k) => (tokens += c * spaced(k).length));
-      if (order.length > 0) tokens += bare(order[0]).length - spaced(order[0]).length;
-      return { counts, order, tokens };
+      tokens += bare(first).length - spaced(first).length;
+      return { tokens, total: framedTokens(seams, frame, tokens, vocab[first], vocab[last]) + tokensToGenerate };
     };
-    const total = (u: number) => {
-      const { order, tokens } = layout(u);
-      if (order.length === 0) return Number.POSITIVE_INFINITY;
-      const head = vocab[order[0]];
-      const tail = vocab[order[order.length - 1]];
-      return framedTokens(seams, frame, tokens, head, tail) + tokensToGenerate;
+    /** The exact total of the shuffled text (one shuffle). */
+    const exact = (u: number) => {
+      const counts = fweCounts(u + 1, size);
+      const order = fweOrder(seed, counts);
+      if (order.length === 0) return { counts, order, tokens: 0, total: Number.POSITIVE_INFINITY };
+      return { counts, order, ...framed(counts, order[0], order[order.length - 1]) };
     };
-    return { vocab, spaced, bare, layout, total };
+    /** The total for sizing without shuffling: the last word is the shuffle's first draw, the first word is taken
+     *  as rank 1 (the seam with the template's trailing space and the word's own leading space cancel when both are
+     *  pre-token boundaries; the exact total of the chosen size is checked after). */
+    const estimate = (u: number) => {
+      const counts = fweCounts(u + 1, size);
+      let m = 0;
+      for (const c of counts) m += c;
+      if (m === 0) return Number.POSITIVE_INFINITY;
+      const at = m > 1 ? rngFor('ruler-fwe-order', seed).below(m) : 0;
+      let last = 0;
+      for (let acc = counts[0]; acc <= at; acc += counts[++last]);
+      return framed(counts, 0, last).total;
+    };
+    return { vocab, spaced, bare, exact, estimate };
   };
 
   const plan = (budget: number, index: number, sizing: SizingRule): SyntheticPlan | TooSmall => {
     const m = model(budget, index);
     const fixed = seams.count(frame.before) + seams.count(frame.after) + tokensToGenerate;
-    const u = fitUnits(m.total, budget, Math.max(1, ((budget - fixed) / 1.7) * 0.99), sizing);
-    if (u === 0) return { minimumTokens: m.total(1) };
-    const { counts, order, tokens } = m.layout(u);
+    let u = fitUnits(m.estimate, budget, Math.max(1, ((budget - fixed) / 1.7) * 0.99), sizing);
+    if (u === 0) return { minimumTokens: m.estimate(1) };
+    let built = m.exact(u);
+    for (let guard = 0; built.total > budget && u > 1 && guard < 1000; guard++) built = m.exact(--u);
+    const { counts, order, tokens } = built;
     const segAt = (i: number): Segment => {
       const k = order[i];
       return i === 0 ? { text: m.vocab[k], ids: m.bare(k) } : { text: ` ${m.vocab[k]}`, ids: m.spaced(k) };
@@ -107,7 +121,7 @@ export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
       prompt,
       answers: m.vocab.slice(1, 4),
       context: segmentContext(order.length, segAt, tokens),
-      promptTokens: m.total(u) - tokensToGenerate,
+      promptTokens: built.total - tokensToGenerate,
       units: u,
       metadata: {
         zipf_n: u + 1,
@@ -131,7 +145,7 @@ export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
     rulerStart(budget) {
       const max = rulerMax(budget);
       const inc = Math.max(1, Math.floor(max / 32));
-      const { total } = model(budget, -1);
+      const { estimate: total } = model(budget, -1);
       // Grown while the prompt is shorter than max_len, then one step back (RULER's first pass, on a probe draw).
       let u = Math.max(1, Math.floor(max / FWE_WORD_LENGTH) - 1);
       for (let guard = 0; total(u) - tokensToGenerate < max; guard++) {

@@ -3,15 +3,16 @@
 //   answerable ones (is_impossible false; a SQuAD v1 file without the field counts questions with answers) in file
 //   order, with all their answer texts; a question's own document is its paragraph and its "more" documents are the
 //   other paragraphs of its article.
-// - hotpotqa (qa_2): HotpotQA dev (distractor); the pool is every distinct `title\n` + joined sentences, sorted; a
-//   question's own documents are its 10 paragraphs, its answer the one gold.
+// - hotpotqa (qa_2): HotpotQA dev (distractor), records in file order; the pool is every distinct `title\n` + joined
+//   sentences, sorted; a question's own documents are its paragraphs (10), its answer the one gold.
 // The bundled files are datasets/squad/squad_v2_dev_small.json and datasets/hotpotqa's subset; --data names another.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import { datasetPath } from '../../harness/paths.js';
 import { decodeTextBytes } from '../../harness/text-file.js';
-import { BUNDLED_HOTPOT, loadHotpot, renderParagraph } from '../ruler-hqa/hotpotqa.js';
+import { rowError, scanRows } from '../../harness/data/read.js';
+import { BUNDLED_HOTPOT, renderParagraph } from '../ruler-hqa/hotpotqa.js';
 import { compareCodePoints } from '../ruler-hqa/pool.js';
 
 export const BUNDLED_SQUAD = 'squad/squad_v2_dev_small.json';
@@ -35,6 +36,7 @@ export interface QaData {
   given: boolean;
 }
 
+const HOTPOT_EXPECTED = 'the HotpotQA dev distractor JSON (hotpot_dev_distractor_v1.json, optionally gzipped)';
 const SQUAD_EXPECTED =
   'the SQuAD v2 dev JSON (dev-v2.0.json: {version, data: [{title, paragraphs: [{context, qas}]}]})';
 
@@ -107,31 +109,62 @@ export function loadSquad(path?: string): QaData {
   return data;
 }
 
-/** HotpotQA dev (distractor): the bundled subset, or the file given with --data (RULER-HQA's reader). */
+/** HotpotQA dev (distractor): the bundled subset, or the file given with --data (plain or gzip JSON list, or JSONL, of
+ *  records in file order, as RULER reads them). Records are read one at a time and dropped: only the rendered
+ *  paragraphs and each question's own indices stay in memory. */
 export function loadHotpotQa(path?: string): QaData {
   const file = path ?? datasetPath(BUNDLED_HOTPOT);
   const hit = cache.get(file);
   if (hit) return hit;
-  if (path === undefined && !existsSync(file))
-    throw new DatasetMissingError(
-      `the bundled HotpotQA subset ${file} is missing: reinstall the package, or pass the HotpotQA dev distractor JSON with --data`,
-    );
-  const hotpot = loadHotpot(path);
-  const { docs, indexOf } = sortedPool(
-    hotpot.records.flatMap((r) => r.paragraphs.map(([t, s]) => renderParagraph(t, s))),
+  if (!existsSync(file)) {
+    if (path === undefined)
+      throw new DatasetMissingError(
+        `the bundled HotpotQA subset ${file} is missing: reinstall the package, or pass ${HOTPOT_EXPECTED} with --data`,
+      );
+    throw new UserError(`--data ${file} does not exist: pass ${HOTPOT_EXPECTED}`);
+  }
+  if (statSync(file).isDirectory())
+    throw new UserError(`--data ${file} is a directory; qa_2 reads one file: ${HOTPOT_EXPECTED}`);
+  const rendered: string[][] = [];
+  const raw: Array<{ query: string; answer: string }> = [];
+  const scanned = scanRows(
+    file,
+    (value, ref) => {
+      const r = value as { question?: unknown; answer?: unknown; context?: unknown };
+      const bad = (what: string) => rowError(file, ref, `${what}; expected ${HOTPOT_EXPECTED}`);
+      if (typeof r !== 'object' || r === null || Array.isArray(r)) throw bad('not a JSON object');
+      if (typeof r.question !== 'string' || typeof r.answer !== 'string') throw bad('lacks question/answer strings');
+      if (!Array.isArray(r.context)) throw bad('lacks a context list');
+      rendered.push(
+        r.context.map((p, k) => {
+          if (
+            !Array.isArray(p) ||
+            typeof p[0] !== 'string' ||
+            !Array.isArray(p[1]) ||
+            !p[1].every((x) => typeof x === 'string')
+          )
+            throw bad(`has a malformed context paragraph ${k}`);
+          return renderParagraph(p[0], p[1] as string[]);
+        }),
+      );
+      raw.push({ query: r.question, answer: r.answer });
+    },
+    { gzip: true },
   );
-  const questions = hotpot.records.map((r) => ({
-    query: r.question,
-    outputs: [r.answer],
-    own: r.paragraphs.map(([t, s]) => indexOf.get(renderParagraph(t, s))!),
+  if (raw.length === 0) throw new UserError(`no questions in ${file}: expected ${HOTPOT_EXPECTED}`);
+  const { docs, indexOf } = sortedPool(rendered.flat());
+  const questions = raw.map((q, i) => ({
+    query: q.query,
+    outputs: [q.answer],
+    own: rendered[i].map((t) => indexOf.get(t)!),
     more: [],
   }));
   const data: QaData = {
     dataset: 'hotpotqa',
     questions,
     docs,
-    source: hotpot.source,
-    sha256: hotpot.sha256,
+    source: file,
+    sha256: scanned.sha256,
     given: path !== undefined,
   };
   cache.set(file, data);

@@ -1,8 +1,9 @@
 // qa_1 / qa_2 (NVIDIA/RULER scripts/data/synthetic/qa.py, docs/PROTOCOLS.md §c.9): a question's own documents among
 // others from the pool, as `Document {i}:\n{document}` blocks joined by a blank line. For D documents: own + the
 // article's other paragraphs + random others while D exceeds own + more, else own + a random part of more; D at or
-// above the pool repeats the pool (RULER; MemAgent's copy stops at the pool, D19). The D documents are shuffled by a
-// generator seeded with the run seed alone (the permutation depends only on D, as RULER's random.Random(seed)).
+// above the pool repeats the pool (RULER; MemAgent's copy stops at the pool, docs/PROTOCOLS.md D24). The D documents
+// are shuffled by a generator seeded with the run seed alone (the permutation depends only on D, as RULER's
+// random.Random(seed)).
 // Sample i asks question i mod Q (our reuse rule once the questions run out; RULER would stop).
 // Document ids come from the tokenized pool (ids of `document + "\n\n"`, cached on disk like RULER-HQA's).
 import { UserError } from '../../harness/errors.js';

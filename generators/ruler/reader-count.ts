@@ -109,7 +109,8 @@ function countQuestion(question: string): SkilledQuestion | null {
   return {
     answerFromText: (text) => top(kind, countAll(countedWords(kind, text))),
     answerFromMemory: (memory) => top(kind, parseCounts(memory)),
-    updateMemory: (memory, section, maxTokens) => updateCounts(kind, memory, section, Math.floor(maxTokens * 3)),
+    // About 1.5 characters per token: a `word=12` entry costs a token per word piece, per digit and for the `=`.
+    updateMemory: (memory, section, maxTokens) => updateCounts(kind, memory, section, Math.floor(maxTokens * 1.5)),
   };
 }
 

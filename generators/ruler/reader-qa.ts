@@ -19,4 +19,11 @@ export function readQaPrompt(prompt: string): PromptReading | null {
   return { kind: 'question', question, context: prompt.slice(head + DOCS_HEAD.length, q) };
 }
 
-export const rulerQaSkill: ReaderSkill = { name: 'ruler-qa', readPrompt: readQaPrompt };
+/** MemAgent's qa `input` is its instruction and the question on one line: the reader weighs the question alone. */
+const MEMAGENT_QA = /^Answer the question based on the given documents\. (\S[\s\S]*)$/;
+
+export function qaQuestionText(question: string): string | null {
+  return MEMAGENT_QA.exec(question)?.[1] ?? null;
+}
+
+export const rulerQaSkill: ReaderSkill = { name: 'ruler-qa', readPrompt: readQaPrompt, questionText: qaQuestionText };

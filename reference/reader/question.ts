@@ -234,8 +234,18 @@ function leadingCapitalised(s: string): string {
 
 const NO_SKILLS: readonly ReaderSkill[] = [];
 
+/** The question as the reader weighs it: a family's instruction around it dropped (ReaderSkill.questionText). */
+function weighedText(question: string, skills: readonly ReaderSkill[]): string {
+  for (const s of skills) {
+    const inner = s.questionText?.(question) ?? null;
+    if (inner !== null && inner.trim() !== '') return inner.trim();
+  }
+  return question;
+}
+
 export function analyzeQuestion(question: string, skills: readonly ReaderSkill[] = NO_SKILLS): QuestionInfo {
-  const text = question.trim();
+  const asked = question.trim();
+  const text = weighedText(asked, skills);
   const lower = text
     .toLowerCase()
     .replace(/\s+/g, ' ')
@@ -300,7 +310,7 @@ export function analyzeQuestion(question: string, skills: readonly ReaderSkill[]
 
   const skilled: SkilledQuestion[] = [];
   for (const s of skills) {
-    const sq = s.question?.(text) ?? null;
+    const sq = s.question?.(asked) ?? null;
     if (sq !== null) skilled.push(sq);
   }
   return {

@@ -20,7 +20,7 @@ const niah = new Catalog(FAMILIES).task('niah_single_1');
 /** niah_single_1's samples under another name, with ids as `vt:<length>:<index>` and a task field of their own. */
 const oddIds: TaskDefinition = {
   ...niah,
-  name: 'vt-odd-ids',
+  name: 'odd-ids',
   description: 'NIAH samples whose generator ids them vt:<length>:<index>',
   async prepare(env) {
     const inner = await niah.prepare(env);
@@ -45,7 +45,7 @@ test('a task with its own id format resumes: the second run makes no model call 
   const out = join(mkdtempSync(join(tmpdir(), 'bench-identity-')), 'run');
   const cmd = parseCli([
     'run',
-    'vt-odd-ids',
+    'odd-ids',
     '--lengths',
     '1k,2k',
     '--samples',
@@ -94,12 +94,12 @@ test('a task with its own id format resumes: the second run makes no model call 
   assert.equal(second.records.length, written.length);
   // The records carry the runner's identity, not the generator's (resume looks them up by it).
   assert.deepEqual([...new Set(written.map((r) => r.id))].sort(), [
-    'vt-odd-ids/1k/0',
-    'vt-odd-ids/1k/1',
-    'vt-odd-ids/1k/2',
-    'vt-odd-ids/2k/0',
-    'vt-odd-ids/2k/1',
-    'vt-odd-ids/2k/2',
+    'odd-ids/1k/0',
+    'odd-ids/1k/1',
+    'odd-ids/1k/2',
+    'odd-ids/2k/0',
+    'odd-ids/2k/1',
+    'odd-ids/2k/2',
   ]);
-  assert.ok(written.every((r) => r.task === 'vt-odd-ids' && r.taskVersion === niah.version));
+  assert.ok(written.every((r) => r.task === 'odd-ids' && r.taskVersion === niah.version));
 });
