@@ -81,6 +81,6 @@ test('manifestProblem names the first missing or mistyped field', () => {
   assert.equal(manifestProblem({ ...ok, resumed: 1.5 }), "'resumed' must be a whole number");
   assert.equal(
     manifestProblem({ ...ok, tasks: ['ruler-hqa'] }),
-    "'tasks' must be an array of {name, version, metric} strings (and flavour)",
+    "'tasks' must be an array of {name, version, metric, flavour?} strings",
   );
 });
