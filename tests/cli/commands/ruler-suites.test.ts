@@ -91,7 +91,7 @@ test('a run records each task’s flavour and metric in the manifest; bench task
     t.stdout,
     /^vt .*top-p 0\.95; --flavour memagent \(default\): memagent_niah, ruler: string_match_all\]$/m,
   );
-  assert.match(t.stdout, /^qa_1 .*\[lengths 8k\.\.256k, 128 samples, sub_em, .*ruler: string_match_part\]$/m);
+  assert.match(t.stdout, /^qa_1 .*\[group ruler, ruler-all; lengths 8k\.\.256k, 128 samples, sub_em, .*ruler: string_match_part\]$/m);
 });
 
 test('bad input: a qa task without its dataset, a bad --flavour, --data for a task that reads none', async () => {
