@@ -3,7 +3,7 @@
 // words, its document title and its position in the document, so scores are comparable across chunks.
 
 import type { QuestionInfo } from './question.js';
-import { ABBREVIATIONS, CHAR_CLASS, coreTitle, isDigit, isSpace, isUpper, isWideWordChar } from './text.js';
+import { ABBREVIATIONS, CHAR_CLASS, coreTitle, detached, isDigit, isSpace, isUpper, isWideWordChar } from './text.js';
 
 /** Weight of a question term found only in the sentence's document title, relative to finding it in the sentence. */
 const TITLE_TERM_FACTOR = 0.5;
@@ -348,13 +348,15 @@ export class StoredScorer {
     const k = title ?? '';
     let d = this.docs.get(k);
     if (d === undefined) {
-      d = this.scorer.docInfo(title);
-      this.docs.set(k, d);
+      // Kept across updates: keep copies, not slices of this update's prompt (see detached).
+      d = this.scorer.docInfo(title === null ? null : detached(title));
+      if (this.docs.size >= STORED_SCORES_MAX) this.docs.clear();
+      this.docs.set(d.title ?? '', d);
     }
     return d;
   }
   score(title: string | null, idx: number, sentence: string): number {
-    const key = `${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`;
+    const key = detached(`${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`);
     let s = this.scores.get(key);
     if (s === undefined) {
       s = this.fresh(title, idx, sentence);
