@@ -84,6 +84,11 @@ export interface ContextSource {
   readonly tokenCount: number;
   /** Token ids of the whole context, in order, in pieces of any size. Callable more than once. */
   pieces(): Iterable<Uint32Array>;
+  /**
+   * Optional: the text of each piece, in step with pieces(), each exactly what decoding that piece gives. Lets
+   * chunked methods cut windows without decoding every id again (harness/methods/windows.ts).
+   */
+  pieceTexts?(): Iterable<string>;
   /** The whole context as text (materialises it). */
   text(): string;
 }

@@ -2,6 +2,7 @@ import { UserError } from '../../harness/errors.js';
 import type { ContextSource, LengthTarget, Tokenizer } from '../../harness/types.js';
 import { renderParagraph, type HotpotRecord } from './hotpotqa.js';
 import { overTarget } from '../../harness/config/lengths.js';
+import { roundTrips } from '../../harness/tokenizer/round-trip.js';
 import { rngFor } from '../../harness/util/rng.js';
 import type { ParagraphPool } from './pool.js';
 import { type Placement, placementPositions } from './placement.js';
@@ -159,9 +160,18 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
       yield i === n - 1 ? lastIds : pool.ids[order[i]];
     }
   };
+  const lastTextExact = roundTrips(lastText);
+  const pieceTexts = function* (): Iterable<string> {
+    for (let i = 0; i < n; i++) {
+      yield `Document ${i + 1}:\n`;
+      if (i < n - 1) yield pool.pieceText(order[i]);
+      else yield lastTextExact ? lastText : tokenizer.decode(lastIds);
+    }
+  };
   const context: ContextSource = {
     tokenCount,
     pieces,
+    pieceTexts,
     text() {
       const parts: string[] = [];
       for (let i = 0; i < n; i++) parts.push(`Document ${i + 1}:\n${i === n - 1 ? lastText : pool.texts[order[i]]}`);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { poolCacheDir } from '../../harness/cache/cache-root.js';
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
+import { roundTrips } from '../../harness/tokenizer/round-trip.js';
 import type { Tokenizer } from '../../harness/types.js';
 import { type HotpotData, renderParagraph } from './hotpotqa.js';
 
@@ -20,6 +21,8 @@ export interface ParagraphPool {
   counts: Int32Array;
   indexOf: Map<string, number>;
   totalTokens: number;
+  /** Exactly what decoding `ids[i]` gives: `texts[i] + "\n\n"`, decoded only where that text would not round-trip. */
+  pieceText(i: number): string;
 }
 
 export function compareCodePoints(a: string, b: string): number {
@@ -71,7 +74,13 @@ export function poolFromTexts(sha256: string, textsOf: () => string[], tokenizer
     totalTokens += counts[i];
     indexOf.set(texts[i], i);
   }
-  const pool = { texts, ids, counts, indexOf, totalTokens };
+  // 0 unchecked, 1 round-trips, 2 decode instead (checked on first use: most paragraphs never are).
+  const exact = new Uint8Array(texts.length);
+  const pieceText = (i: number): string => {
+    if (exact[i] === 0) exact[i] = roundTrips(texts[i]) ? 1 : 2;
+    return exact[i] === 1 ? texts[i] + DOC_SEPARATOR : tokenizer.decode(ids[i]);
+  };
+  const pool = { texts, ids, counts, indexOf, totalTokens, pieceText };
   pools.set(key, pool);
   return pool;
 }

@@ -22,7 +22,7 @@ import {
   type PlanInput,
 } from './registry.js';
 import { asksBoxed, FINAL_TEMPLATE, fillTemplate, NO_MEMORY, UPDATE_TEMPLATE } from './templates.js';
-import { skipWindows } from './windows.js';
+import { windowTexts } from './windows.js';
 
 export interface MemAgentSettings {
   chunkTokens: number;
@@ -66,12 +66,12 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
       );
       const windows = Math.ceil(sample.context.tokenCount / settings.chunkTokens);
       try {
-        for (const window of skipWindows(sample.context.pieces(), settings.chunkTokens, step)) {
-          const chunk = ctx.tokenizer.decode(window);
+        for (const window of windowTexts(sample.context, settings.chunkTokens, step, ctx.tokenizer)) {
+          const chunk = window.text;
           const res = await callModel(ctx, sample, 'memagent', step, 'update', {
             messages: [{ role: 'user', content: fillTemplate(settings.templates.update, { question, memory, chunk }) }],
             params,
-            promptTokensHint: updateOverhead + memoryTokens + window.length,
+            promptTokensHint: updateOverhead + memoryTokens + window.tokens,
           });
           // The reply after its last </think>, stripped, replaces the memory (as upstream's driver keeps it).
           memory = afterLastThink(res.text);

@@ -35,11 +35,36 @@ export class BpeTokenizer implements Tokenizer {
 
   /** Plain-text encoding: text that looks like a special token is encoded as ordinary text. */
   encode(text: string): Uint32Array {
+    let out: Uint32Array = new Uint32Array(Math.max(64, text.length >> 2));
+    let n = 0;
+    this.eachPiece(text, (rank, piece) => {
+      if (rank !== undefined) {
+        if (n === out.length) out = grow(out, n + 1);
+        out[n++] = rank;
+        return;
+      }
+      const ids = this.encodePiece(piece);
+      if (n + ids.length > out.length) out = grow(out, n + ids.length);
+      out.set(ids, n);
+      n += ids.length;
+    });
+    return out.slice(0, n);
+  }
+
+  /** encode(text).length, without building the ids. */
+  count(text: string): number {
+    let n = 0;
+    this.eachPiece(text, (rank, piece) => {
+      n += rank !== undefined ? 1 : this.encodePiece(piece).length;
+    });
+    return n;
+  }
+
+  /** The pattern's pieces of the (normalised) text in order, each with its rank when it is one token. */
+  private eachPiece(text: string, onPiece: (rank: number | undefined, piece: string) => void): void {
     const s = this.vocab.nfc ? text.normalize('NFC') : text;
     const { textRanks } = this.table;
     const re = this.re;
-    let out: Uint32Array = new Uint32Array(Math.max(64, s.length >> 2));
-    let n = 0;
     let at = 0;
     re.lastIndex = 0;
     for (let m = re.exec(s); m !== null; m = re.exec(s)) {
@@ -47,23 +72,9 @@ export class BpeTokenizer implements Tokenizer {
       if (m.index !== at || piece.length === 0)
         throw new Error(`tokenizer pattern failed to split the text at offset ${at}`);
       at = re.lastIndex;
-      const rank = textRanks.get(piece);
-      if (rank !== undefined) {
-        if (n === out.length) out = grow(out, n + 1);
-        out[n++] = rank;
-        continue;
-      }
-      const ids = this.encodePiece(piece);
-      if (n + ids.length > out.length) out = grow(out, n + ids.length);
-      out.set(ids, n);
-      n += ids.length;
+      onPiece(textRanks.get(piece), piece);
     }
     if (at !== s.length) throw new Error(`tokenizer pattern failed to split the text at offset ${at}`);
-    return out.slice(0, n);
-  }
-
-  count(text: string): number {
-    return this.encode(text).length;
   }
 
   /** Ids to text; bytes that do not form complete UTF-8 (a window cut inside a character) become U+FFFD. */

@@ -3,7 +3,7 @@
 // words, its document title and its position in the document, so scores are comparable across chunks.
 
 import type { QuestionInfo } from './question.js';
-import { ABBREVIATIONS, CHAR_CLASS, coreTitle, isDigit, isSpace, isUpper, isWideWordChar } from './text.js';
+import { ABBREVIATIONS, CHAR_CLASS, coreTitle, detached, isDigit, isSpace, isUpper, isWideWordChar } from './text.js';
 
 /** Weight of a question term found only in the sentence's document title, relative to finding it in the sentence. */
 const TITLE_TERM_FACTOR = 0.5;
@@ -329,11 +329,18 @@ export function scanText(q: QuestionInfo, text: string, open: OpenDoc, final: bo
   return { text, lower, docs, sents, carry };
 }
 
-/** Scores memory lines with a shared per-call state and per-title document info. */
+/** Line scores memoised per question (a memory holds some 30-60 lines; questionInfo keeps 64 questions). */
+const STORED_SCORES_MAX = 512;
+
+/**
+ * Scores memory lines with a shared per-call state and per-title document info. A line's score depends only on the
+ * question, its title, its index and its text, so scores are memoised for the question's life (storedScorer).
+ */
 export class StoredScorer {
   private readonly scorer: Scorer;
   private readonly docs = new Map<string, DocInfo>();
   private readonly out: ScannedSentence[] = [];
+  private readonly scores = new Map<string, number>();
   constructor(q: QuestionInfo) {
     this.scorer = new Scorer(q);
   }
@@ -341,12 +348,25 @@ export class StoredScorer {
     const k = title ?? '';
     let d = this.docs.get(k);
     if (d === undefined) {
-      d = this.scorer.docInfo(title);
-      this.docs.set(k, d);
+      // Kept across updates: keep copies, not slices of this update's prompt (see detached).
+      d = this.scorer.docInfo(title === null ? null : detached(title));
+      if (this.docs.size >= STORED_SCORES_MAX) this.docs.clear();
+      this.docs.set(d.title ?? '', d);
     }
     return d;
   }
   score(title: string | null, idx: number, sentence: string): number {
+    const key = detached(`${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`);
+    let s = this.scores.get(key);
+    if (s === undefined) {
+      s = this.fresh(title, idx, sentence);
+      if (this.scores.size >= STORED_SCORES_MAX) this.scores.clear();
+      this.scores.set(key, s);
+    }
+    return s;
+  }
+
+  private fresh(title: string | null, idx: number, sentence: string): number {
     this.out.length = 0;
     this.scorer.scan(
       sentence,
@@ -362,4 +382,16 @@ export class StoredScorer {
     );
     return this.out.length > 0 ? this.out[0].base : 0;
   }
+}
+
+const storedScorers = new WeakMap<QuestionInfo, StoredScorer>();
+
+/** The question's StoredScorer, made on first use and kept as long as the question info is. */
+export function storedScorer(q: QuestionInfo): StoredScorer {
+  let scorer = storedScorers.get(q);
+  if (scorer === undefined) {
+    scorer = new StoredScorer(q);
+    storedScorers.set(q, scorer);
+  }
+  return scorer;
 }

@@ -4,7 +4,7 @@
 import type { QuestionInfo } from './question.js';
 import type { MemoryLine } from './memory.js';
 import type { ScanResult } from './scan.js';
-import { StoredScorer } from './scan.js';
+import { storedScorer } from './scan.js';
 import { coreTitle, estimateTokens } from './text.js';
 
 export interface Cand extends MemoryLine {
@@ -108,7 +108,7 @@ function keptSentences(q: QuestionInfo, scan: ScanResult): Set<number> {
 export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResult | null): Cand[] {
   const pool: Cand[] = [];
   const seen = new Set<string>();
-  const stored = new StoredScorer(q);
+  const stored = storedScorer(q);
   const keyOf = (title: string | null, idx: number, text: string): string =>
     title !== null && idx >= 0 ? `${title}\u0001${idx}` : `\u0002${text}`;
   for (const l of memory) {
