@@ -18,6 +18,7 @@ import { detectFile, wrongTask, type DataContext, type DataFormat } from '../../
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, listFiles, pyStrip, type Entry } from '../../harness/data/source.js';
 import { loadHotpotQa, loadSquad } from './qa-data.js';
+import type { QaDocs } from './qa-store.js';
 import { RULER_TASKS } from './score-source.js';
 
 export const MEMAGENT_RULER = 'memagent-ruler';
@@ -54,7 +55,7 @@ interface Item {
 
 /** The documents MemAgent's index-form qa rows point into: the sorted distinct paragraphs of SQuAD (qa_1) or
  *  HotpotQA (qa_2), as its read_squad / read_hotpotqa build them (RULER's qa.py readers; generators/ruler/qa-data.ts). */
-function poolDocs(task: string, pool: string): string[] {
+function poolDocs(task: string, pool: string): QaDocs {
   return (task === 'qa_1' ? loadSquad(pool) : loadHotpotQa(pool)).docs;
 }
 
@@ -70,7 +71,7 @@ function indexContext(list: unknown[], task: string, env: TaskEnv, path: string,
       ref,
       `field "context" is a list of document indices (MemAgent's form above 2e6 tokens): pass ${dataset} it points into with --pool FILE`,
     );
-  const size = poolDocs(task, pool).length;
+  const size = poolDocs(task, pool).count;
   if (list.length === 0) throw rowError(path, ref, 'field "context" is an empty list');
   list.forEach((x, k) => {
     if (!Number.isInteger(x) || (x as number) < 0 || (x as number) >= size)
@@ -168,7 +169,7 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
   const build = (_length: LengthTarget, _index: number, item: Item): GeneratedSample => {
     // ruler_general.py set_context: `Document {i}:\n{doc}` blocks (i from 1) joined by blank lines.
     const text = item.indices
-      ? item.indices.map((d, i) => `Document ${i + 1}:\n${poolDocs(task, env.options.pool!)[d]}`).join('\n\n')
+      ? item.indices.map((d, i) => `Document ${i + 1}:\n${poolDocs(task, env.options.pool!).text(d)}`).join('\n\n')
       : (readRowAgain(item.file, item.ref) as { context: string }).context;
     return {
       question: item.question,
