@@ -49,21 +49,33 @@ function sortedPool(texts: Iterable<string>): { docs: string[]; indexOf: Map<str
 
 /** SQuAD v2 dev: the bundled two-article subset, or the file given with --data. */
 export function loadSquad(path?: string): QaData {
-  const file = path ?? datasetPath(BUNDLED_SQUAD);
+  return loadQa('squad', path, () => datasetPath(BUNDLED_SQUAD), parseSquad);
+}
+
+/** A qa data file (the bundled one without --data), checked to exist, hashed, and read through the pool cache. */
+function loadQa(
+  dataset: QaData['dataset'],
+  path: string | undefined,
+  bundled: () => string,
+  parse: (file: string) => { docs: string[]; questions: QaQuestion[] },
+): QaData {
+  const file = path ?? bundled();
   const hit = cache.get(file);
   if (hit) return hit;
+  const [what, expected, task] =
+    dataset === 'squad' ? ['SQuAD', SQUAD_EXPECTED, 'qa_1'] : ['HotpotQA', HOTPOT_EXPECTED, 'qa_2'];
   if (!existsSync(file)) {
     if (path === undefined)
       throw new DatasetMissingError(
-        `the bundled SQuAD subset ${file} is missing: reinstall the package, or pass ${SQUAD_EXPECTED} with --data`,
+        `the bundled ${what} subset ${file} is missing: reinstall the package, or pass ${expected} with --data`,
       );
-    throw new UserError(`--data ${file} does not exist: pass ${SQUAD_EXPECTED}`);
+    throw new UserError(`--data ${file} does not exist: pass ${expected}`);
   }
   if (statSync(file).isDirectory())
-    throw new UserError(`--data ${file} is a directory; qa_1 reads one file: ${SQUAD_EXPECTED}`);
+    throw new UserError(`--data ${file} is a directory; ${task} reads one file: ${expected}`);
   const sha256 = sha256OfFile(file);
-  const { docs, questions } = cachedQaDocs('squad', sha256, () => parseSquad(file));
-  const data: QaData = { dataset: 'squad', questions, docs, source: file, sha256, given: path !== undefined };
+  const { docs, questions } = cachedQaDocs(dataset, sha256, () => parse(file));
+  const data: QaData = { dataset, questions, docs, source: file, sha256, given: path !== undefined };
   cache.set(file, data);
   return data;
 }
@@ -119,23 +131,7 @@ function parseSquad(file: string): { docs: string[]; questions: QaQuestion[] } {
  *  records in file order, as RULER reads them). Records are read one at a time and dropped: only the rendered
  *  paragraphs and each question's own indices stay in memory. */
 export function loadHotpotQa(path?: string): QaData {
-  const file = path ?? datasetPath(BUNDLED_HOTPOT);
-  const hit = cache.get(file);
-  if (hit) return hit;
-  if (!existsSync(file)) {
-    if (path === undefined)
-      throw new DatasetMissingError(
-        `the bundled HotpotQA subset ${file} is missing: reinstall the package, or pass ${HOTPOT_EXPECTED} with --data`,
-      );
-    throw new UserError(`--data ${file} does not exist: pass ${HOTPOT_EXPECTED}`);
-  }
-  if (statSync(file).isDirectory())
-    throw new UserError(`--data ${file} is a directory; qa_2 reads one file: ${HOTPOT_EXPECTED}`);
-  const sha256 = sha256OfFile(file);
-  const { docs, questions } = cachedQaDocs('hotpotqa', sha256, () => parseHotpotQa(file));
-  const data: QaData = { dataset: 'hotpotqa', questions, docs, source: file, sha256, given: path !== undefined };
-  cache.set(file, data);
-  return data;
+  return loadQa('hotpotqa', path, () => datasetPath(BUNDLED_HOTPOT), parseHotpotQa);
 }
 
 /** The pool and questions of a HotpotQA file (validated), one record at a time. */
