@@ -120,18 +120,28 @@ function loadCachedIds(file: string, texts: string[], tokenizer: Tokenizer): Uin
 
 function saveCachedIds(file: string, ids: Uint32Array[]): void {
   try {
-    const total = ids.reduce((n, x) => n + x.length, 0);
-    const all = new Uint32Array(1 + ids.length + total);
-    all[0] = ids.length;
-    let at = 1 + ids.length;
-    ids.forEach((x, i) => {
-      all[1 + i] = x.length;
-      all.set(x, at);
-      at += x.length;
-    });
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileAtomic(file, all);
+    writeIdsFile(file, idsFileBytes(ids));
   } catch {
     // a cache that cannot be written only costs time
   }
+}
+
+/** The ids cache layout: u32 count, count × u32 lengths, then all ids. */
+export function idsFileBytes(ids: readonly Uint32Array[]): Uint32Array {
+  const total = ids.reduce((n, x) => n + x.length, 0);
+  const all = new Uint32Array(1 + ids.length + total);
+  all[0] = ids.length;
+  let at = 1 + ids.length;
+  ids.forEach((x, i) => {
+    all[1 + i] = x.length;
+    all.set(x, at);
+    at += x.length;
+  });
+  return all;
+}
+
+/** Writes a cache file atomically, creating its folder; throws when it cannot. */
+export function writeIdsFile(file: string, data: NodeJS.ArrayBufferView): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileAtomic(file, data);
 }

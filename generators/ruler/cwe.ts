@@ -11,7 +11,7 @@ import type { Tokenizer } from '../../harness/types.js';
 import { rngFor } from '../../harness/util/rng.js';
 import { loadWordLists } from './keys.js';
 import { fitUnits, type SizingRule } from './sizing.js';
-import { checkStreams, frameOf, framedTokens, segmentContext, type Segment } from './segments.js';
+import { checkStreams, frameOf, framedTokens, segmentContext } from './segments.js';
 import type { SyntheticBuilder, SyntheticEnv, SyntheticPlan, TooSmall } from './synthetic-plan.js';
 import { isTooSmall } from './synthetic-plan.js';
 import { CWE_COMMON, CWE_FREQ_COMMON, CWE_FREQ_UNCOMMON } from './synthetic-spec.js';
@@ -32,12 +32,46 @@ export function cweRepeats(budget: number): { common: number; uncommon: number }
   return budget < 4096 ? { common: 6, uncommon: 1 } : { common: CWE_FREQ_COMMON, uncommon: CWE_FREQ_UNCOMMON };
 }
 
+/** Ids of many short texts in one flat array (no array object per text): text k is ids[start[k], start[k + 1]). */
+class FlatIds {
+  private ids = new Uint32Array(1024);
+  private start = new Float64Array(256);
+  count = 0;
+  add(ids: Uint32Array): void {
+    const at = this.start[this.count];
+    if (at + ids.length > this.ids.length) {
+      const next = new Uint32Array(Math.max(at + ids.length, this.ids.length * 2));
+      next.set(this.ids);
+      this.ids = next;
+    }
+    if (this.count + 2 > this.start.length) {
+      const next = new Float64Array(this.start.length * 2);
+      next.set(this.start);
+      this.start = next;
+    }
+    this.ids.set(ids, at);
+    this.count++;
+    this.start[this.count] = at + ids.length;
+  }
+  length(k: number): number {
+    return this.start[k + 1] - this.start[k];
+  }
+  /** Copies text k's ids into `out` at `at`; returns the position after them. */
+  copy(k: number, out: Uint32Array, at: number): number {
+    for (let j = this.start[k], end = this.start[k + 1]; j < end; j++) out[at++] = this.ids[j];
+    return at;
+  }
+  /** Tokens of texts [0, m). */
+  prefix(m: number): number {
+    return this.start[m];
+  }
+}
+
 interface CweCodec {
   /** Ids of " word" per pool word. */
-  words: Uint32Array[];
-  /** Ids of "1." and " {i}." (index i-1), grown on demand, with prefix sums of their lengths. */
-  numbers: Uint32Array[];
-  numberPrefix: number[];
+  words: FlatIds;
+  /** Ids of "1." and " {i}." (index i-1), grown on demand. */
+  numbers: FlatIds;
 }
 
 const codecs = new WeakMap<Tokenizer, CweCodec>();
@@ -45,26 +79,26 @@ const codecs = new WeakMap<Tokenizer, CweCodec>();
 function cweCodec(tokenizer: Tokenizer): CweCodec {
   let c = codecs.get(tokenizer);
   if (!c) {
-    c = { words: cweWordPool().map((w) => tokenizer.encode(` ${w}`)), numbers: [], numberPrefix: [0] };
+    const words = new FlatIds();
+    for (const w of cweWordPool()) words.add(tokenizer.encode(` ${w}`));
+    c = { words, numbers: new FlatIds() };
     codecs.set(tokenizer, c);
   }
   return c;
 }
 
-function numberIds(tokenizer: Tokenizer, c: CweCodec, i: number): Uint32Array {
-  while (c.numbers.length < i) {
-    const k = c.numbers.length + 1;
-    const ids = tokenizer.encode(k === 1 ? '1.' : ` ${k}.`);
-    c.numbers.push(ids);
-    c.numberPrefix.push(c.numberPrefix[c.numberPrefix.length - 1] + ids.length);
+/** Makes sure the numbers "1." … " {m}." are encoded. */
+function ensureNumbers(tokenizer: Tokenizer, c: CweCodec, m: number): void {
+  while (c.numbers.count < m) {
+    const k = c.numbers.count + 1;
+    c.numbers.add(tokenizer.encode(k === 1 ? '1.' : ` ${k}.`));
   }
-  return c.numbers[i - 1];
 }
 
 /** Tokens of the numbers "1." … " {m}.". */
 function numberTokens(tokenizer: Tokenizer, c: CweCodec, m: number): number {
-  if (m > 0) numberIds(tokenizer, c, m);
-  return c.numberPrefix[m];
+  ensureNumbers(tokenizer, c, m);
+  return c.numbers.prefix(m);
 }
 
 /** common × rc then uncommon × ru (Python's list repetition), shuffled by a generator seeded with the run seed
@@ -127,7 +161,7 @@ export function cweBuilder(env: SyntheticEnv): SyntheticBuilder {
     const frame = frameOf(prompt.template, prompt.answerPrefix);
     // Prefix sums of the words' token counts in perm order.
     const wordPrefix = new Float64Array(perm.length + 1);
-    for (let k = 0; k < perm.length; k++) wordPrefix[k + 1] = wordPrefix[k] + codec.words[perm[k]].length;
+    for (let k = 0; k < perm.length; k++) wordPrefix[k + 1] = wordPrefix[k] + codec.words.length(perm[k]);
     const items = (n: number) => CWE_COMMON * repeats.common + (n - CWE_COMMON) * repeats.uncommon;
     const contextTokens = (n: number) =>
       numberTokens(tokenizer, codec, items(n)) +
@@ -153,16 +187,17 @@ export function cweBuilder(env: SyntheticEnv): SyntheticBuilder {
     if (u === 0) return { minimumTokens: total(1) };
     const n = wordsOf(u);
     const list = cweList(seed, perm.subarray(0, CWE_COMMON), perm.subarray(CWE_COMMON, n), repeats);
-    const segAt = (i: number): Segment => {
-      const w = list[i];
-      const num = numberIds(tokenizer, codec, i + 1);
-      const wid = codec.words[w];
-      const ids = new Uint32Array(num.length + wid.length);
-      ids.set(num, 0);
-      ids.set(wid, num.length);
-      return { text: `${i === 0 ? '' : ' '}${i + 1}. ${words[w]}`, ids };
+    ensureNumbers(tokenizer, codec, list.length);
+    const segments = {
+      ids(i: number) {
+        const w = list[i];
+        const ids = new Uint32Array(codec.numbers.length(i) + codec.words.length(w));
+        codec.words.copy(w, ids, codec.numbers.copy(i, ids, 0));
+        return ids;
+      },
+      text: (i: number) => `${i === 0 ? '' : ' '}${i + 1}. ${words[list[i]]}`,
     };
-    const context = segmentContext(list.length, segAt, contextTokens(n));
+    const context = segmentContext(list.length, segments, contextTokens(n));
     const common = Array.from(perm.subarray(0, CWE_COMMON), (k) => words[k]);
     return {
       prompt,

@@ -17,7 +17,6 @@
 import { basename, dirname, sep } from 'node:path';
 import { textContext } from '../../harness/context.js';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
-import { tokenLabel } from '../../harness/config/lengths.js';
 import type { LengthTarget, PreparedTask, GeneratedSample, TaskEnv } from '../../harness/types.js';
 import { NIAH_SPECS, TOKENS_TO_GENERATE } from './spec.js';
 import {
@@ -29,7 +28,8 @@ import {
 } from '../../harness/data/format.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, isDirectory, listFiles, type Entry } from '../../harness/data/source.js';
-import { MEMAGENT_RULER, memagentFileName, prepareMemAgentRuler } from './memagent-file.js';
+import { memagentFileName, prepareMemAgentRuler } from './memagent-file.js';
+import { checkRulerRow, LengthFiles, MEMAGENT_RULER, powerOfTwoAtLeast, tokensTarget } from './row-files.js';
 import { otherTask, prepareRulerSynthetic, rulerKindOf } from './ruler-rows.js';
 import { RULER_TASKS } from './score-source.js';
 
@@ -91,12 +91,8 @@ export function splitRulerInput(input: string): RulerSplit | string {
   };
 }
 
-/** The power of two at or above n (n ≥ 1). */
-export function powerOfTwoAtLeast(n: number): number {
-  let p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
+/** The power of two at or above n (n ≥ 1); here for the callers that had it from this file. */
+export { powerOfTwoAtLeast } from './row-files.js';
 
 interface RulerItem {
   file: ScannedFile;
@@ -139,9 +135,7 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
   const dataPath = env.options.data!;
   refuseOthersOptions(env, ctx, RULER_NIAH, `${task} with RULER data does not use it`);
   const files = isDirectory(dataPath) ? rulerFilesIn(dataPath, task) : [dataPath];
-  const entries: Entry<RulerItem>[] = [];
-  const scanned: ScannedFile[] = [];
-  const lengthFrom = new Map<number, string>();
+  const byLength = new LengthFiles<Omit<RulerItem, 'file'>>('RULER rows');
   for (const path of files) {
     const named = rulerTaskInPath(path);
     const d = detectFile(path, ctx.dataFormats);
@@ -150,20 +144,10 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
       throw new UserError(`${path} is RULER's ${named} data, not ${task}: run \`bench run ${named} --data ${path}\``);
     const fileEntries: Entry<Omit<RulerItem, 'file'>>[] = [];
     const file = scanRows(path, (value, ref) => {
-      const bad = (what: string) => rowError(path, ref, `${what}; RULER's rows have ${RULER_FIELDS}`);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a JSON object');
-      const r = value as Record<string, unknown>;
-      for (const key of ['input', 'outputs', 'length']) if (!(key in r)) throw bad(`missing field "${key}"`);
-      if (typeof r.input !== 'string') throw bad('field "input" must be a string');
-      if (!Array.isArray(r.outputs) || r.outputs.length === 0 || !r.outputs.every((x) => typeof x === 'string'))
-        throw bad('field "outputs" must be a non-empty list of strings');
-      if (!Number.isInteger(r.length) || (r.length as number) < 1)
-        throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
-      if (r.answer_prefix !== undefined && typeof r.answer_prefix !== 'string')
-        throw bad('field "answer_prefix" must be a string');
-      const split = splitRulerInput(r.input);
+      const r = checkRulerRow(value, (what) => rowError(path, ref, `${what}; RULER's rows have ${RULER_FIELDS}`));
+      const split = splitRulerInput(r.input as string);
       if (typeof split === 'string') {
-        const kind = rulerKindOf(r.input);
+        const kind = rulerKindOf(r.input as string);
         throw rowError(
           path,
           ref,
@@ -172,9 +156,8 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
             : `field "input": ${split}; only RULER's NIAH rows can be split into haystack and question for MemAgent`,
         );
       }
-      const target = powerOfTwoAtLeast(r.length as number);
       fileEntries.push({
-        length: { kind: 'tokens', value: target, label: tokenLabel(target) },
+        length: tokensTarget(powerOfTwoAtLeast(r.length as number)),
         item: {
           ref,
           question: memagentQuestion(split),
@@ -185,16 +168,7 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
         },
       });
     });
-    for (const e of fileEntries) {
-      const other = lengthFrom.get(e.length.value);
-      if (other !== undefined && other !== path)
-        throw new UserError(
-          `RULER rows of ${e.length.label} are in both ${other} and ${path}: pass one file per length`,
-        );
-      lengthFrom.set(e.length.value, path);
-      entries.push({ length: e.length, item: { ...e.item, file } });
-    }
-    scanned.push(file);
+    byLength.add(file, fileEntries);
   }
 
   const build = (length: LengthTarget, index: number, item: RulerItem): GeneratedSample => {
@@ -223,13 +197,9 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
       },
     };
   };
-  return bucketedTask(task, entries, build, {
+  return bucketedTask(task, byLength.entries, build, {
     metric: RULER_METRIC,
-    data: {
-      path: dataPath,
-      format: RULER_NIAH,
-      files: scanned.map((f) => ({ path: f.path, format: RULER_NIAH, sha256: f.sha256, rows: f.rows })),
-    },
+    data: byLength.data(dataPath, RULER_NIAH),
   });
 }
 

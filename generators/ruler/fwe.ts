@@ -5,7 +5,7 @@
 // least one are tokenized (about √(0.6·N) of them), so the vocabulary costs nothing at 512K.
 import { rngFor } from '../../harness/util/rng.js';
 import { fitUnits, type SizingRule } from './sizing.js';
-import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext, type Segment } from './segments.js';
+import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext } from './segments.js';
 import type { SyntheticBuilder, SyntheticEnv, SyntheticPlan, TooSmall } from './synthetic-plan.js';
 import { isTooSmall } from './synthetic-plan.js';
 import { FWE_ALPHA, FWE_WORD_LENGTH } from './synthetic-spec.js';
@@ -113,14 +113,14 @@ export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
     let built = m.exact(u);
     for (let guard = 0; built.total > budget && u > 1 && guard < 1000; guard++) built = m.exact(--u);
     const { counts, order, tokens } = built;
-    const segAt = (i: number): Segment => {
-      const k = order[i];
-      return i === 0 ? { text: m.vocab[k], ids: m.bare(k) } : { text: ` ${m.vocab[k]}`, ids: m.spaced(k) };
+    const segments = {
+      ids: (i: number) => (i === 0 ? m.bare(order[i]) : m.spaced(order[i])),
+      text: (i: number) => (i === 0 ? m.vocab[order[i]] : ` ${m.vocab[order[i]]}`),
     };
     return {
       prompt,
       answers: m.vocab.slice(1, 4),
-      context: segmentContext(order.length, segAt, tokens),
+      context: segmentContext(order.length, segments, tokens),
       promptTokens: built.total - tokensToGenerate,
       units: u,
       metadata: {

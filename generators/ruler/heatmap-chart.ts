@@ -8,31 +8,15 @@ import type { RenderedChart } from '../../harness/report/facet.js';
 import {
   DEFAULT_OUTPUT,
   drawFigure,
-  font,
   textWidth,
   type ChartOutput,
   type ChartSize,
 } from '../../reports/charts/canvas.js';
 import { drawTitleBlock, titleBlock } from '../../reports/charts/frame.js';
 import { shortModel } from '../../reports/labels.js';
+import { colourBarWidth, drawCellBorders, drawColourBar, drawText as text, heatColor } from './heatmap-draw.js';
 
-const STOPS: Array<[number, [number, number, number]]> = [
-  [0, [0xf0, 0x49, 0x6e]],
-  [0.5, [0xeb, 0xb8, 0x39]],
-  [1, [0x0c, 0xd7, 0x9f]],
-];
-
-/** Colour for a score fraction 0..1 on the #F0496E → #EBB839 → #0CD79F scale. */
-export function heatColor(fraction: number): string {
-  const t = Math.min(1, Math.max(0, fraction));
-  let i = 0;
-  while (i < STOPS.length - 2 && t > STOPS[i + 1][0]) i++;
-  const [t0, c0] = STOPS[i];
-  const [t1, c1] = STOPS[i + 1];
-  const u = (t - t0) / (t1 - t0);
-  const c = c0.map((v, k) => Math.round(v + (c1[k] - v) * u));
-  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
-}
+export { heatColor } from './heatmap-draw.js';
 
 /** Depth percent of a NIAH record: metadata.needles[0].depth, else metadata.depth; null when absent. */
 export function depthOf(record: Pick<SampleRecord, 'metadata'>): number | null {
@@ -104,27 +88,6 @@ function trimZeros(fixed: string): string {
   return String(Number(fixed));
 }
 
-function text(
-  ctx: SKRSContext2D,
-  s: string,
-  x: number,
-  y: number,
-  px: number,
-  align: CanvasTextAlign,
-  baseline: CanvasTextBaseline,
-  opts: { weight?: 'normal' | 'bold'; color?: string; rotate?: number } = {},
-): void {
-  ctx.save();
-  ctx.font = font(px, opts.weight);
-  ctx.fillStyle = opts.color ?? '#222222';
-  ctx.textAlign = align;
-  ctx.textBaseline = baseline;
-  ctx.translate(x, y);
-  if (opts.rotate) ctx.rotate(opts.rotate);
-  ctx.fillText(s, 0, 0);
-  ctx.restore();
-}
-
 /** Labels of the lengths where some sample's context was middle-truncated (the method's extra middle_truncated). */
 export function cutLengths(records: SampleRecord[]): string[] {
   const cut = new Map<string, { kind: string; length: number; label: string }>();
@@ -160,7 +123,7 @@ export function heatmapFigure(input: HeatmapInput): RenderedChart {
   const depthLabels = grid.depths.map((d) => trimZeros(fmt2(d)));
   const yTickW = Math.max(textWidth('100', tickPx), ...depthLabels.map((d) => textWidth(d, tickPx)));
   const left = 2 + f * 1.3 + yTickW + 3;
-  const right = W - (2 + f * 1.3 + textWidth('100', tickPx) + 3 + f * 0.8 + f * 0.6);
+  const right = W - colourBarWidth(f, tickPx);
   const top = 3 + block.height + f * 0.4;
   const nRows = Math.max(1, grid.depths.length);
   const nCols = Math.max(1, grid.lengths.length);
@@ -201,20 +164,7 @@ export function heatmapFigure(input: HeatmapInput): RenderedChart {
       }),
     );
     // Thin grey cell borders, as in the seaborn original.
-    ctx.strokeStyle = '#9a9a9a';
-    ctx.lineWidth = 0.4;
-    for (let i = 0; i <= nRows; i++) {
-      ctx.beginPath();
-      ctx.moveTo(left, top + i * ch);
-      ctx.lineTo(right, top + i * ch);
-      ctx.stroke();
-    }
-    for (let j = 0; j <= nCols; j++) {
-      ctx.beginPath();
-      ctx.moveTo(left + j * cw, top);
-      ctx.lineTo(left + j * cw, bottom);
-      ctx.stroke();
-    }
+    drawCellBorders(ctx, { left, top, right, bottom }, nRows, nCols, { color: '#9a9a9a', width: 0.4 });
 
     // Y ticks: depth %, thinned so labels never overlap.
     const every = Math.max(1, Math.ceil((tickPx * 1.15) / ch));
@@ -232,24 +182,7 @@ export function heatmapFigure(input: HeatmapInput): RenderedChart {
     text(ctx, 'context length (tokens, k = 1024)', (left + right) / 2, H - 3, f, 'center', 'bottom');
 
     // Colour bar with its "score" label.
-    const barX = right + f * 0.6;
-    const barW = f * 0.8;
-    const gradient = ctx.createLinearGradient(0, bottom, 0, top);
-    for (const [t] of STOPS) gradient.addColorStop(t, heatColor(t));
-    ctx.fillStyle = gradient;
-    ctx.fillRect(barX, top, barW, bottom - top);
-    ctx.strokeStyle = '#777777';
-    ctx.lineWidth = 0.4;
-    ctx.strokeRect(barX, top, barW, bottom - top);
-    for (let v = 0; v <= 100; v += 20) {
-      const y = bottom - (v / 100) * (bottom - top);
-      ctx.beginPath();
-      ctx.moveTo(barX + barW, y);
-      ctx.lineTo(barX + barW + 2, y);
-      ctx.stroke();
-      text(ctx, String(v), barX + barW + 3, y, tickPx, 'left', 'middle');
-    }
-    text(ctx, 'score ×100', W - 2 - f * 0.55, (top + bottom) / 2, f, 'center', 'middle', { rotate: Math.PI / 2 });
+    drawColourBar(ctx, { x: right, top, bottom, W, f, tickPx, step: 20 });
   };
 
   const counts = grid.cells

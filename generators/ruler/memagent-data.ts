@@ -4,18 +4,25 @@
 // lengths, for ruler-hqa. The driver strips `context` and `input`; so do we. A row's grid point is the length in
 // MemAgent's file name (ruler_general.py's --length picks the file by it); a file named otherwise groups its rows
 // under the power of two at or above `length`, as RULER's rows are grouped.
-import { basename } from 'node:path';
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
-import { tokenLabel } from '../../harness/config/lengths.js';
 import type { DataFormat } from '../../harness/data/format.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, listFiles, pyStrip, type Entry } from '../../harness/data/source.js';
 import { taskFolder } from '../../harness/formats/generate-layout.js';
 import type { GeneratedSample, LengthTarget, PreparedTask, PromptSpec, TaskEnv } from '../../harness/types.js';
-import { powerOfTwoAtLeast } from './data-file.js';
+import {
+  isStringList,
+  LengthFiles,
+  MEMAGENT_RULER,
+  memagentEvalName,
+  powerOfTwoAtLeast,
+  rowObject,
+  rowPlace,
+  tokensTarget,
+} from './row-files.js';
 
-export const MEMAGENT_RULER = 'memagent-ruler';
+export { MEMAGENT_RULER };
 export const MEMAGENT_RULER_FIELDS = 'context, input, outputs, length, index';
 
 /** What a task makes of a row: its metric, its prompt settings and its gold answers. */
@@ -44,10 +51,7 @@ interface Item {
 }
 
 /** The task and token length MemAgent's file name gives (eval_niah_single_1_8192.json), if it has that form. */
-export function memagentRulerName(path: string): { task: string; tokens: number } | undefined {
-  const m = /^eval_(.+)_(\d+)\.jsonl?$/.exec(basename(path));
-  return m ? { task: m[1], tokens: Number(m[2]) } : undefined;
-}
+export const memagentRulerName = memagentEvalName;
 
 /** MemAgent's RULER files for `task` in a DATAROOT directory (eval_<task>_<tokens>.json), in name order. */
 export function memagentRulerFilesIn(dir: string, task: string, rules: MemAgentRulerRules): string[] {
@@ -57,9 +61,6 @@ export function memagentRulerFilesIn(dir: string, task: string, rules: MemAgentR
   });
 }
 
-const isStrings = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
-
 /** MemAgent's RULER rows (already detected as such) as task `task`'s samples; every row is checked first. */
 export function prepareMemAgentRuler(
   env: TaskEnv,
@@ -68,9 +69,7 @@ export function prepareMemAgentRuler(
   dataPath: string,
   rules: MemAgentRulerRules,
 ): PreparedTask {
-  const entries: Entry<Item>[] = [];
-  const scanned: ScannedFile[] = [];
-  const lengthFrom = new Map<number, string>();
+  const byLength = new LengthFiles<Omit<Item, 'file'>>('rows');
   for (const path of files) {
     const named = memagentRulerName(path);
     if (named && !readsFileOf(task, named.task, rules))
@@ -80,19 +79,17 @@ export function prepareMemAgentRuler(
     const fileEntries: Entry<Omit<Item, 'file'>>[] = [];
     const file = scanRows(path, (value, ref) => {
       const bad = (what: string) => rowError(path, ref, `${what}; MemAgent's RULER rows have ${MEMAGENT_RULER_FIELDS}`);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a JSON object');
-      const r = value as Record<string, unknown>;
+      const r = rowObject(value, bad);
       for (const key of ['context', 'input', 'outputs', 'length']) if (!(key in r)) throw bad(`missing field "${key}"`);
       if (typeof r.context !== 'string' || pyStrip(r.context) === '')
         throw bad('field "context" must be a non-empty string');
       if (typeof r.input !== 'string') throw bad('field "input" must be a string');
       const answers = rules.answers?.(r) ?? r.outputs;
-      if (!isStrings(answers)) throw bad('field "outputs" must be a non-empty list of strings');
+      if (!isStringList(answers)) throw bad('field "outputs" must be a non-empty list of strings');
       if (!Number.isInteger(r.length) || (r.length as number) < 1)
         throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
-      const target = named?.tokens ?? powerOfTwoAtLeast(r.length as number);
       fileEntries.push({
-        length: { kind: 'tokens', value: target, label: tokenLabel(target) },
+        length: tokensTarget(named?.tokens ?? powerOfTwoAtLeast(r.length as number)),
         item: {
           ref,
           question: pyStrip(r.input),
@@ -103,14 +100,7 @@ export function prepareMemAgentRuler(
         },
       });
     });
-    for (const e of fileEntries) {
-      const other = lengthFrom.get(e.length.value);
-      if (other !== undefined && other !== path)
-        throw new UserError(`rows of ${e.length.label} are in both ${other} and ${path}: pass one file per length`);
-      lengthFrom.set(e.length.value, path);
-      entries.push({ length: e.length, item: { ...e.item, file } });
-    }
-    scanned.push(file);
+    byLength.add(file, fileEntries);
   }
   const build = (_length: LengthTarget, _index: number, item: Item): GeneratedSample => {
     const row = readRowAgain(item.file, item.ref) as { context: string };
@@ -122,21 +112,16 @@ export function prepareMemAgentRuler(
       ...(item.prompt ? { prompt: item.prompt } : {}),
       metadata: {
         source: item.file.path,
-        [item.ref.container === 'jsonl' ? 'line' : 'item']:
-          item.ref.container === 'jsonl' ? item.ref.line : item.ref.ordinal,
+        ...rowPlace(item.ref),
         row_index: item.rowIndex,
         row_length: item.rowLength,
         data_sha256: item.file.sha256,
       },
     };
   };
-  return bucketedTask(task, entries, build, {
+  return bucketedTask(task, byLength.entries, build, {
     metric: rules.metric,
-    data: {
-      path: dataPath,
-      format: MEMAGENT_RULER,
-      files: scanned.map((f) => ({ path: f.path, format: MEMAGENT_RULER, sha256: f.sha256, rows: f.rows })),
-    },
+    data: byLength.data(dataPath, MEMAGENT_RULER),
   });
 }
 

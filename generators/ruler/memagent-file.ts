@@ -9,18 +9,28 @@
 // HotpotQA (qa_2) dev file, in context order (synthetic/qa.py); with that file as --pool they are rebuilt as
 // ruler_general.py's set_context does (MemAgent's grid never reaches that length). Scoring is MemAgent's: memagent_niah (the answer phrase, string_match_all rounded per item) for
 // NIAH, vt, cwe and fwe; sub_em against the first gold for qa_*.
-import { basename } from 'node:path';
 import { textContext } from '../../harness/context.js';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
-import { tokenLabel } from '../../harness/config/lengths.js';
 import type { LengthTarget, PreparedTask, GeneratedSample, TaskEnv } from '../../harness/types.js';
 import { detectFile, wrongTask, type DataContext, type DataFormat } from '../../harness/data/format.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
-import { bucketedTask, isDirectory, listFiles, pyStrip, type Entry } from '../../harness/data/source.js';
+import { bucketedTask, isDirectory, listFiles, pyStrip } from '../../harness/data/source.js';
 import { loadHotpotQa, loadSquad } from './qa-data.js';
+import type { QaDocs } from './qa-store.js';
 import { RULER_TASKS } from './score-source.js';
+import {
+  checkAnswerPrefix,
+  checkLength,
+  isStringList,
+  LengthFiles,
+  MEMAGENT_RULER,
+  memagentEvalName,
+  rowObject,
+  rowPlace,
+  tokensTarget,
+} from './row-files.js';
 
-export const MEMAGENT_RULER = 'memagent-ruler';
+export { MEMAGENT_RULER };
 const FIELDS = 'index, input, context, outputs, answer_prefix, length';
 
 /** MemAgent's metric for a RULER task (ruler_general.py get_pred): sub_em for qa_*, memagent_niah otherwise. */
@@ -30,9 +40,8 @@ export function memagentRulerMetric(task: string): string {
 
 /** Task and length a MemAgent file name holds: eval_{task}_{tokens}.json (optionally .jsonl), else undefined. */
 export function memagentFileName(path: string): { task: string; tokens: number } | undefined {
-  const m = /^eval_(.+)_(\d+)\.jsonl?$/.exec(basename(path));
-  if (!m || !RULER_TASKS.includes(m[1])) return undefined;
-  return { task: m[1], tokens: Number(m[2]) };
+  const named = memagentEvalName(path);
+  return named && RULER_TASKS.includes(named.task) ? named : undefined;
 }
 
 /** The power of two nearest n on a log scale (MemAgent's targets are powers of two; fwe's `length` can pass it). */
@@ -54,7 +63,7 @@ interface Item {
 
 /** The documents MemAgent's index-form qa rows point into: the sorted distinct paragraphs of SQuAD (qa_1) or
  *  HotpotQA (qa_2), as its read_squad / read_hotpotqa build them (RULER's qa.py readers; generators/ruler/qa-data.ts). */
-function poolDocs(task: string, pool: string): string[] {
+function poolDocs(task: string, pool: string): QaDocs {
   return (task === 'qa_1' ? loadSquad(pool) : loadHotpotQa(pool)).docs;
 }
 
@@ -70,7 +79,7 @@ function indexContext(list: unknown[], task: string, env: TaskEnv, path: string,
       ref,
       `field "context" is a list of document indices (MemAgent's form above 2e6 tokens): pass ${dataset} it points into with --pool FILE`,
     );
-  const size = poolDocs(task, pool).length;
+  const size = poolDocs(task, pool).count;
   if (list.length === 0) throw rowError(path, ref, 'field "context" is an empty list');
   list.forEach((x, k) => {
     if (!Number.isInteger(x) || (x as number) < 0 || (x as number) >= size)
@@ -93,17 +102,11 @@ function filesIn(dir: string, task: string): string[] {
   return files;
 }
 
-function isStringList(v: unknown): v is string[] {
-  return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
-}
-
 /** MemAgent RULER rows for one of our RULER tasks, from --data FILE or DIR. */
 export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContext): PreparedTask {
   const dataPath = env.options.data!;
   const files = isDirectory(dataPath) ? filesIn(dataPath, task) : [dataPath];
-  const entries: Entry<Item>[] = [];
-  const scanned: ScannedFile[] = [];
-  const lengthFrom = new Map<number, string>();
+  const byLength = new LengthFiles<Omit<Item, 'file'>>('MemAgent rows');
   for (const path of files) {
     const d = detectFile(path, ctx.dataFormats);
     if (d.format !== MEMAGENT_RULER) throw wrongTask(task, d);
@@ -115,8 +118,7 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
     const rows: Array<{ ref: RowRef; item: Omit<Item, 'file'> }> = [];
     const file = scanRows(path, (value, ref) => {
       const bad = (what: string) => rowError(path, ref, `${what}; MemAgent's RULER rows have ${FIELDS}`);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a JSON object');
-      const r = value as Record<string, unknown>;
+      const r = rowObject(value, bad);
       for (const key of ['input', 'context', 'outputs']) if (!(key in r)) throw bad(`missing field "${key}"`);
       if (typeof r.input !== 'string') throw bad('field "input" must be a string');
       let indices: number[] | undefined;
@@ -126,12 +128,10 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
         throw bad('field "context" must be a string or a list of document indices');
       else if (pyStrip(r.context) === '') throw bad('field "context" is empty');
       if (!isStringList(r.outputs)) throw bad('field "outputs" must be a non-empty list of strings');
-      if (r.length !== undefined && (!Number.isInteger(r.length) || (r.length as number) < 1))
-        throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
+      checkLength(r, bad);
       if (r.index !== undefined && r.index !== null && !Number.isInteger(r.index))
         throw bad(`field "index" must be an integer, got ${JSON.stringify(r.index)}`);
-      if (r.answer_prefix !== undefined && typeof r.answer_prefix !== 'string')
-        throw bad('field "answer_prefix" must be a string');
+      checkAnswerPrefix(r, bad);
       rows.push({
         ref,
         item: {
@@ -154,21 +154,17 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
         );
       tokens = nearestPowerOfTwo(first.item.memagentLength!);
     }
-    const length: LengthTarget = { kind: 'tokens', value: tokens, label: tokenLabel(tokens) };
-    const other = lengthFrom.get(tokens);
-    if (other !== undefined)
-      throw new UserError(
-        `MemAgent rows of ${length.label} are in both ${other} and ${path}: pass one file per length`,
-      );
-    lengthFrom.set(tokens, path);
-    for (const r of rows) entries.push({ length, item: { ...r.item, file } });
-    scanned.push(file);
+    const length = tokensTarget(tokens);
+    byLength.add(
+      file,
+      rows.map((r) => ({ length, item: r.item })),
+    );
   }
   const metric = memagentRulerMetric(task);
   const build = (_length: LengthTarget, _index: number, item: Item): GeneratedSample => {
     // ruler_general.py set_context: `Document {i}:\n{doc}` blocks (i from 1) joined by blank lines.
     const text = item.indices
-      ? item.indices.map((d, i) => `Document ${i + 1}:\n${poolDocs(task, env.options.pool!)[d]}`).join('\n\n')
+      ? item.indices.map((d, i) => `Document ${i + 1}:\n${poolDocs(task, env.options.pool!).text(d)}`).join('\n\n')
       : (readRowAgain(item.file, item.ref) as { context: string }).context;
     return {
       question: item.question,
@@ -178,8 +174,7 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
       prompt: item.answerPrefix !== undefined ? { answerPrefix: item.answerPrefix } : undefined,
       metadata: {
         source: item.file.path,
-        [item.ref.container === 'jsonl' ? 'line' : 'item']:
-          item.ref.container === 'jsonl' ? item.ref.line : item.ref.ordinal,
+        ...rowPlace(item.ref),
         memagent_index: item.memagentIndex,
         memagent_length: item.memagentLength,
         ...(item.indices ? { form: 'index', documents: item.indices.length } : {}),
@@ -187,14 +182,7 @@ export function prepareMemAgentRuler(env: TaskEnv, task: string, ctx: DataContex
       },
     };
   };
-  return bucketedTask(task, entries, build, {
-    metric,
-    data: {
-      path: dataPath,
-      format: MEMAGENT_RULER,
-      files: scanned.map((f) => ({ path: f.path, format: MEMAGENT_RULER, sha256: f.sha256, rows: f.rows })),
-    },
-  });
+  return bucketedTask(task, byLength.entries, build, { metric, data: byLength.data(dataPath, MEMAGENT_RULER) });
 }
 
 /** MemAgent's eval_{task}_{length}.json rows {index, input, context, outputs, answer_prefix, length}. Read by the

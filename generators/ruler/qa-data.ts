@@ -6,7 +6,6 @@
 // - hotpotqa (qa_2): HotpotQA dev (distractor), records in file order; the pool is every distinct `title\n` + joined
 //   sentences, sorted; a question's own documents are its paragraphs (10), its answer the one gold.
 // The bundled files are datasets/squad/squad_v2_dev_small.json and datasets/hotpotqa's subset; --data names another.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import { datasetPath } from '../../harness/paths.js';
@@ -14,6 +13,7 @@ import { decodeTextBytes } from '../../harness/text-file.js';
 import { rowError, scanRows } from '../../harness/data/read.js';
 import { BUNDLED_HOTPOT, renderParagraph } from '../ruler-hqa/hotpotqa.js';
 import { compareCodePoints } from '../ruler-hqa/pool.js';
+import { cachedQaDocs, sha256OfFile, type QaDocs } from './qa-store.js';
 
 export const BUNDLED_SQUAD = 'squad/squad_v2_dev_small.json';
 
@@ -28,8 +28,8 @@ export interface QaQuestion {
 export interface QaData {
   dataset: 'squad' | 'hotpotqa';
   questions: QaQuestion[];
-  /** Distinct documents, sorted by code point. */
-  docs: string[];
+  /** Distinct documents, sorted by code point (read from the on-disk pool cache, generators/ruler/qa-store.ts). */
+  docs: QaDocs;
   source: string;
   sha256: string;
   /** Whether the file was named with --data. */
@@ -49,20 +49,40 @@ function sortedPool(texts: Iterable<string>): { docs: string[]; indexOf: Map<str
 
 /** SQuAD v2 dev: the bundled two-article subset, or the file given with --data. */
 export function loadSquad(path?: string): QaData {
-  const file = path ?? datasetPath(BUNDLED_SQUAD);
+  return loadQa('squad', path, () => datasetPath(BUNDLED_SQUAD), parseSquad);
+}
+
+/** A qa data file (the bundled one without --data), checked to exist, hashed, and read through the pool cache. */
+function loadQa(
+  dataset: QaData['dataset'],
+  path: string | undefined,
+  bundled: () => string,
+  parse: (file: string) => { docs: string[]; questions: QaQuestion[] },
+): QaData {
+  const file = path ?? bundled();
   const hit = cache.get(file);
   if (hit) return hit;
+  const [what, expected, task] =
+    dataset === 'squad' ? ['SQuAD', SQUAD_EXPECTED, 'qa_1'] : ['HotpotQA', HOTPOT_EXPECTED, 'qa_2'];
   if (!existsSync(file)) {
     if (path === undefined)
       throw new DatasetMissingError(
-        `the bundled SQuAD subset ${file} is missing: reinstall the package, or pass ${SQUAD_EXPECTED} with --data`,
+        `the bundled ${what} subset ${file} is missing: reinstall the package, or pass ${expected} with --data`,
       );
-    throw new UserError(`--data ${file} does not exist: pass ${SQUAD_EXPECTED}`);
+    throw new UserError(`--data ${file} does not exist: pass ${expected}`);
   }
   if (statSync(file).isDirectory())
-    throw new UserError(`--data ${file} is a directory; qa_1 reads one file: ${SQUAD_EXPECTED}`);
+    throw new UserError(`--data ${file} is a directory; ${task} reads one file: ${expected}`);
+  const sha256 = sha256OfFile(file);
+  const { docs, questions } = cachedQaDocs(dataset, sha256, () => parse(file));
+  const data: QaData = { dataset, questions, docs, source: file, sha256, given: path !== undefined };
+  cache.set(file, data);
+  return data;
+}
+
+/** The pool and answerable questions of a SQuAD file (validated). */
+function parseSquad(file: string): { docs: string[]; questions: QaQuestion[] } {
   const raw = readFileSync(file);
-  const sha256 = createHash('sha256').update(raw).digest('hex');
   let json: unknown;
   try {
     json = JSON.parse(decodeTextBytes(raw, file, `pass ${SQUAD_EXPECTED}`));
@@ -104,30 +124,21 @@ export function loadSquad(path?: string): QaData {
     }
   }
   if (questions.length === 0) throw new UserError(`${file} has no answerable questions: expected ${SQUAD_EXPECTED}`);
-  const data: QaData = { dataset: 'squad', questions, docs, source: file, sha256, given: path !== undefined };
-  cache.set(file, data);
-  return data;
+  return { docs, questions };
 }
 
 /** HotpotQA dev (distractor): the bundled subset, or the file given with --data (plain or gzip JSON list, or JSONL, of
  *  records in file order, as RULER reads them). Records are read one at a time and dropped: only the rendered
  *  paragraphs and each question's own indices stay in memory. */
 export function loadHotpotQa(path?: string): QaData {
-  const file = path ?? datasetPath(BUNDLED_HOTPOT);
-  const hit = cache.get(file);
-  if (hit) return hit;
-  if (!existsSync(file)) {
-    if (path === undefined)
-      throw new DatasetMissingError(
-        `the bundled HotpotQA subset ${file} is missing: reinstall the package, or pass ${HOTPOT_EXPECTED} with --data`,
-      );
-    throw new UserError(`--data ${file} does not exist: pass ${HOTPOT_EXPECTED}`);
-  }
-  if (statSync(file).isDirectory())
-    throw new UserError(`--data ${file} is a directory; qa_2 reads one file: ${HOTPOT_EXPECTED}`);
+  return loadQa('hotpotqa', path, () => datasetPath(BUNDLED_HOTPOT), parseHotpotQa);
+}
+
+/** The pool and questions of a HotpotQA file (validated), one record at a time. */
+function parseHotpotQa(file: string): { docs: string[]; questions: QaQuestion[] } {
   const rendered: string[][] = [];
   const raw: Array<{ query: string; answer: string }> = [];
-  const scanned = scanRows(
+  scanRows(
     file,
     (value, ref) => {
       const r = value as { question?: unknown; answer?: unknown; context?: unknown };
@@ -159,14 +170,5 @@ export function loadHotpotQa(path?: string): QaData {
     own: rendered[i].map((t) => indexOf.get(t)!),
     more: [],
   }));
-  const data: QaData = {
-    dataset: 'hotpotqa',
-    questions,
-    docs,
-    source: file,
-    sha256: scanned.sha256,
-    given: path !== undefined,
-  };
-  cache.set(file, data);
-  return data;
+  return { docs, questions };
 }

@@ -5,18 +5,19 @@
 // are shuffled by a generator seeded with the run seed alone (the permutation depends only on D, as RULER's
 // random.Random(seed)).
 // Sample i asks question i mod Q (our reuse rule once the questions run out; RULER would stop).
-// Document ids come from the tokenized pool (ids of `document + "\n\n"`, cached on disk like RULER-HQA's).
+// Documents and their ids (of `document + "\n\n"`) are read from the on-disk pool cache one at a time
+// (generators/ruler/qa-store.ts), so a sample's memory does not grow with the pool or the length.
 import { UserError } from '../../harness/errors.js';
 import type { Tokenizer } from '../../harness/types.js';
 import { rngFor, type Rng } from '../../harness/util/rng.js';
 import { HeaderCache } from '../ruler-hqa/build.js';
-import { poolFromTexts, type ParagraphPool } from '../ruler-hqa/pool.js';
 import { fitUnits, type SizingRule } from './sizing.js';
-import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext, type Segment } from './segments.js';
+import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext } from './segments.js';
 import type { SyntheticBuilder, SyntheticEnv, SyntheticPlan, TooSmall } from './synthetic-plan.js';
 import { isTooSmall } from './synthetic-plan.js';
 import { qaDocumentBlock, syntheticPrompt } from './synthetic-text.js';
 import type { QaData, QaQuestion } from './qa-data.js';
+import { cachedQaIds, type QaIds } from './qa-store.js';
 
 /** A document can start a segment of its own ids only when its first character starts a pre-token. */
 const CLEAN_START = /^[^\s/]/;
@@ -88,7 +89,7 @@ function lastOf(seed: number, D: number): number {
 }
 
 interface QaPool {
-  pool: ParagraphPool;
+  pool: QaIds;
   prefix: Float64Array;
 }
 
@@ -99,7 +100,7 @@ function qaPool(data: QaData, tokenizer: Tokenizer): QaPool {
   if (!byTok) pools.set(data, (byTok = new Map()));
   let p = byTok.get(tokenizer);
   if (!p) {
-    const pool = poolFromTexts(`${data.dataset}-${data.sha256}`, () => data.docs, tokenizer);
+    const pool = cachedQaIds(data.dataset, data.sha256, data.docs, tokenizer);
     const prefix = new Float64Array(pool.counts.length + 1);
     for (let i = 0; i < pool.counts.length; i++) prefix[i + 1] = prefix[i] + pool.counts[i];
     p = { pool, prefix };
@@ -126,8 +127,8 @@ export function qaBuilder(env: SyntheticEnv, data: QaData): SyntheticBuilder {
   const plan = (budget: number, index: number, sizing: SizingRule): SyntheticPlan | TooSmall => {
     shared ??= qaPool(data, tokenizer);
     const { pool, prefix } = shared;
-    const docs = pool.texts;
-    const P = docs.length;
+    const docs = data.docs;
+    const P = docs.count;
     // RULER sizes on question 0; sample i asks question i mod Q.
     const qIndex = Math.max(0, index) % data.questions.length;
     const q = data.questions[qIndex];
@@ -137,12 +138,13 @@ export function qaBuilder(env: SyntheticEnv, data: QaData): SyntheticBuilder {
     const frame = frameOf(prompt.template, prompt.answerPrefix);
     const o = q.own.length;
     const docsOf = (u: number) => u + o - 1;
-    const bare = (d: number) => memo.encode(docs[d]);
+    const bare = (d: number) => memo.encode(docs.text(d));
+    const clean = (d: number) => CLEAN_START.test(docs.first(d));
     const total = (u: number) => {
       const D = docsOf(u);
       const last = sel.at(lastOf(seed, D), D);
       const ctx = headers.total(D) + sel.tokens(D) - pool.counts[last] + bare(last).length;
-      return framedTokens(seams, frame, ctx, 'Document', docs[last]) + tokensToGenerate;
+      return framedTokens(seams, frame, ctx, 'Document', docs.text(last)) + tokensToGenerate;
     };
     const fixed = seams.count(frame.before) + seams.count(frame.after) + tokensToGenerate;
     const perDoc = prefix[P] / P + 6;
@@ -155,29 +157,28 @@ export function qaBuilder(env: SyntheticEnv, data: QaData): SyntheticBuilder {
       const D = docsOf(u);
       const order = qaOrder(seed, D);
       const docAt = (i: number) => sel.at(order[i], D);
-      const segAt = (i: number): Segment => {
+      const textAt = (i: number) => qaDocumentBlock(i + 1, docs.text(docAt(i))) + (i === D - 1 ? '' : SEPARATOR);
+      const idsAt = (i: number): Uint32Array => {
         const d = docAt(i);
-        const last = i === D - 1;
-        const text = qaDocumentBlock(i + 1, docs[d]) + (last ? '' : SEPARATOR);
-        if (!CLEAN_START.test(docs[d])) return { text, ids: memo.encode(text) };
+        if (!clean(d)) return memo.encode(textAt(i));
         const head = headers.header(i + 1);
-        const body = last ? bare(d) : pool.ids[d];
+        const body = i === D - 1 ? bare(d) : pool.ids(d);
         const ids = new Uint32Array(head.length + body.length);
         ids.set(head, 0);
         ids.set(body, head.length);
-        return { text, ids };
+        return ids;
       };
       let ctxTokens = 0;
       const ownPositions: number[] = [];
       const ownSet = new Set(q.own);
       for (let i = 0; i < D; i++) {
         const d = docAt(i);
-        ctxTokens += CLEAN_START.test(docs[d])
+        ctxTokens += clean(d)
           ? headers.header(i + 1).length + (i === D - 1 ? bare(d).length : pool.counts[d])
-          : segAt(i).ids.length;
+          : idsAt(i).length;
         if (ownSet.has(d)) ownPositions.push(i + 1);
       }
-      const promptTokens = framedTokens(seams, frame, ctxTokens, 'Document', docs[docAt(D - 1)]);
+      const promptTokens = framedTokens(seams, frame, ctxTokens, 'Document', docs.text(docAt(D - 1)));
       if (promptTokens + tokensToGenerate > budget && u > 1 && guard < 1000) {
         u--;
         continue;
@@ -185,7 +186,7 @@ export function qaBuilder(env: SyntheticEnv, data: QaData): SyntheticBuilder {
       return {
         prompt,
         answers: q.outputs,
-        context: segmentContext(D, segAt, ctxTokens),
+        context: segmentContext(D, { ids: idsAt, text: textAt }, ctxTokens),
         promptTokens,
         units: u,
         metadata: {

@@ -8,12 +8,11 @@
 // question MemAgent's way (its `input`), as our own RULER-flavour samples do. A row with none of RULER's task
 // templates is of a task we do not know and is refused; one with another task's template names that task.
 import { textContext } from '../../harness/context.js';
-import { UserError } from '../../harness/errors.js';
-import { tokenLabel } from '../../harness/config/lengths.js';
 import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
 import type { GeneratedSample, LengthTarget, PreparedTask, TaskEnv } from '../../harness/types.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, type Entry } from '../../harness/data/source.js';
+import { checkRulerRow, LengthFiles, powerOfTwoAtLeast, tokensTarget } from './row-files.js';
 import { syntheticMetric } from './synthetic-tasks.js';
 import { syntheticSpec, type SyntheticKind } from './synthetic-spec.js';
 import { RULER_TEMPLATES, syntheticPrompt } from './synthetic-text.js';
@@ -113,13 +112,6 @@ export function otherTask(kind: SyntheticKind | 'niah' | null, task: string): st
   return `it is RULER's ${kind === 'niah' ? 'NIAH' : kind} row, not ${task}'s: run \`bench run ${names} --data …\``;
 }
 
-/** The power of two at or above n: RULER's `length` never passes its target. */
-function targetOf(n: number): number {
-  let p = 1;
-  while (p < n) p *= 2;
-  return p;
-}
-
 /**
  * RULER rows of vt, cwe, fwe, qa_1 or qa_2 in `files` (already detected as RULER's rows): one token point per
  * length (RULER's `length` rounded up to a power of two); samples in RULER's flavour, scored as evaluate.py does.
@@ -127,31 +119,18 @@ function targetOf(n: number): number {
 export function prepareRulerSynthetic(env: TaskEnv, task: string, files: string[], dataPath: string): PreparedTask {
   const spec = syntheticSpec(task);
   const kind = spec.kind;
-  const entries: Entry<Item>[] = [];
-  const scanned: ScannedFile[] = [];
-  const lengthFrom = new Map<number, string>();
+  const byLength = new LengthFiles<Omit<Item, 'file'>>('RULER rows');
   for (const path of files) {
     const rows: Array<Entry<Omit<Item, 'file'>>> = [];
     const file = scanRows(path, (value, ref) => {
-      const bad = (what: string) => rowError(path, ref, `${what}; RULER's rows have ${FIELDS}`);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a JSON object');
-      const r = value as Record<string, unknown>;
-      for (const key of ['input', 'outputs', 'length']) if (!(key in r)) throw bad(`missing field "${key}"`);
-      if (typeof r.input !== 'string') throw bad('field "input" must be a string');
-      if (!Array.isArray(r.outputs) || r.outputs.length === 0 || !r.outputs.every((x) => typeof x === 'string'))
-        throw bad('field "outputs" must be a non-empty list of strings');
-      if (!Number.isInteger(r.length) || (r.length as number) < 1)
-        throw bad(`field "length" must be a positive integer, got ${JSON.stringify(r.length)}`);
-      if (r.answer_prefix !== undefined && typeof r.answer_prefix !== 'string')
-        throw bad('field "answer_prefix" must be a string');
-      const split = splitSyntheticInput(r.input, kind);
+      const r = checkRulerRow(value, (what) => rowError(path, ref, `${what}; RULER's rows have ${FIELDS}`));
+      const split = splitSyntheticInput(r.input as string, kind);
       if (typeof split === 'string') {
-        const found = rulerKindOf(r.input);
+        const found = rulerKindOf(r.input as string);
         throw rowError(path, ref, `field "input": ${found === kind ? split : otherTask(found, task)}`);
       }
-      const target = targetOf(r.length as number);
       rows.push({
-        length: { kind: 'tokens', value: target, label: tokenLabel(target) },
+        length: tokensTarget(powerOfTwoAtLeast(r.length as number)),
         item: {
           ref,
           answers: r.outputs as string[],
@@ -161,16 +140,7 @@ export function prepareRulerSynthetic(env: TaskEnv, task: string, files: string[
         },
       });
     });
-    for (const e of rows) {
-      const other = lengthFrom.get(e.length.value);
-      if (other !== undefined && other !== path)
-        throw new UserError(
-          `RULER rows of ${e.length.label} are in both ${other} and ${path}: pass one file per length`,
-        );
-      lengthFrom.set(e.length.value, path);
-      entries.push({ length: e.length, item: { ...e.item, file } });
-    }
-    scanned.push(file);
+    byLength.add(file, rows);
   }
   const metric = syntheticMetric(kind, 'ruler');
   const build = (_length: LengthTarget, _index: number, item: Item): GeneratedSample => {
@@ -204,14 +174,7 @@ export function prepareRulerSynthetic(env: TaskEnv, task: string, files: string[
     };
   };
   return {
-    ...bucketedTask(task, entries, build, {
-      metric,
-      data: {
-        path: dataPath,
-        format: RULER_ROWS,
-        files: scanned.map((f) => ({ path: f.path, format: RULER_ROWS, sha256: f.sha256, rows: f.rows })),
-      },
-    }),
+    ...bucketedTask(task, byLength.entries, build, { metric, data: byLength.data(dataPath, RULER_ROWS) }),
     flavour: 'ruler',
   };
 }

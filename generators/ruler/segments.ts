@@ -6,19 +6,21 @@ import type { Tokenizer } from '../../harness/types.js';
 import { IdBatcher, TextBatcher, type StreamingContext } from './context.js';
 import type { SeamCounter } from './sizing.js';
 
-export interface Segment {
-  text: string;
-  ids: Uint32Array;
+/** Segment i's ids and text, apart (streaming the ids builds no text); both pure functions of i, called once per
+ *  pass. */
+export interface Segments {
+  ids(i: number): Uint32Array;
+  text(i: number): string;
 }
 
-/** A context of `count` segments; `segmentAt(i)` must be a pure function of i (it is called once per pass). */
-export function segmentContext(count: number, segmentAt: (i: number) => Segment, tokenCount: number): StreamingContext {
+/** A context of `count` segments. */
+export function segmentContext(count: number, segments: Segments, tokenCount: number): StreamingContext {
   return {
     tokenCount,
     *pieces() {
       const batch = new IdBatcher(8192);
       for (let i = 0; i < count; i++) {
-        const out = batch.add(segmentAt(i).ids);
+        const out = batch.add(segments.ids(i));
         if (out) yield out;
       }
       const rest = batch.take();
@@ -27,7 +29,7 @@ export function segmentContext(count: number, segmentAt: (i: number) => Segment,
     *textPieces() {
       const batch = new TextBatcher(65536);
       for (let i = 0; i < count; i++) {
-        const out = batch.add(segmentAt(i).text);
+        const out = batch.add(segments.text(i));
         if (out) yield out;
       }
       const rest = batch.take();

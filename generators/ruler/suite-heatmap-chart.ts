@@ -1,31 +1,31 @@
 // The paper's RULER heatmap (MemAgent figs/avg_00.png, fwe_00.png): rows = model × method, columns = context lengths,
-// each cell a score ×100 on the red → yellow → green scale of the NIAH heatmap. Our rows first, each cell with its
-// 95% interval (and "k/K" where tasks of the average are missing); the paper's rows below when the report overlays
-// them, grouped as in its figure. Drawn on the canvas directly (chart.js has no heatmap type).
+// each cell a score ×100 on the red → yellow → green scale of the NIAH heatmap (heatmap-draw.ts). Our rows first,
+// each cell with its 95% interval where the cell has room (and "k/K" where tasks of the average are missing, "*"
+// when there is no room); the paper's rows below when the report overlays them, grouped as in its figure. Drawn in
+// points on the shared figure surface (PNG, SVG or PDF; the title block only when asked); the notes go to the
+// caption file.
 import type { SKRSContext2D } from '@napi-rs/canvas';
+import type { RenderedChart } from '../../harness/report/facet.js';
 import type { PaperBaseline } from '../../harness/report/paper.js';
 import type { SummaryRow } from '../../harness/report/summary-row.js';
-import { blankCanvas, encodePng, font, textWidth, type ChartSize } from '../../reports/charts/canvas.js';
+import {
+  DEFAULT_OUTPUT,
+  drawFigure,
+  textWidth,
+  wrapText,
+  type ChartOutput,
+  type ChartSize,
+} from '../../reports/charts/canvas.js';
+import { drawTitleBlock, titleBlock } from '../../reports/charts/frame.js';
 import { fmt2, fmtPct } from '../../reports/format.js';
 import { displayLength, shortModel } from '../../reports/labels.js';
-import { heatColor } from './heatmap-chart.js';
-
-/** The note's lines at width `width`, wrapped at "; ". */
-function footnoteLines(text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const part of text ? text.split('; ') : []) {
-    const last = lines.length - 1;
-    if (last >= 0 && textWidth(`${lines[last]}; ${part}`, size) <= width) lines[last] = `${lines[last]}; ${part}`;
-    else lines.push(part);
-  }
-  return lines;
-}
+import { colourBarWidth, drawCellBorders, drawColourBar, drawText as text, heatColor } from './heatmap-draw.js';
 
 export interface HeatCell {
   /** Percent 0..100. */
   score: number;
-  /** "72.10–80.30" or '' (the paper's cells have none). */
-  interval: string;
+  /** The 95% interval in percent (the paper's cells have none). */
+  interval?: { low: number; high: number };
   /** "10/11" when tasks of an average are missing, else ''. */
   partial: string;
 }
@@ -45,8 +45,10 @@ export interface SuiteHeatmapInput {
   /** Column labels in order (e.g. "8K", "16K"). */
   columns: string[];
   rows: HeatRow[];
-  note: string;
+  /** The caption's notes (never drawn). */
+  notes: string[];
   size: ChartSize;
+  output?: ChartOutput;
 }
 
 /** Column label of a length: "8k" → "8K"; the paper's labels are already upper-case. */
@@ -67,7 +69,7 @@ export function ourHeatRows(rows: readonly SummaryRow[]): HeatRow[] {
     const a = r.aggregate;
     row.cells.set(columnOf(r.lengthLabel), {
       score: Number(fmtPct(r.score)),
-      interval: `${fmtPct(r.ci95_low)}–${fmtPct(r.ci95_high)}`,
+      interval: { low: Number(fmtPct(r.ci95_low)), high: Number(fmtPct(r.ci95_high)) },
       partial: a && a.missing.length ? `${a.subsets.length}/${a.subsets.length + a.missing.length}` : '',
     });
   }
@@ -83,7 +85,7 @@ export function paperHeatRows(b: PaperBaseline): HeatRow[] {
     cells: new Map(
       b.lengths.flatMap((l, i) => {
         const v = s.scores[i];
-        return v === null ? [] : [[columnOf(l.label), { score: v, interval: '', partial: '' }] as const];
+        return v === null ? [] : [[columnOf(l.label), { score: v, partial: '' }] as const];
       }),
     ),
   }));
@@ -99,143 +101,120 @@ export function heatColumns(rows: readonly HeatRow[]): string[] {
   return [...all].sort((a, b) => tokens(a) - tokens(b) || (a < b ? -1 : 1));
 }
 
-function text(
-  ctx: SKRSContext2D,
-  s: string,
-  x: number,
-  y: number,
-  px: number,
-  align: CanvasTextAlign,
-  opts: { weight?: 'normal' | 'bold'; color?: string; rotate?: number; baseline?: CanvasTextBaseline } = {},
-): void {
-  ctx.save();
-  ctx.font = font(px, opts.weight);
-  ctx.fillStyle = opts.color ?? '#222222';
-  ctx.textAlign = align;
-  ctx.textBaseline = opts.baseline ?? 'middle';
-  ctx.translate(x, y);
-  if (opts.rotate) ctx.rotate(opts.rotate);
-  ctx.fillText(s, 0, 0);
-  ctx.restore();
-}
-
 /** Pale band colours for the paper's row groups, as its figure's legend (violet, sand, sky, rose, mint). */
 const GROUP_BANDS = ['#ebe1fb', '#f8efd2', '#d9f1fb', '#fbcfcf', '#dcf5d9', '#eeeeee'];
 
-export function renderSuiteHeatmap(input: SuiteHeatmapInput): Buffer {
-  const f = input.size.font;
-  const labelPx = f * 0.68;
-  const rowMin = f * 1.75;
-  const top = f * 3.3;
-  const notePx = f * 0.55;
-  const lines = footnoteLines(input.note, notePx, input.size.width - 16);
-  const bottomPad = f * 2.3 + lines.length * notePx * 1.25;
-  const nRows = Math.max(1, input.rows.length);
-  // Rows between rowMin and rowMax tall: a few rows make a shorter image, the paper's 14 under ours a taller one.
-  const rowMax = f * 2.6;
-  const fit = (input.size.height - top - bottomPad) / nRows;
-  const height = Math.ceil(top + nRows * Math.min(rowMax, Math.max(rowMin, fit)) + bottomPad);
-  const size = { ...input.size, height };
-  const { canvas, ctx } = blankCanvas(size);
+/** The heatmap in `input.output`'s format, with its caption. Rows are as tall as their wrapped labels need, and
+ *  taller (up to 2.6 lines) when the size's height leaves room; the figure grows past the size's height for many. */
+export function suiteHeatmapFigure(input: SuiteHeatmapInput): RenderedChart {
+  const { size } = input;
+  const output = input.output ?? DEFAULT_OUTPUT;
+  const f = size.font;
   const W = size.width;
-
-  text(ctx, input.title, W / 2, f * 0.5, f * 1.05, 'center', { weight: 'bold', baseline: 'top' });
-  text(ctx, input.subtitle, W / 2, f * 1.85, f * 0.68, 'center', { color: '#444444', baseline: 'top' });
-
-  const labelW = Math.min(W * 0.42, Math.max(...input.rows.map((r) => textWidth(r.label, labelPx)), f * 4) + f * 0.9);
-  const left = labelW + f * 0.3;
-  const right = W - f * 3.6;
-  const bottom = height - bottomPad;
+  const block = titleBlock(size, output, input.title, input.subtitle);
+  const tickPx = f;
+  const top = 3 + block.height + f * 0.4;
+  const right = W - colourBarWidth(f, tickPx);
+  // Labels wrap within 42% of the width; a single word longer than that widens the column (up to half the width).
+  const labels = input.rows.map((r) => wrapText(r.label, f, W * 0.42 - f * 0.6));
+  const widestLabel = Math.max(f * 4, ...labels.flat().map((l) => textWidth(l, f)));
+  const left = 4 + Math.min(W * 0.5, widestLabel + f * 0.6);
+  const nRows = Math.max(1, input.rows.length);
   const nCols = Math.max(1, input.columns.length);
   const cw = (right - left) / nCols;
-  const ch = (bottom - top) / nRows;
+  // Length ticks turn 45° when they do not fit their column.
+  const widestTick = Math.max(0, ...input.columns.map((c) => textWidth(c, tickPx)));
+  const rotate = widestTick > cw - 2;
+  const ticksH = rotate ? widestTick * Math.SQRT1_2 + tickPx * 0.8 : tickPx * 1.2;
+  const bottomPad = 2 + ticksH + f * 1.3 + 3;
+  const rowMin = Math.max(f * 1.5, Math.max(1, ...labels.map((l) => l.length)) * f * 1.15 + f * 0.35);
+  const rowMax = Math.max(rowMin, f * 2.6);
+  const fit = (size.height - top - bottomPad) / nRows;
+  const ch = Math.min(rowMax, Math.max(rowMin, fit));
+  const height = Math.ceil((top + nRows * ch + bottomPad) / 6) * 6;
+  const bottom = top + nRows * ch;
 
-  // Group bands behind the labels of the paper's rows.
-  const groups = [...new Set(input.rows.filter((r) => r.paper).map((r) => r.group ?? ''))];
-  input.rows.forEach((r, i) => {
-    if (!r.paper) return;
-    ctx.fillStyle = GROUP_BANDS[groups.indexOf(r.group ?? '') % GROUP_BANDS.length];
-    ctx.fillRect(4, top + i * ch, left - 4, ch);
-  });
-
-  const valuePx = Math.min(f * 0.68, ch * 0.42, cw * 0.2);
-  const smallPx = Math.min(f * 0.44, ch * 0.26);
-  const twoLines = ch >= f * 1.45 && cw >= textWidth('100.00–100.00', smallPx) + 4;
-  input.rows.forEach((r, i) => {
-    const y = top + i * ch;
-    text(ctx, r.label, left - f * 0.35, y + ch / 2, labelPx, 'right', { color: r.paper ? '#333333' : '#111111' });
-    input.columns.forEach((col, j) => {
-      const x = left + j * cw;
-      const cell = r.cells.get(col);
-      ctx.fillStyle = cell ? heatColor(cell.score / 100) : '#e3e3e3';
-      ctx.fillRect(x, y, cw, ch);
-      if (!cell) {
-        text(ctx, '–', x + cw / 2, y + ch / 2, valuePx, 'center', { color: '#777777' });
-        return;
-      }
-      const value = fmt2(cell.score);
-      const sub = [cell.interval, cell.partial].filter(Boolean).join(' · ');
-      if (twoLines && sub) {
-        text(ctx, value, x + cw / 2, y + ch / 2 - smallPx * 0.55, valuePx, 'center', { color: '#1a1a1a' });
-        text(ctx, sub, x + cw / 2, y + ch / 2 + valuePx * 0.6, smallPx, 'center', { color: '#333333' });
-      } else text(ctx, cell.partial ? `${value}*` : value, x + cw / 2, y + ch / 2, valuePx, 'center');
+  const valueFits = cw >= textWidth('100.00', f) + 2;
+  /** A cell's second line: its interval with 2, 1 or 0 decimals, whichever fits, and k/K; '' when none fits. */
+  const subLine = (cell: HeatCell): string => {
+    if (ch < f * 2.3) return '';
+    const partial = cell.partial ? [cell.partial] : [];
+    const iv = cell.interval;
+    for (const digits of iv ? [2, 1, 0] : [0]) {
+      const parts = iv ? [`${iv.low.toFixed(digits)}–${iv.high.toFixed(digits)}`, ...partial] : partial;
+      const line = parts.join(' · ');
+      if (textWidth(line, f) + 4 <= cw) return line;
+    }
+    return '';
+  };
+  const draw = (ctx: SKRSContext2D) => {
+    drawTitleBlock(ctx, block, size);
+    // Group bands behind the labels of the paper's rows.
+    const groups = [...new Set(input.rows.filter((r) => r.paper).map((r) => r.group ?? ''))];
+    input.rows.forEach((r, i) => {
+      if (!r.paper) return;
+      ctx.fillStyle = GROUP_BANDS[groups.indexOf(r.group ?? '') % GROUP_BANDS.length];
+      ctx.fillRect(2, top + i * ch, left - 2, ch);
     });
-  });
-
-  // Cell borders; thick grey lines between our rows and the paper's, and between the paper's groups.
-  ctx.strokeStyle = '#333333';
-  ctx.lineWidth = 1;
-  for (let i = 0; i <= nRows; i++) {
-    ctx.beginPath();
-    ctx.moveTo(left, top + i * ch);
-    ctx.lineTo(right, top + i * ch);
-    ctx.stroke();
-  }
-  for (let j = 0; j <= nCols; j++) {
-    ctx.beginPath();
-    ctx.moveTo(left + j * cw, top);
-    ctx.lineTo(left + j * cw, bottom);
-    ctx.stroke();
-  }
-  ctx.strokeStyle = '#888888';
-  ctx.lineWidth = Math.max(3, f * 0.16);
-  input.rows.forEach((r, i) => {
-    const prev = input.rows[i - 1];
-    if (i === 0 || !prev || (prev.paper === r.paper && prev.group === r.group)) return;
-    ctx.beginPath();
-    ctx.moveTo(4, top + i * ch);
-    ctx.lineTo(right, top + i * ch);
-    ctx.stroke();
-  });
-
-  const tickPx = f * 0.7;
-  input.columns.forEach((c, j) => text(ctx, c, left + (j + 0.5) * cw, bottom + f * 0.55, tickPx, 'center'));
-  text(ctx, 'Context length (tokens, K = 1024)', (left + right) / 2, bottom + f * 1.45, f * 0.62, 'center', {
-    color: '#444444',
-  });
-
-  // Colour bar.
-  const barX = right + f * 0.8;
-  const barW = f * 0.8;
-  const gradient = ctx.createLinearGradient(0, bottom, 0, top);
-  for (const t of [0, 0.5, 1]) gradient.addColorStop(t, heatColor(t));
-  ctx.fillStyle = gradient;
-  ctx.fillRect(barX, top, barW, bottom - top);
-  ctx.strokeStyle = '#777777';
-  ctx.lineWidth = 1;
-  ctx.strokeRect(barX, top, barW, bottom - top);
-  // Fewer ticks on a short bar (one or two rows) so their labels do not overlap.
-  const tickStep = bottom - top < f * 4.5 ? 50 : 20;
-  for (let v = 0; v <= 100; v += tickStep) {
-    const y = bottom - (v / 100) * (bottom - top);
-    text(ctx, String(v), barX + barW + f * 0.2, y, f * 0.55, 'left');
-  }
-
-  lines.forEach((line, i) =>
-    text(ctx, line, 8, height - 4 - (lines.length - 1 - i) * notePx * 1.25, notePx, 'left', {
-      color: '#555555',
-      baseline: 'bottom',
-    }),
-  );
-  return encodePng(canvas, size, input.title);
+    input.rows.forEach((r, i) => {
+      const y = top + i * ch;
+      const lines = labels[i];
+      lines.forEach((line, k) =>
+        text(ctx, line, left - f * 0.3, y + ch / 2 + (k - (lines.length - 1) / 2) * f * 1.15, f, 'right', 'middle', {
+          color: r.paper ? '#333333' : '#111111',
+        }),
+      );
+      input.columns.forEach((col, j) => {
+        const x = left + j * cw;
+        const cell = r.cells.get(col);
+        ctx.fillStyle = cell ? heatColor(cell.score / 100) : '#e3e3e3';
+        ctx.fillRect(x, y, cw, ch);
+        if (!cell) {
+          text(ctx, '–', x + cw / 2, y + ch / 2, f, 'center', 'middle', { color: '#777777' });
+          return;
+        }
+        if (!valueFits) return;
+        const value = fmt2(cell.score);
+        const sub = subLine(cell);
+        if (sub) {
+          text(ctx, value, x + cw / 2, y + ch / 2 - f * 0.6, f, 'center', 'middle', { color: '#1a1a1a' });
+          text(ctx, sub, x + cw / 2, y + ch / 2 + f * 0.6, f, 'center', 'middle', { color: '#333333' });
+        } else
+          text(ctx, cell.partial ? `${value}*` : value, x + cw / 2, y + ch / 2, f, 'center', 'middle', {
+            color: '#1a1a1a',
+          });
+      });
+    });
+    drawCellBorders(ctx, { left, top, right, bottom }, nRows, nCols, { color: '#555555', width: 0.4 });
+    // Thick grey lines between our rows and the paper's, and between the paper's groups.
+    ctx.strokeStyle = '#888888';
+    ctx.lineWidth = 1.5;
+    input.rows.forEach((r, i) => {
+      const prev = input.rows[i - 1];
+      if (i === 0 || !prev || (prev.paper === r.paper && prev.group === r.group)) return;
+      ctx.beginPath();
+      ctx.moveTo(2, top + i * ch);
+      ctx.lineTo(right, top + i * ch);
+      ctx.stroke();
+    });
+    input.columns.forEach((c, j) => {
+      const cx = left + (j + 0.5) * cw;
+      if (rotate) text(ctx, c, cx + tickPx * 0.3, bottom + 2, tickPx, 'right', 'top', { rotate: -Math.PI / 4 });
+      else text(ctx, c, cx, bottom + 2, tickPx, 'center', 'top');
+    });
+    text(ctx, 'context length (tokens, K = 1024)', (left + right) / 2, bottom + bottomPad - 3, f, 'center', 'bottom');
+    // Ticks every 20, 25, 50 or 100, the finest whose labels do not overlap on this bar.
+    const step = [20, 25, 50, 100].find((s) => ((bottom - top) * s) / 100 >= tickPx * 1.5) ?? 100;
+    drawColourBar(ctx, { x: right, top, bottom, W, f, tickPx, step });
+  };
+  const notes = [
+    ...input.notes,
+    ...(input.rows.some((r) => [...r.cells.values()].some((c) => c.partial && !subLine(c)))
+      ? ['*: tasks of the average missing from the run (k/K in summary.csv).']
+      : []),
+  ];
+  return {
+    bytes: drawFigure(size, output, input.title, draw, height),
+    caption: { title: input.title, subtitle: input.subtitle, notes },
+  };
 }

@@ -6,7 +6,7 @@ import type { FacetChart, ReportFacet } from '../../harness/report/facet.js';
 import type { PaperBaseline } from '../../harness/report/paper.js';
 import type { SummaryRow } from '../../harness/report/summary-row.js';
 import { slug } from '../../reports/labels.js';
-import { heatColumns, ourHeatRows, paperHeatRows, renderSuiteHeatmap } from './suite-heatmap-chart.js';
+import { heatColumns, ourHeatRows, paperHeatRows, suiteHeatmapFigure } from './suite-heatmap-chart.js';
 import {
   RULER_ALL_SUITE,
   RULER_SUITE,
@@ -19,12 +19,12 @@ function countNote(rows: readonly SummaryRow[]): string {
   const ns = rows.map((r) => r.n);
   const lo = Math.min(...ns);
   const hi = Math.max(...ns);
-  return `samples per cell ${lo === hi ? lo : `${lo}–${hi}`}`;
+  return `Samples per cell: ${lo === hi ? lo : `${lo}–${hi}`}.`;
 }
 
 function paperNote(b: PaperBaseline | undefined): string {
   return b
-    ? `paper rows: ${b.source.location}, arXiv ${b.source.arxiv}, read from the figure (not a table); names and groups as the figure's`
+    ? `Paper rows: ${b.source.location}, arXiv ${b.source.arxiv}, read from the figure (not a table); names and groups as the figure's.`
     : '';
 }
 
@@ -43,29 +43,27 @@ function chart(
   note: string,
 ): FacetChart {
   const heatRows = [...ourHeatRows(rows), ...(paper ? paperHeatRows(paper) : [])];
-  const fullNote = [
+  const notes = [
     note,
     countNote(rows),
-    'below each score its 95% interval (summary.csv / summary.json)',
+    'Cell values: score ×100, drawn where the cells have room (the double-width figure), with the 95% interval below where there is room for it; all in summary.csv / summary.json.',
     paperNote(paper),
-    'score ×100',
-  ]
-    .filter(Boolean)
-    .join('; ');
+  ].filter(Boolean);
   return {
     kind,
     title,
     base,
-    render: (size) =>
-      renderSuiteHeatmap({
+    render: (size, output) =>
+      suiteHeatmapFigure({
         title,
         subtitle: paper
           ? 'ours (top) and the paper’s (below, read from its figure)'
           : 'model × method by context length',
         columns: heatColumns(heatRows),
         rows: heatRows,
-        note: fullNote,
+        notes,
         size,
+        output,
       }),
   };
 }
@@ -80,8 +78,8 @@ export function suiteCharts(rows: readonly SummaryRow[], paper: readonly PaperBa
     for (const r of mine) withSuite.add(`${r.method}\u0000${r.model}`);
     const note =
       suite === RULER_SUITE
-        ? "cell = mean of the tasks' scores, each task weighted equally (8 NIAH, vt, fwe, qa_1; qa_1 only up to 256K); interval: Price–Bonett's for a mean of proportions; k/K: tasks of the average in the run"
-        : "cell = mean of the tasks' scores, each task weighted equally (MemAgent's 11 with cwe and qa_2; qa_1 only up to 256K); interval: Price–Bonett's for a mean of proportions; k/K: tasks of the average in the run";
+        ? "Cell = mean of the tasks' scores, each task weighted equally (8 NIAH, vt, fwe, qa_1; qa_1 only up to 256K); interval: Price–Bonett's for a mean of proportions; k/K: tasks of the average in the run."
+        : "Cell = mean of the tasks' scores, each task weighted equally (MemAgent's 11 with cwe and qa_2; qa_1 only up to 256K); interval: Price–Bonett's for a mean of proportions; k/K: tasks of the average in the run.";
     charts.push(
       chart(
         'ruler-heatmap',
@@ -106,7 +104,7 @@ export function suiteCharts(rows: readonly SummaryRow[], paper: readonly PaperBa
         `RULER ${task} by context length`,
         mine,
         paper.find((b) => b.task === task),
-        `${task} alone (metric ${[...new Set(mine.map((r) => r.metric))].join('/')})`,
+        `${task} alone (metric ${[...new Set(mine.map((r) => r.metric))].join('/')}).`,
       ),
     );
   }

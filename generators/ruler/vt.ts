@@ -9,7 +9,7 @@
 import type { Tokenizer } from '../../harness/types.js';
 import { rngFor, type Rng } from '../../harness/util/rng.js';
 import { fitUnits, largestFitting, type SizingRule } from './sizing.js';
-import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext, type Segment } from './segments.js';
+import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext } from './segments.js';
 import type { SyntheticBuilder, SyntheticEnv, SyntheticPlan, TooSmall } from './synthetic-plan.js';
 import { isTooSmall } from './synthetic-plan.js';
 import { VT_CHAINS, VT_HOPS, type RulerFlavour } from './synthetic-spec.js';
@@ -99,24 +99,23 @@ function vtContext(
 ) {
   const kinds = elementKinds(L, positions);
   const n = kinds.length;
-  const segAt = (e: number): Segment => {
+  const textAt = (e: number): string => {
     const k = kinds[e];
     const last = e === n - 1;
-    if (flavour === 'ruler') {
-      if (k < 0) return last ? { text: VT_NOISE, ids: codec.last } : { text: `${VT_NOISE}\n`, ids: codec.nl };
-      const text = `${statements[k]}\n`;
-      return { text, ids: memo.encode(text) };
-    }
+    if (flavour === 'ruler') return k < 0 ? (last ? VT_NOISE : `${VT_NOISE}\n`) : `${statements[k]}\n`;
     const lead = e === 0 ? '' : ' ';
-    if (k < 0) {
-      if (last) return e === 0 ? { text: VT_NOISE, ids: codec.last } : { text: ` ${VT_NOISE}`, ids: codec.spacedLast };
-      return e === 0 ? { text: `${VT_NOISE}\n`, ids: codec.nl } : { text: ` ${VT_NOISE}\n`, ids: codec.spacedNl };
-    }
-    const text = lead + statements[k];
-    return { text, ids: memo.encode(text) };
+    return k < 0 ? `${lead}${VT_NOISE}${last ? '' : '\n'}` : lead + statements[k];
+  };
+  const idsAt = (e: number): Uint32Array => {
+    const k = kinds[e];
+    if (k >= 0) return memo.encode(textAt(e));
+    const last = e === n - 1;
+    if (flavour === 'ruler') return last ? codec.last : codec.nl;
+    if (last) return e === 0 ? codec.last : codec.spacedLast;
+    return e === 0 ? codec.nl : codec.spacedNl;
   };
   let tokens = 0;
-  for (let e = 0; e < n; e++) if (kinds[e] >= 0) tokens += segAt(e).ids.length;
+  for (let e = 0; e < n; e++) if (kinds[e] >= 0) tokens += idsAt(e).length;
   // Noise lines: the first (MemAgent: unspaced), the last (no newline), the rest alike.
   const noise = L;
   if (flavour === 'ruler') tokens += (noise - 1) * codec.nl.length + codec.last.length;
@@ -125,7 +124,12 @@ function vtContext(
     const middle = noise - 1 - (firstIsNoise ? 1 : 0);
     tokens += (firstIsNoise ? codec.nl.length : 0) + middle * codec.spacedNl.length + codec.spacedLast.length;
   }
-  return { context: segmentContext(n, segAt, tokens), tokens, head: kinds[0] < 0 ? 'The' : 'VAR', tail: 'again.' };
+  return {
+    context: segmentContext(n, { ids: idsAt, text: textAt }, tokens),
+    tokens,
+    head: kinds[0] < 0 ? 'The' : 'VAR',
+    tail: 'again.',
+  };
 }
 
 interface VtExample {

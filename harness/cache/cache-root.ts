@@ -1,6 +1,8 @@
 // Where every on-disk cache lives: $BENCH_CACHE_DIR, or .bench-cache in the working directory. Each cache takes its
 // folder from here, so setting BENCH_CACHE_DIR moves all of them:
 //   <root>/hotpot-<sha>-<tokenizer>-v<n>.bin   tokenized RULER-HQA paragraph pools (generators/ruler-hqa/pool.ts)
+//   <root>/qa-docs-<dataset>-<sha>-v<n>.bin, qa-ids-<dataset>-<sha>-<tokenizer>-v<n>.bin
+//                                              qa_1 / qa_2 document pools (generators/ruler/qa-store.ts)
 //   <root>/datasets/...                        bench generate's dataset cache (harness/cache/dataset-cache.ts)
 //   <root>/responses/...                       model response cache (harness/models/response-cache.ts)
 import { join } from 'node:path';

@@ -159,7 +159,7 @@ test("index-form qa rows (MemAgent's above 2e6 tokens) are rebuilt from the --po
   const s = read.build(read.lengths![0], 0);
   assert.equal(
     s.context.text(),
-    `Document 1:\n${docs[2]}\n\nDocument 2:\n${docs[0]}\n\nDocument 3:\n${docs[1]}`.trim(),
+    `Document 1:\n${docs.text(2)}\n\nDocument 2:\n${docs.text(0)}\n\nDocument 3:\n${docs.text(1)}`.trim(),
   );
   assert.equal(s.metric, 'sub_em');
   assert.equal(s.metadata.form, 'index');
@@ -169,7 +169,7 @@ test("index-form qa rows (MemAgent's above 2e6 tokens) are rebuilt from the --po
       e instanceof UserError &&
       /pass the SQuAD v2 dev file \(dev-v2\.0\.json\) it points into with --pool FILE/.test(e.message),
   );
-  const far = write(join(dir, 'eval_qa_1_8388608.json'), jsonList([{ ...row, context: [0, docs.length] }]));
+  const far = write(join(dir, 'eval_qa_1_8388608.json'), jsonList([{ ...row, context: [0, docs.count] }]));
   await assert.rejects(
     qa1.prepare({ tokenizer, seed: 0, options: { data: far, pool: squad } }),
     (e: unknown) =>

@@ -3,7 +3,7 @@
 // and beside ours in summary.md.
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportCommand } from '../../../cli/commands/report.js';
@@ -122,5 +122,50 @@ test('a NIAH-only run gets no RULER average and no suite heatmap', async () => {
   assert.equal(
     result.rows.some((r) => r.aggregate),
     false,
+  );
+});
+
+function svgText(svg: Buffer): string[] {
+  return [...svg.toString('utf8').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+}
+
+test('the suite heatmaps take --format svg,pdf and --no-title; their notes go to the caption file, not the image', async () => {
+  const run = suiteRun();
+  const warnings: string[] = [];
+  for (const title of [true, false]) {
+    const dir = out();
+    await reportCommand({
+      runDirs: [run],
+      out: dir,
+      paper: true,
+      figures: { formats: ['png', 'svg', 'pdf'], sizes: ['single', 'double'], title },
+      onWarning: (m) => warnings.push(m),
+    });
+    for (const chart of ['heatmap-ruler', 'heatmap-ruler-fwe', 'heatmap-ruler-vt'])
+      for (const file of ['single.png', 'single.svg', 'single.pdf', 'double.svg'])
+        assert.ok(existsSync(join(dir, `charts/${chart}-${file}`)), `${chart}-${file}`);
+    const svg = readFileSync(join(dir, 'charts/heatmap-ruler-double.svg'));
+    const texts = svgText(svg);
+    assert.equal(
+      texts.some((t) => t.startsWith('RULER average over MemAgent')),
+      title,
+      'the title only when asked',
+    );
+    assert.ok(texts.includes('RL-MemAgent-14B') && texts.includes('512K') && texts.includes('97.45'));
+    assert.ok(!texts.some((t) => /Samples per cell|Price/.test(t)), 'no notes in the image');
+    // Every text at 8–9 pt, as the other figures.
+    const sizes = [...svg.toString('utf8').matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+    assert.ok(sizes.length > 50 && sizes.every((x) => x >= 8 && x <= 9), `font sizes ${[...new Set(sizes)]}`);
+    const pdf = readFileSync(join(dir, 'charts/heatmap-ruler-single.pdf')).toString('latin1');
+    assert.ok(pdf.startsWith('%PDF-'));
+    const caption = readFileSync(join(dir, 'charts/heatmap-ruler.caption.txt'), 'utf8');
+    assert.match(caption, /^RULER average over MemAgent's 11 tasks\n/);
+    assert.match(caption, /Samples per cell: 40–44\./);
+    assert.match(caption, /Price–Bonett/);
+    assert.match(caption, /read from the figure/);
+  }
+  assert.deepEqual(
+    warnings.filter((w) => /PNG only/.test(w)),
+    [],
   );
 });

@@ -168,17 +168,17 @@ for (const flavour of FLAVOURS) {
           assert.ok(s.prompt!.nativeTemplate!.endsWith(`Question: ${q.query}`));
           const blocks = text.split('\n\nDocument ');
           assert.equal(blocks.length, s.metadata.num_docs, 'one block per document');
-          for (const d of q.own) assert.ok(text.includes(`:\n${data.docs[d]}`), 'own documents present');
+          for (const d of q.own) assert.ok(text.includes(`:\n${data.docs.text(d)}`), 'own documents present');
           for (const pos of s.metadata.own_docs as number[])
             assert.ok(
-              q.own.some((d) => text.includes(`Document ${pos}:\n${data.docs[d]}`)),
+              q.own.some((d) => text.includes(`Document ${pos}:\n${data.docs.text(d)}`)),
               `own doc at ${pos}`,
             );
           const gold = s.answers;
           if (name === 'qa_1') {
             for (const g of gold)
               assert.ok(
-                q.own.some((d) => data.docs[d].includes(g)),
+                q.own.some((d) => data.docs.text(d).includes(g)),
                 `'${g}' in its paragraph`,
               );
           } else if (/^(yes|no)$/i.test(gold[0])) yesNo++;

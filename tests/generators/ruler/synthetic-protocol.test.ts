@@ -139,7 +139,7 @@ test('--sizing ruler: one size per length from a probe, then RULER’s steps dow
 test('qa_1 reuses its 293 answerable questions: sample i asks question i mod 293', async () => {
   const data = loadSquad();
   assert.equal(data.questions.length, 293);
-  assert.equal(data.docs.length, 87);
+  assert.equal(data.docs.count, 87);
   const p = await prepare('qa_1');
   assert.equal(p.maxSamples(tokens(8192)), Number.MAX_SAFE_INTEGER);
   const a = p.build(tokens(8192), 5);

@@ -1,0 +1,112 @@
+// What RULER's two heatmaps (the NIAH depth × length one, heatmap-chart.ts, and the suite's model × length one,
+// suite-heatmap-chart.ts) draw alike, in points on any surface (PNG, SVG, PDF): the red → yellow → green scale, text,
+// cell borders and the colour bar with its "score ×100" label.
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { font, textWidth } from '../../reports/charts/canvas.js';
+
+const STOPS: Array<[number, [number, number, number]]> = [
+  [0, [0xf0, 0x49, 0x6e]],
+  [0.5, [0xeb, 0xb8, 0x39]],
+  [1, [0x0c, 0xd7, 0x9f]],
+];
+
+/** Colour for a score fraction 0..1 on the #F0496E → #EBB839 → #0CD79F scale. */
+export function heatColor(fraction: number): string {
+  const t = Math.min(1, Math.max(0, fraction));
+  let i = 0;
+  while (i < STOPS.length - 2 && t > STOPS[i + 1][0]) i++;
+  const [t0, c0] = STOPS[i];
+  const [t1, c1] = STOPS[i + 1];
+  const u = (t - t0) / (t1 - t0);
+  const c = c0.map((v, k) => Math.round(v + (c1[k] - v) * u));
+  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+}
+
+export function drawText(
+  ctx: SKRSContext2D,
+  s: string,
+  x: number,
+  y: number,
+  px: number,
+  align: CanvasTextAlign,
+  baseline: CanvasTextBaseline,
+  opts: { weight?: 'normal' | 'bold'; color?: string; rotate?: number } = {},
+): void {
+  ctx.save();
+  ctx.font = font(px, opts.weight);
+  ctx.fillStyle = opts.color ?? '#222222';
+  ctx.textAlign = align;
+  ctx.textBaseline = baseline;
+  ctx.translate(x, y);
+  if (opts.rotate) ctx.rotate(opts.rotate);
+  ctx.fillText(s, 0, 0);
+  ctx.restore();
+}
+
+/** The grid's area in points. */
+export interface CellBox {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Borders of nRows × nCols cells filling the box. */
+export function drawCellBorders(
+  ctx: SKRSContext2D,
+  box: CellBox,
+  nRows: number,
+  nCols: number,
+  style: { color: string; width: number },
+): void {
+  const ch = (box.bottom - box.top) / nRows;
+  const cw = (box.right - box.left) / nCols;
+  ctx.strokeStyle = style.color;
+  ctx.lineWidth = style.width;
+  for (let i = 0; i <= nRows; i++) {
+    ctx.beginPath();
+    ctx.moveTo(box.left, box.top + i * ch);
+    ctx.lineTo(box.right, box.top + i * ch);
+    ctx.stroke();
+  }
+  for (let j = 0; j <= nCols; j++) {
+    ctx.beginPath();
+    ctx.moveTo(box.left + j * cw, box.top);
+    ctx.lineTo(box.left + j * cw, box.bottom);
+    ctx.stroke();
+  }
+}
+
+/** Width the colour bar, its ticks and its rotated label take right of the grid. */
+export function colourBarWidth(f: number, tickPx: number): number {
+  return 2 + f * 1.3 + textWidth('100', tickPx) + 3 + f * 0.8 + f * 0.6;
+}
+
+/** The colour bar right of the grid (x = the grid's right edge), ticks every `step` points of score, and its label at
+ *  the figure's right edge `W`. */
+export function drawColourBar(
+  ctx: SKRSContext2D,
+  opts: { x: number; top: number; bottom: number; W: number; f: number; tickPx: number; step: number },
+): void {
+  const { top, bottom, f, tickPx } = opts;
+  const barX = opts.x + f * 0.6;
+  const barW = f * 0.8;
+  const gradient = ctx.createLinearGradient(0, bottom, 0, top);
+  for (const [t] of STOPS) gradient.addColorStop(t, heatColor(t));
+  ctx.fillStyle = gradient;
+  ctx.fillRect(barX, top, barW, bottom - top);
+  ctx.strokeStyle = '#777777';
+  ctx.lineWidth = 0.4;
+  ctx.strokeRect(barX, top, barW, bottom - top);
+  for (let v = 0; v <= 100; v += opts.step) {
+    const y = bottom - (v / 100) * (bottom - top);
+    ctx.beginPath();
+    ctx.moveTo(barX + barW, y);
+    ctx.lineTo(barX + barW + 2, y);
+    ctx.stroke();
+    drawText(ctx, String(v), barX + barW + 3, y, tickPx, 'left', 'middle');
+  }
+  drawText(ctx, 'score ×100', opts.W - 2 - f * 0.55, (top + bottom) / 2, f, 'center', 'middle', {
+    rotate: Math.PI / 2,
+  });
+}
