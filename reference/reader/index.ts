@@ -13,7 +13,7 @@ import { isSummaryProblem, summarize } from './summary.js';
 import { SUMMARY_CHARS, summaryFromMemory, updateSummaryMemory } from './summary-memory.js';
 import { EMPTY_MEMORY } from './memory.js';
 import { memoryLines, readWhole, updateMemory } from './update.js';
-import { parseRivalChat, parseRivalText, planReply, type RivalPrompt } from './rivals.js';
+import { missingTerms, parseRivalChat, parseRivalText, planReply, type RivalPrompt } from './rivals.js';
 
 export const READER_ID = 'reference-reader-v1';
 export const READER_LABEL = 'reference reader (lexical, deterministic; not an LLM)';
@@ -87,8 +87,9 @@ function reply(p: ParsedPrompt | RivalPrompt, maxTokens: number, skills: readonl
     case 'tagged-update': {
       const q = questionInfo(p.question);
       const memory = updateMemory(q, p.memory, p.section, Math.max(16, maxTokens - TAGGED_ROOM));
-      const recall = answerFromMemory(q, memory) === FALLBACK && p.memory.trim() !== EMPTY_MEMORY;
-      return `<update>\n${memory}\n</update>${recall ? `\n<recall>${p.question.replace(/\n/g, ' ')}</recall>` : ''}`;
+      // Partial evidence: the memory lacks some of the question's terms; the recall asks for them.
+      const missing = p.memory.trim() === EMPTY_MEMORY ? [] : missingTerms(q, memory);
+      return `<update>\n${memory}\n</update>${missing.length > 0 ? `\n<recall>${missing.join(' ')}</recall>` : ''}`;
     }
     case 'update':
       if (isSummaryProblem(p.question)) return updateSummaryMemory(p.question, p.memory, p.section, maxTokens);
