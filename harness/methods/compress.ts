@@ -174,7 +174,7 @@ const MAX_WORDS: MethodOption = {
   min: 16,
   max: 1_000_000,
   default: 500,
-  help: "words per summarised part (LongBench's --max_len)",
+  help: 'words per summarised part (upstream --max_len)',
 };
 const SUMMARY_TOKENS: MethodOption = {
   flag: 'compress-summary-tokens',
@@ -191,7 +191,7 @@ export const compress: MethodDefinition<
   CompressSettings & TemplatesInForce<'compress' | 'compressZh' | 'fullContext'>
 > = {
   name: 'compress',
-  description: "LongBench's compress: each ~500-word part summarised alone, the labelled summaries answered one-shot",
+  description: 'compress: each ~500-word part summarised alone, the labelled summaries answered one-shot',
   options: [
     MAX_WORDS,
     SUMMARY_TOKENS,

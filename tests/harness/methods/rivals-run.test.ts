@@ -160,3 +160,43 @@ describe('bad input', () => {
     );
   });
 });
+
+describe('cost columns', () => {
+  const csvRows = (file: string) => {
+    const [head, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+    const cols = head.split(',');
+    return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
+  };
+
+  test('each summary row: calls, tokens and longest chain per sample from the records; GPU-seconds on the preset', () => {
+    const rows = csvRows(join(out, 'summary.csv'));
+    assert.equal(rows.length, RIVALS.length);
+    for (const row of rows) {
+      const mine = samples.filter((s) => s.method === row.method);
+      const calls = mine.reduce((n, s) => n + s.calls, 0) / mine.length;
+      assert.equal(Number(row.calls_per_sample), Number(calls.toFixed(2)), row.method);
+      assert.equal(Number(row.longest_chain), Math.max(...mine.map((s) => s.calls)), row.method);
+      assert.equal(row.cost_preset, 'qwen2.5-7b-h100');
+      assert.ok(Number(row.est_gpu_seconds_per_sample) > 0, row.method);
+      assert.equal(row.wall_seconds_per_sample, '', 'no wall time for the embedded reader');
+    }
+  });
+
+  test('bench report --cost-preset names another simulated GPU; an unknown one: one line, exit 2', async () => {
+    const rep = join(dir, 'report-14b');
+    const r = await runBench(['report', out, '--out', rep, '--cost-preset', 'qwen2.5-14b-h100']);
+    assert.equal(r.code, 0, r.stderr);
+    const slow = csvRows(join(rep, 'summary.csv'));
+    const fast = csvRows(join(out, 'summary.csv'));
+    for (const row of slow) {
+      assert.equal(row.cost_preset, 'qwen2.5-14b-h100');
+      const same = fast.find((f) => f.method === row.method)!;
+      assert.ok(Number(row.est_gpu_seconds_per_sample) > Number(same.est_gpu_seconds_per_sample), row.method);
+    }
+    assertOneLine(
+      await runBench(['report', out, '--out', rep, '--cost-preset', 'tpu']),
+      2,
+      /--cost-preset must be one of qwen2.5-7b-h100/,
+    );
+  });
+});
