@@ -1,4 +1,4 @@
-// Chain-of-Agents (docs/PROTOCOLS.md §f.3): workers read the context's windows in order, each writing a summary of
+// Chain-of-Agents (docs/PROTOCOLS.md §j.3): workers read the context's windows in order, each writing a summary of
 // its window and the previous worker's summary ("communication unit"); a manager answers from the last one.
 import { errorMessage } from '../errors.js';
 import { sampleDecoding } from '../protocol/decoding.js';

@@ -1,4 +1,4 @@
-// LongBench's "compress" baseline (docs/PROTOCOLS.md §f.6): the context is split into parts of about
+// LongBench's "compress" baseline (docs/PROTOCOLS.md §j.5): the context is split into parts of about
 // --compress-words words, each part summarised on its own ("Summerize the context above..."), and the labelled
 // summaries ("Paragraph Summary1 : ...") answer the question through the one-shot prompt. Upstream's script never
 // joins them (a NameError it swallows keeps the original context); we join them, as the method intends.

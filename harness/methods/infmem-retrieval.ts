@@ -1,4 +1,4 @@
-// InfMem's in-document retrieval (UCMP13753/InfMem infmem.py, BM25_IMPL "enhanced"; docs/PROTOCOLS.md §f.1): units of
+// InfMem's in-document retrieval (UCMP13753/InfMem infmem.py, BM25_IMPL "enhanced"; docs/PROTOCOLS.md §j.1): units of
 // `unitTokens` token ids every unitTokens − overlap inside each recurrent chunk (never across chunks), tokenised by
 // tokenize_mixed, ranked by rank_bm25's BM25Okapi (k1 1.5, b 0.75, epsilon 0.25), then picked in score order
 // skipping the current chunk, chunks that gave `perChunk` results already and near-duplicates (token-set

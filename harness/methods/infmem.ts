@@ -1,4 +1,4 @@
-// InfMem (docs/PROTOCOLS.md §f.1; UCMP13753/InfMem infmem.py async_query_llm_multi_turn): per window a retrieval
+// InfMem (docs/PROTOCOLS.md §j.1; UCMP13753/InfMem infmem.py async_query_llm_multi_turn): per window a retrieval
 // planner decides between a BM25 search inside the document and STOP; a writer rewrites the memory from the
 // retrieved units, the window and the old memory; after --infmem-early-stop consecutive stop votes (or the last
 // window) MemAgent's final prompt answers from memory. Every request is a /completions request over the Qwen3 chat

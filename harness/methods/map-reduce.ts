@@ -1,4 +1,4 @@
-// LangChain's map-reduce chain for question answering (docs/PROTOCOLS.md §f.5), as a chat model receives it: every
+// LangChain's map-reduce chain for question answering (docs/PROTOCOLS.md §j.4), as a chat model receives it: every
 // window is mapped to the text relevant to the question; while the combine prompt over the mapped texts is longer
 // than --map-reduce-token-max they are split greedily into fitting groups, each collapsed by the combine prompt;
 // then one combine call answers. Calls = windows + collapse calls + 1.

@@ -1,4 +1,4 @@
-// LangChain's refine chain for question answering (docs/PROTOCOLS.md §f.5), as a chat model receives it: the first
+// LangChain's refine chain for question answering (docs/PROTOCOLS.md §j.4), as a chat model receives it: the first
 // window goes through the initial prompt, every later window through the refine prompt beside the question and the
 // answer so far; the last answer is the sample's. Calls = windows.
 import { errorMessage } from '../errors.js';

@@ -1,4 +1,4 @@
-// ReMemR1 (docs/PROTOCOLS.md §f.2; syr-cn/ReMemR1 rememr1.py async_query_llm): MemAgent's reading with a richer
+// ReMemR1 (docs/PROTOCOLS.md §j.2; syr-cn/ReMemR1 rememr1.py async_query_llm): MemAgent's reading with a richer
 // update: the reply minus any <recall>…</recall> becomes the memory (its <thinking> and <update> parts included),
 // every memory is kept, and a <recall>query</recall> brings back the most similar past memory (TF-IDF, top 1) into
 // the next prompt; the final prompt asks for \boxed{}. Calls = windows + 1.

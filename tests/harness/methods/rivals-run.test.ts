@@ -2,7 +2,7 @@
 // whose recorded calls per sample match the method's plan (InfMem's early stop: 2(k − 1) + 2 logical calls, two
 // requests each with thinking; map-reduce's collapse calls; compress's parts), and out-of-range flags and a
 // --templates file lacking a new template's slot refused with one line, exit 2.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -186,6 +186,11 @@ describe('cost columns', () => {
     const rep = join(dir, 'report-14b');
     const r = await runBench(['report', out, '--out', rep, '--cost-preset', 'qwen2.5-14b-h100']);
     assert.equal(r.code, 0, r.stderr);
+    assert.ok(existsSync(join(rep, 'charts', 'cost-ruler-hqa-single.png')), 'the cost chart');
+    assert.match(
+      readFileSync(join(rep, 'charts', 'cost-ruler-hqa.caption.txt'), 'utf8'),
+      /simulated qwen2\.5-14b-h100/,
+    );
     const slow = csvRows(join(rep, 'summary.csv'));
     const fast = csvRows(join(out, 'summary.csv'));
     for (const row of slow) {
