@@ -101,6 +101,8 @@ ${LENGTHS}
                         with --dry-run {command, dryRun, exitCode, rows, total}; the grid, table and notes go to stderr
   --no-plan             no predicted calls and wall time (bench plan's model, on its default simulated server) before
                         a run against an endpoint
+  --cost-preset P       simulated GPU behind the summary's est_gpu_seconds_per_sample: qwen2.5-7b-h100,
+                        qwen2.5-14b-h100, qwen2.5-14b-8xh100                               [qwen2.5-7b-h100]
 
 Exit codes: 0 every sample ok (or truncated by design), 1 harness bug, 2 usage or set-up error (incl. an endpoint
   that cannot serve the run: key rejected, model or route missing, not a chat API, no answer, failing every call;
@@ -209,6 +211,7 @@ and is drawn hollow in the accuracy chart.
 Options:
   --out DIR             output directory                      [the run directory (one run); bench-out/report (several)]
   --paper               overlay and tabulate the paper's published numbers (baselines/paper/), dashed
+  --cost-preset P       simulated GPU behind est_gpu_seconds_per_sample and the cost chart    [qwen2.5-7b-h100]
   --json                print {command, files, summary (summary.json), warnings, paired, html} as one JSON
                         document instead of the file list
   --format F            chart formats, comma-separated: png, svg, pdf (vector, text as text)                   [png]

@@ -10,6 +10,7 @@ import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import type { Catalog } from '../harness/registry/family.js';
 import { builtinCatalog } from '../generators/index.js';
+import { costModel } from './cost-preset.js';
 import { FIGURE_OPTIONS, parseFigureFlags } from './figure-flags.js';
 import type { FigureOptions } from '../harness/report/facet.js';
 
@@ -64,7 +65,11 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** `bench run`'s own options, which `bench plan` (taking every other run option) does not take. */
-const RUN_ONLY_OPTIONS: Record<string, OptionSpec> = { json: { type: 'boolean' }, 'no-plan': { type: 'boolean' } };
+const RUN_ONLY_OPTIONS: Record<string, OptionSpec> = {
+  json: { type: 'boolean' },
+  'no-plan': { type: 'boolean' },
+  'cost-preset': { type: 'string' },
+};
 
 /** `bench plan`'s own options, on top of every `bench run` option. */
 const PLAN_OPTIONS: Record<string, OptionSpec> = {
@@ -111,6 +116,7 @@ const REPORT_OPTIONS: Record<string, OptionSpec> = {
   out: { type: 'string' },
   paper: { type: 'boolean' },
   json: { type: 'boolean' },
+  'cost-preset': { type: 'string' },
   ...FIGURE_OPTIONS,
 };
 const JSON_ONLY: Record<string, OptionSpec> = { json: { type: 'boolean' } };
@@ -502,6 +508,13 @@ function parseRun(
   };
 }
 
+/** --cost-preset NAME, checked against the simulator's presets (one line, exit 2, for an unknown one). */
+function costPresetOf(raw: unknown): { costPreset?: string } {
+  if (raw === undefined) return {};
+  costModel(raw as string);
+  return { costPreset: raw as string };
+}
+
 /** Comma-separated task names; an empty one (`bench run ''`, `bench run ,`, `a,,b`) is refused. */
 function taskNames(raw: string, catalog: CliCatalog): string[] {
   const names = raw.split(',').map((s) => s.trim());
@@ -641,6 +654,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         config: parseRun(rest, env, catalog, parsed),
         ...(parsed.values.json ? { json: true } : {}),
         ...(parsed.values['no-plan'] ? { noPlan: true } : {}),
+        ...costPresetOf(parsed.values['cost-preset']),
       };
     }
     case 'plan':
@@ -728,6 +742,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         paper: Boolean(values.paper),
         ...(values.json ? { json: true } : {}),
         ...withFigures(values),
+        ...costPresetOf(values['cost-preset']),
       };
     }
     case 'gate': {

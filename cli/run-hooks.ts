@@ -8,6 +8,8 @@ import type { FinishedRun, RunHooks } from '../harness/runner/runner.js';
 import { formatSummaryTable, isGateRow, summarize, writeSummary } from '../reports/summary.js';
 import { expectedSources, markCompleteness, missingCells } from '../reports/completeness.js';
 import { manifestView } from '../reports/manifest.js';
+import type { CostModel } from '../harness/report/cost.js';
+import { costModel } from './cost-preset.js';
 
 /** cli/worker-setup's URL, with this build's extension (.js in dist, .ts under tsx or vitest). */
 export const WORKER_SETUP_URL = new URL(`./worker-setup${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
@@ -16,13 +18,16 @@ export const WORKER_SETUP_URL = new URL(`./worker-setup${extname(fileURLToPath(i
 /** summary.csv / summary.json of the whole run directory (every invocation's cells, planned as its manifest's history
  *  plans them: what `bench report DIR` writes), with each cell's planned count and the planned cells without a sample;
  *  returns the table printed after the run, of this invocation's cells. */
-export function summaryWriter(facets: readonly ReportFacet[]): (run: FinishedRun) => string {
+export function summaryWriter(
+  facets: readonly ReportFacet[],
+  cost: CostModel = costModel(),
+): (run: FinishedRun) => string {
   return (run) => {
     const plannedWhole = expectedSources(manifestView(run.directory.manifest));
-    const whole = markCompleteness(summarize(run.directory.records, facets), plannedWhole);
+    const whole = markCompleteness(summarize(run.directory.records, facets, cost), plannedWhole);
     writeSummary(run.outDir, whole, missingCells(whole, plannedWhole));
     const planned = [{ expected: run.expected, methods: run.methods, model: run.model, shard: 'all' }];
-    const summary = markCompleteness(summarize(run.records, facets), planned);
+    const summary = markCompleteness(summarize(run.records, facets, cost), planned);
     const table = formatSummaryTable(summary, facets, missingCells(summary, planned));
     const cells = (rows: typeof whole) => rows.filter(isGateRow).length;
     return cells(whole) > cells(summary)
@@ -40,6 +45,9 @@ export function wholeDirectoryNote(shown: number, all: number, dir: string): str
 
 /** The runner's hooks for the built-in setup: worker threads rebuild cli/worker-setup's catalog, so `catalog` must
  *  hold the same tasks (a catalog of your own: leave workerSetup out, and the run stays on this thread). */
-export function runHooks(catalog: Catalog): Pick<RunHooks, 'catalog' | 'writeSummary' | 'workerSetup'> {
-  return { catalog, writeSummary: summaryWriter(catalog.reportFacets.all()), workerSetup: WORKER_SETUP_URL };
+export function runHooks(
+  catalog: Catalog,
+  cost: CostModel = costModel(),
+): Pick<RunHooks, 'catalog' | 'writeSummary' | 'workerSetup'> {
+  return { catalog, writeSummary: summaryWriter(catalog.reportFacets.all(), cost), workerSetup: WORKER_SETUP_URL };
 }

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { ReportFacet } from '../harness/report/facet.js';
+import { loneSampleGpuSeconds, type CostModel } from '../harness/report/cost.js';
 import type { SummaryRow } from '../harness/report/summary-row.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
@@ -44,6 +45,9 @@ interface Acc {
   values: KeyedScore[];
   /** Every sample so far came from a bundled fixture. */
   fixture: boolean;
+  longestChain: number;
+  gpuSeconds: number;
+  wallMs: number;
 }
 
 type RowPosition = Pick<SummaryRow, 'task' | 'method' | 'model' | 'lengthKind' | 'length' | 'lengthLabel'>;
@@ -109,10 +113,13 @@ function newAcc(r: SampleRecord, position: Pick<SummaryRow, 'lengthKind' | 'leng
     errorRecordsMissing: [],
     values: [],
     fixture: true,
+    longestChain: 0,
+    gpuSeconds: 0,
+    wallMs: 0,
   };
 }
 
-function add(acc: Acc, r: SampleRecord): void {
+function add(acc: Acc, r: SampleRecord, cost?: CostModel): void {
   const row = acc.row;
   row.n++;
   if (r.metadata?.fixture !== true) acc.fixture = false;
@@ -142,13 +149,26 @@ function add(acc: Acc, r: SampleRecord): void {
   row.calls += finite(r.calls);
   row.cutCalls += count(r.cutCalls);
   acc.builtSum += finite(r.builtTokens);
+  acc.longestChain = Math.max(acc.longestChain, count(r.calls));
+  if (cost)
+    acc.gpuSeconds += loneSampleGpuSeconds(
+      cost,
+      count(r.calls),
+      finite(r.usage?.promptTokens),
+      finite(r.usage?.completionTokens),
+    );
+  acc.wallMs += finite(r.elapsedMs);
 }
 
 /**
  * Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). A record
  * in a facet's breakdown is also counted in a breakdown row of its task × method × model (lengthKind 'bucket').
  */
-export function summarize(records: Iterable<SampleRecord>, facets: readonly ReportFacet[]): SummaryRow[] {
+export function summarize(
+  records: Iterable<SampleRecord>,
+  facets: readonly ReportFacet[],
+  cost?: CostModel,
+): SummaryRow[] {
   const breakdowns = breakdownsOf(facets);
   const groups = new Map<string, Acc>();
   const accFor = (
@@ -171,6 +191,7 @@ export function summarize(records: Iterable<SampleRecord>, facets: readonly Repo
         lengthLabel: r.lengthLabel,
       }),
       r,
+      cost,
     );
     for (const b of breakdowns) {
       const label = b.labelOf(r);
@@ -182,7 +203,7 @@ export function summarize(records: Iterable<SampleRecord>, facets: readonly Repo
         lengthLabel: b.perLength ? `${r.lengthLabel} · ${label}` : label,
       });
       acc.row.breakdown = b.facet;
-      add(acc, r);
+      add(acc, r, cost);
     }
   }
   const rows: SummaryRow[] = [];
@@ -200,6 +221,15 @@ export function summarize(records: Iterable<SampleRecord>, facets: readonly Repo
     );
     row.meanBuiltTokens = acc.builtSum / row.n;
     row.fixture = acc.fixture;
+    row.cost = {
+      callsPerSample: row.calls / row.n,
+      promptTokensPerSample: row.promptTokens / row.n,
+      completionTokensPerSample: row.completionTokens / row.n,
+      longestChain: acc.longestChain,
+      estGpuSecondsPerSample: cost ? acc.gpuSeconds / row.n : null,
+      costPreset: cost ? cost.preset : null,
+      wallSecondsPerSample: row.isReferenceReader ? null : acc.wallMs / row.n / 1000,
+    };
     Object.assign(row, rowInterval(acc.values, row));
     rows.push(row);
   }
@@ -213,6 +243,33 @@ function metricColumns(rows: SummaryRow[]): string[] {
   const names = new Set<string>();
   for (const row of rows) for (const name of Object.keys(row.metrics)) names.add(name);
   return [...names].sort();
+}
+
+/** The cost columns, last in the CSV so that readers of the older columns find them where they were. */
+export const COST_COLUMNS = [
+  'calls_per_sample',
+  'prompt_tokens_per_sample',
+  'completion_tokens_per_sample',
+  'longest_chain',
+  'est_gpu_seconds_per_sample',
+  'cost_preset',
+  'wall_seconds_per_sample',
+] as const;
+
+const round = (x: number, digits: number) => Number(x.toFixed(digits));
+
+function costCells(r: SummaryRow): Array<string | number> {
+  const c = r.cost;
+  if (!c) return COST_COLUMNS.map(() => '');
+  return [
+    round(c.callsPerSample, 2),
+    round(c.promptTokensPerSample, 1),
+    round(c.completionTokensPerSample, 1),
+    c.longestChain,
+    c.estGpuSecondsPerSample === null ? '' : round(c.estGpuSecondsPerSample, 3),
+    c.costPreset ?? '',
+    c.wallSecondsPerSample === null ? '' : round(c.wallSecondsPerSample, 3),
+  ];
 }
 
 /** CSV text: scores ×100 with 2 decimals (the display edge); counts as integers. */
@@ -245,6 +302,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     'cut_calls',
     'mean_built_tokens',
     'fixture',
+    ...COST_COLUMNS,
   ];
   const body = rows.map((r) => [
     r.task,
@@ -273,6 +331,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     r.cutCalls,
     Math.round(r.meanBuiltTokens),
     r.fixture ? 'yes' : 'no',
+    ...costCells(r),
   ]);
   insertIntervalColumns(header, body, rows, 'score_x100', CSV_INTERVAL_COLUMNS);
   return stringify([header, ...body]);

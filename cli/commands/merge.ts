@@ -4,6 +4,7 @@
 // rename each (samples.jsonl, calls.jsonl, prompts, then manifest.json), so the user's own files there stay. A
 // temporary left by a killed merge on this host is removed by the next merge into the same DIR. The caller
 // recomputes the summary from the merged samples.jsonl.
+import { costModel } from '../cost-preset.js';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -345,7 +346,7 @@ export async function mergeCli(cmd: CommandOf<'merge'>, io: CommandIO, ctx: CliC
   const r = await mergeCommand({ shardDirs: cmd.shardDirs, out: cmd.out, onNote: (m) => io.err(`bench: note: ${m}`) });
   const planned = [expectedSource(loadManifestView(cmd.out))];
   const facets = (await ctx.catalog()).reportFacets.all();
-  const rows = markCompleteness(summarize(await loadRecords(cmd.out), facets), planned);
+  const rows = markCompleteness(summarize(await loadRecords(cmd.out), facets, costModel()), planned);
   const missing = missingCells(rows, planned);
   writeSummary(cmd.out, rows, missing);
   io.out(formatSummaryTable(rows, facets, missing));

@@ -1,5 +1,6 @@
 // `bench report <run-dir>... [--out DIR] [--paper] [--format png,svg,pdf] [--size single,double] [--no-title]`: summary
 // CSV/JSON/markdown, charts with caption files, and a self-contained report.html.
+import { costModel } from '../cost-preset.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
@@ -51,6 +52,8 @@ export interface ReportOptions {
   facets?: readonly ReportFacet[];
   /** Chart formats, sizes and title (--format, --size, --no-title). Default: PNG, single and double, titled. */
   figures?: FigureOptions;
+  /** The simulated GPU behind est_gpu_seconds_per_sample (--cost-preset). Default: qwen2.5-7b-h100. */
+  costPreset?: string;
 }
 
 export interface ReportResult {
@@ -137,7 +140,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
     runs.push({ dir, manifest, records: records.length });
   }
   const records = [...byKey.values()];
-  const rows = summarize(records, facets);
+  const rows = summarize(records, facets, costModel(options.costPreset));
   for (const row of rows) if (referenceModels.has(row.model)) row.isReferenceReader = true;
   // Cells with fewer samples than their run planned (interrupted, unfinished shard) are flagged, not shown as complete.
   const planned = runs.flatMap((r) => expectedSources(r.manifest));
@@ -253,6 +256,7 @@ export async function reportCli(cmd: CommandOf<'report'>, io: CommandIO, ctx: Cl
     out: cmd.out,
     paper: cmd.paper,
     ...(cmd.figures ? { figures: cmd.figures } : {}),
+    ...(cmd.costPreset ? { costPreset: cmd.costPreset } : {}),
     onWarning: (m) => io.err(`warning: ${m}`),
   });
   const html = result.files.find((f) => f.endsWith('report.html'));

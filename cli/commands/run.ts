@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import type { CliContext } from '../context.js';
 import { runHooks } from '../run-hooks.js';
+import { costModel } from '../cost-preset.js';
 import { createEmbeddedModel } from '../worker-setup.js';
 import { checkOutputDir } from '../../harness/path-checks.js';
 import { createModel } from '../../harness/models/factory.js';
@@ -236,7 +237,7 @@ export async function runCli(cmd: CommandOf<'run'>, io: CommandIO, ctx: CliConte
     const onEvent = (e: RunEvent) =>
       (e.type === 'samples-capped' || e.type === 'note' ? io.err : say)(describeEvent(e));
     const outcome = await executeRun(cmd.config, {
-      ...runHooks(await ctx.catalog()),
+      ...runHooks(await ctx.catalog(), costModel(cmd.costPreset)),
       createModel: (config, tokenizer) => createModel(config, tokenizer, createEmbeddedModel),
       onEvent,
       signal: controller.signal,

@@ -11,7 +11,7 @@ export type Command =
   /** `bench runs [DIR]`: dir absent = runs/. */
   | { command: 'runs'; dir?: string; json?: boolean }
   /** json: the outcome as one JSON document on stdout; noPlan: no predicted wall time before an endpoint run. */
-  | { command: 'run'; config: RunConfig; json?: boolean; noPlan?: boolean }
+  | { command: 'run'; config: RunConfig; json?: boolean; noPlan?: boolean; costPreset?: string }
   /** `bench plan`: config is the planned `bench run` (absent with only --calibrate); the rest as typed, checked by the command. */
   | {
       command: 'plan';
@@ -46,7 +46,15 @@ export type Command =
     }
   /** format: an export layout of the catalog (checked by the parser). */
   | { command: 'export'; runDir: string; format: string; out: string; tasks?: string[] }
-  | { command: 'report'; runDirs: string[]; out?: string; paper: boolean; json?: boolean; figures?: FigureOptions }
+  | {
+      command: 'report';
+      runDirs: string[];
+      out?: string;
+      paper: boolean;
+      json?: boolean;
+      figures?: FigureOptions;
+      costPreset?: string;
+    }
   | {
       command: 'gate';
       runDir: string;

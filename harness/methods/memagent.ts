@@ -160,14 +160,14 @@ export function memAgentPlan(
   return calls;
 }
 
-const CHUNK_TOKENS: MethodOption = {
+export const CHUNK_TOKENS: MethodOption = {
   flag: 'chunk-tokens',
   type: 'integer',
   min: 16,
   default: 5000,
   help: 'context tokens per memory-update call',
 };
-const MEMORY_TOKENS: MethodOption = {
+export const MEMORY_TOKENS: MethodOption = {
   flag: 'memory-tokens',
   type: 'integer',
   min: 16,

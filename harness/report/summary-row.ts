@@ -1,6 +1,7 @@
 // The summary row: one group of samples (task × method × model × length), as summary.json and summary.csv hold it.
 // A contract between the writers in reports/ and the families' report facets (harness/report/facet.ts).
 import type { SampleRecord } from '../types.js';
+import type { RowCost } from './cost.js';
 
 /** 'wilson': every sample scored exactly 0 or 1 (a binomial count). 'bootstrap': any other scores (F1, ROUGE, partial credit).
  *  'price-bonett': an average of several tasks' 0/1 scores (a suite's aggregate row). */
@@ -76,6 +77,8 @@ export interface SummaryRow extends RowInterval {
   cutCalls: number;
   /** Mean context tokens actually built (record.builtTokens). */
   meanBuiltTokens: number;
+  /** Calls, tokens, longest chain and estimated GPU-seconds per sample (harness/report/cost.ts). */
+  cost?: RowCost;
   /** True when every sample came from a small test fixture bundled with bench (metadata.fixture, e.g. LongBench's),
    *  not the benchmark's data: reports label such rows so that their scores are never quoted as the benchmark's. */
   fixture?: boolean;

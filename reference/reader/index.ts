@@ -11,7 +11,9 @@ import { parsePrompt, type ParsedPrompt } from './prompt.js';
 import { questionInfo as info, type QuestionInfo } from './question.js';
 import { isSummaryProblem, summarize } from './summary.js';
 import { SUMMARY_CHARS, summaryFromMemory, updateSummaryMemory } from './summary-memory.js';
+import { EMPTY_MEMORY } from './memory.js';
 import { memoryLines, readWhole, updateMemory } from './update.js';
+import { missingTerms, parseRivalChat, parseRivalText, planReply, type RivalPrompt } from './rivals.js';
 
 export const READER_ID = 'reference-reader-v1';
 export const READER_LABEL = 'reference reader (lexical, deterministic; not an LLM)';
@@ -63,10 +65,32 @@ function lastQuestionLine(text: string): string | null {
   return null;
 }
 
-function reply(p: ParsedPrompt, maxTokens: number, skills: readonly ReaderSkill[]): string {
+/** Characters of the tags around ReMemR1's memory and its recall request. */
+const TAGGED_ROOM = 24;
+
+function reply(p: ParsedPrompt | RivalPrompt, maxTokens: number, skills: readonly ReaderSkill[]): string {
   const questionInfo = (question: string): QuestionInfo => info(question, skills);
   const maxChars = Math.max(16, Math.floor(maxTokens * 3.5));
   switch (p.kind) {
+    case 'plan':
+      return planReply(questionInfo(p.question), p.memory);
+    case 'extract': {
+      const relevant = readWhole(questionInfo(p.question), p.context, WHOLE_TEXT_BUDGET)
+        .filter((c) => c.final > 0)
+        .slice(0, 3);
+      return relevant.length === 0 ? 'No relevant text.' : relevant.map((c) => c.text).join(' ');
+    }
+    case 'refine': {
+      const answer = answerFromText(questionInfo(p.question), p.context);
+      return answer === FALLBACK ? p.answer : answer;
+    }
+    case 'tagged-update': {
+      const q = questionInfo(p.question);
+      const memory = updateMemory(q, p.memory, p.section, Math.max(16, maxTokens - TAGGED_ROOM));
+      // Partial evidence: the memory lacks some of the question's terms; the recall asks for them.
+      const missing = p.memory.trim() === EMPTY_MEMORY ? [] : missingTerms(q, memory);
+      return `<update>\n${memory}\n</update>${missing.length > 0 ? `\n<recall>${missing.join(' ')}</recall>` : ''}`;
+    }
     case 'update':
       if (isSummaryProblem(p.question)) return updateSummaryMemory(p.question, p.memory, p.section, maxTokens);
       return updateMemory(questionInfo(p.question), p.memory, p.section, maxTokens);
@@ -108,7 +132,9 @@ export function createReferenceReader(skills: readonly ReaderSkill[]): Reference
     const limit = Math.max(1, Math.floor(Math.max(1, maxTokens) * 3.5));
     let out: string;
     try {
-      out = reply(parsePrompt(promptText(messages), known), Math.max(1, maxTokens), known);
+      const text = promptText(messages);
+      const parsed = parseRivalChat(messages) ?? parseRivalText(text) ?? parsePrompt(text, known);
+      out = reply(parsed, Math.max(1, maxTokens), known);
     } catch {
       out = FALLBACK;
     }

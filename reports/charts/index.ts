@@ -18,6 +18,7 @@ import { captionText } from './frame.js';
 import { slug } from '../labels.js';
 import type { DiffRow } from '../paired.js';
 import { chartableDiffRows, differenceFigure } from './difference.js';
+import { costFigure, costPoints } from './cost.js';
 
 /** 'accuracy', 'difference', or a facet chart's kind ('niah-heatmap', 'probe', 'longbench', 'rouge', ...). */
 export type ChartKind = string;
@@ -90,6 +91,16 @@ function plan(p: ChartPlan): FacetChart[] {
     });
   }
   for (const c of contributed) jobs.push(...(c?.charts ?? []));
+  // Accuracy against estimated cost, per task with two points or more (every length, LongBench's native too).
+  for (const task of [...new Set(p.rows.map((r) => r.task))]) {
+    if (costPoints(p.rows, task).length < 2) continue;
+    jobs.push({
+      kind: 'cost',
+      title: `${task}: accuracy vs estimated GPU cost`,
+      base: `cost-${slug(task)}`,
+      render: (size, output) => costFigure({ task, rows: p.rows, size, output }),
+    });
+  }
   for (const task of [...new Set(chartableDiffRows(p.paired ?? []).map((r) => r.task))]) {
     const rows = chartableDiffRows(p.paired ?? []).filter((r) => r.task === task);
     if (new Set(rows.map((r) => `${r.lengthKind}:${r.length}`)).size < 2) continue;

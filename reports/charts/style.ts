@@ -26,6 +26,12 @@ export const KNOWN_METHOD_STYLES: Readonly<Record<string, MethodStyle>> = {
   memagent: { color: OKABE_ITO.blue, marker: 'circle' },
   'full-context': { color: OKABE_ITO.vermillion, marker: 'square' },
   rag: { color: OKABE_ITO.green, marker: 'triangle' },
+  infmem: { color: OKABE_ITO.orange, marker: 'diamond' },
+  rememr1: { color: OKABE_ITO.sky, marker: 'triangle-down' },
+  'chain-of-agents': { color: OKABE_ITO.purple, marker: 'diamond' },
+  refine: { color: OKABE_ITO.orange, marker: 'square' },
+  'map-reduce': { color: OKABE_ITO.sky, marker: 'circle' },
+  compress: { color: OKABE_ITO.purple, marker: 'triangle' },
 };
 
 // Other methods: one of these colours × one of these shapes (15 pairs, none a built-in method's colour; black is

@@ -154,7 +154,7 @@ test('a method registered from outside runs end to end, appears in --dry-run and
 test('an option for a method the run does not use is refused', () => {
   assert.throws(
     () => config(['--method', 'full-context', '--chunk-tokens', '100']),
-    /--chunk-tokens applies to memagent, which this run does not use/,
+    /--chunk-tokens applies to memagent, infmem, rememr1, chain-of-agents, refine, map-reduce, which this run does not use/,
   );
 });
 

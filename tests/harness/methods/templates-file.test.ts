@@ -64,7 +64,7 @@ test('bench run refuses an unknown template name, listing the known ones', async
   assertOneLine(
     r,
     2,
-    /--templates .*unknown-name\.json: unknown template "summary" \(known templates: update, final, fullContext\)$/,
+    /--templates .*unknown-name\.json: unknown template "summary" \(known templates: update, final, fullContext, infmemPlanner, .*, compressZh\)$/,
   );
 });
 
@@ -112,7 +112,23 @@ test('readTemplatesFile: a missing slot, a non-string and bad JSON are refused; 
   const known = methods.templates();
   assert.deepEqual(
     known.map((t) => t.name),
-    ['update', 'final', 'fullContext'],
+    [
+      'update',
+      'final',
+      'fullContext',
+      'infmemPlanner',
+      'infmemWriter',
+      'rememr1Update',
+      'rememr1Final',
+      'coaWorker',
+      'coaManager',
+      'refineInitial',
+      'refineStep',
+      'mapReduceMap',
+      'mapReduceCombine',
+      'compress',
+      'compressZh',
+    ],
   );
   assert.throws(
     () => readTemplatesFile(file('missing.json', { update: '{question} {memory}' }), known),
@@ -121,7 +137,7 @@ test('readTemplatesFile: a missing slot, a non-string and bad JSON are refused; 
   assert.throws(() => readTemplatesFile(file('num.json', { final: 3 }), known), /"final" must be a string/);
   assert.throws(
     () => readTemplatesFile(file('broken.json', '{"final": '), known),
-    /cannot read --templates .*broken\.json: .*expected JSON with keys update, final, fullContext/,
+    /cannot read --templates .*broken\.json: .*expected JSON with keys update, final, fullContext, infmemPlanner/,
   );
   // \boxed{} and upstream's literal \boxed{{}} are no slots: such a template is accepted and sent as written.
   const literal = 'Read {context}\nQ: {question}\nPut the answer in \\boxed{{}} or \\boxed{}.';
