@@ -12,7 +12,9 @@ export const BUCKET_NOTE =
 export const longbenchReportFacet: ReportFacet = {
   name: 'longbench',
   order: 30,
-  charts: ({ rows, referenceModels }) => {
+  charts: ({ rows: all, referenceModels }) => {
+    // LongBench v1 and LongBench-E rows only (LongBench v2 has its own chart).
+    const rows = all.filter((r) => r.task.startsWith('longbench/'));
     const charts: FacetChart[] = [];
     if (rows.some((r) => r.lengthKind === 'native'))
       charts.push({
