@@ -38,7 +38,10 @@ function text(title: string, sentences: readonly string[]): string {
 export function buildV2FixtureRows(data: { records: readonly SourceQuestion[] }): V2Row[] {
   const isOpen = (a: string) => !['yes', 'no'].includes(a.toLowerCase()) && a.length < 60;
   // The first questions from V2_FIXTURE_FIRST with an open answer (not yes/no); distractors from the next 400.
-  const own = data.records.slice(V2_FIXTURE_FIRST).filter((r) => isOpen(r.answer)).slice(0, PLAN.length);
+  const own = data.records
+    .slice(V2_FIXTURE_FIRST)
+    .filter((r) => isOpen(r.answer))
+    .slice(0, PLAN.length);
   const after = data.records.indexOf(own[own.length - 1]) + 1;
   const pool = data.records.slice(after, after + 400);
   const answers = pool.map((r) => r.answer).filter(isOpen);
