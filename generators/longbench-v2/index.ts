@@ -37,6 +37,8 @@ function prepare(env: TaskEnv): PreparedTask {
           },
         }
       : {}),
+    // Recorded in the manifest, so a rerun into the same directory with another --v2-prompt is not mixed with it.
+    flavour: mode,
     maxSamples: () => data.rows.length,
     build(_length, index): GeneratedSample {
       const row = data.rows[index];
