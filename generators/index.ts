@@ -2,10 +2,17 @@
 import { Catalog, type Family } from '../harness/registry/family.js';
 import { jsonlFamily } from './jsonl/family.js';
 import { longbenchFamily } from './longbench/family.js';
+import { longbenchV2Family } from './longbench-v2/family.js';
 import { rulerHqaFamily } from './ruler-hqa/family.js';
 import { rulerFamily } from './ruler/family.js';
 
-export const FAMILIES: readonly Family[] = [rulerHqaFamily, rulerFamily, longbenchFamily, jsonlFamily];
+export const FAMILIES: readonly Family[] = [
+  rulerHqaFamily,
+  rulerFamily,
+  longbenchFamily,
+  longbenchV2Family,
+  jsonlFamily,
+];
 
 /** Every built-in family's entries; the CLI builds it once and hands it down. */
 export function builtinCatalog(): Catalog {

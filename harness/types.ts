@@ -127,6 +127,13 @@ export interface PromptSpec {
   questionFill?: 'stripped' | 'raw';
   /** The task's default sampling (its protocol's); --temperature / --top-p override it. Default MemAgent's 0.7 / 0.95. */
   decoding?: Decoding;
+  /** A second call of the one-shot methods (full-context, rag) after a non-empty first reply: `template` with every
+   *  `placeholder` replaced by that reply, stripped; its reply is the answer (LongBench v2's 0shot_cot → 0shot_cot_ans).
+   *  The first reply is kept in the record's extra `first_output`. */
+  followUp?: { template: string; placeholder: string; maxNewTokens: number };
+  /** MemAgent's answer-from-memory prompt for this task ({question}, {memory}), in place of its own; the reply is the
+   *  answer as it stands (LongBench v2 asks for "The correct answer is (...)"). */
+  memagentFinal?: string;
 }
 
 /** Per-sample inputs of a metric beyond prediction and answers (harness/scorers), set by the generator and read only

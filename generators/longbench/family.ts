@@ -1,5 +1,6 @@
-// LongBench v1 (THUDM/LongBench): per-dataset tasks, the qa/sum groups, metrics, file layouts (bench export --format
-// longbench), report facets and what the reference reader knows of its prompts.
+// LongBench v1 and LongBench-E (THUDM/LongBench): the 21 datasets and 13 _e tasks, their groups, metrics (the Chinese
+// ones on jieba), file layouts (bench export --format longbench), report facets and what the reference reader knows
+// of its prompts.
 import type { Family } from '../../harness/registry/family.js';
 import { longbenchReportFacet } from './report-facet.js';
 import { longbenchRowsFormat } from './data-file.js';

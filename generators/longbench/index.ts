@@ -7,8 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import {
   fullContextTemplate,
   instructionOf,
+  LONGBENCH_CODE_DATASETS,
+  LONGBENCH_DATASETS,
+  LONGBENCH_E_DATASETS,
+  LONGBENCH_FEWSHOT_DATASETS,
+  LONGBENCH_NO_CHAT_TEMPLATE,
   LONGBENCH_QA_DATASETS,
   LONGBENCH_SUM_DATASETS,
+  LONGBENCH_SYNTHETIC_DATASETS,
+  LONGBENCH_ZH_DATASETS,
   maxNewTokens,
   type LongBenchDataset,
 } from './prompts.js';
@@ -28,8 +35,8 @@ export function questionOf(row: LongBenchRow, dataset: LongBenchDataset): string
   return row.input.trim() !== '' ? row.input : instructionOf(dataset);
 }
 
-function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): PreparedTask {
-  const data = loadLongBench(dataset, env.options.data);
+function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset, e: boolean): PreparedTask {
+  const data = loadLongBench(dataset, env.options.data, e);
   const metric = metricOf(dataset);
   const fullContext = fullContextTemplate(dataset);
   const maxTokens = maxNewTokens(dataset);
@@ -53,7 +60,8 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
         answers: row.answers,
         context: textContext(row.context, env.tokenizer),
         metric,
-        scoring: { dataset: row.dataset, allClasses: row.all_classes },
+        // A LongBench-E sample is scored and exported as `<dataset>_e` (pred_e/ for eval.py --e).
+        scoring: { dataset: e ? `${dataset}_e` : row.dataset, allClasses: row.all_classes },
         // pred.py: prompt_format.format(**json_obj) on the raw fields, middle truncation keeping int(max/2) ids at
         // each end, greedy decoding (docs/PROTOCOLS.md §e.6). MemAgent's prompts still strip the question (§e.4).
         prompt: {
@@ -71,6 +79,10 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset): Prepare
           language: row.language,
           all_classes: row.all_classes,
           longbench_e_bucket: longbenchEBucket(row.length),
+          // pred.py applies the model's chat template except for trec, triviaqa, samsum, lsht, lcc, repobench-p; bench
+          // always sends one user message (docs/PROTOCOLS.md §e.6).
+          chat_template: !LONGBENCH_NO_CHAT_TEMPLATE.has(dataset),
+          ...(e ? { longbench_e: true } : {}),
           data_sha256: data.sha256,
           fixture: data.fixture,
         },
@@ -89,31 +101,62 @@ function fixtureRows(dataset: LongBenchDataset): number {
     : 0;
 }
 
-function task(dataset: LongBenchDataset, kind: 'QA' | 'summarisation'): TaskDefinition {
-  const name = `longbench/${dataset}`;
+/** What each dataset asks for, in `bench tasks`. */
+function kindOf(dataset: LongBenchDataset): string {
+  const zh = (LONGBENCH_ZH_DATASETS as readonly string[]).includes(dataset) ? 'Chinese ' : '';
+  if (dataset === 'lsht') return 'Chinese few-shot news classification';
+  if (dataset === 'passage_retrieval_zh') return 'Chinese synthetic passage retrieval';
+  if ((LONGBENCH_QA_DATASETS as readonly string[]).includes(dataset) || dataset === 'multifieldqa_zh') return `${zh}QA`;
+  if (dataset === 'dureader') return 'Chinese multi-document QA';
+  if ((LONGBENCH_SUM_DATASETS as readonly string[]).includes(dataset) || dataset === 'vcsum')
+    return `${zh}summarisation`;
+  if ((LONGBENCH_FEWSHOT_DATASETS as readonly string[]).includes(dataset)) return 'few-shot';
+  if ((LONGBENCH_SYNTHETIC_DATASETS as readonly string[]).includes(dataset)) return 'synthetic';
+  return 'code completion';
+}
+
+/** LongBench's row counts: 200 per dataset, except multifieldqa_en (150), lcc and repobench-p (500). */
+function fullSize(dataset: LongBenchDataset): number {
+  return dataset === 'multifieldqa_en' ? 150 : dataset === 'lcc' || dataset === 'repobench-p' ? 500 : 200;
+}
+
+function task(dataset: LongBenchDataset, e = false): TaskDefinition {
+  const name = e ? `longbench/${dataset}_e` : `longbench/${dataset}`;
+  const what = e
+    ? `LongBench-E ${dataset}_e (${kindOf(dataset)}), scored ${metricOf(dataset)} per 0-4k/4-8k/8k+ bucket; the v1 fixture where bundled, or --data DIR with ${dataset}_e.jsonl`
+    : `LongBench v1 ${dataset} (${kindOf(dataset)}), documents at their own lengths, scored ${metricOf(dataset)}; bundled fixture or --data DIR`;
   return {
     name,
     version: LONGBENCH_VERSION,
-    description: `LongBench v1 ${dataset} (${kind}), documents at their own lengths, scored ${metricOf(dataset)}; bundled fixture or --data DIR`,
+    description: what,
     metric: metricOf(dataset),
-    defaultSamples: dataset === 'multifieldqa_en' ? 150 : 200,
+    // LongBench-E's row counts differ per dataset; every row of the file runs.
+    defaultSamples: e ? Number.POSITIVE_INFINITY : fullSize(dataset),
     defaultLengths: 'native',
     acceptsDocCounts: false,
     nativeLengths: true,
     bundled: () => ({ rows: fixtureRows(dataset), fixture: true }),
     decoding: LONGBENCH_DECODING,
     async prepare(env) {
-      return prepare(env, name, dataset);
+      return prepare(env, name, dataset, e);
     },
   };
 }
 
+const named = (datasets: readonly string[], suffix = '') => datasets.map((d) => `longbench/${d}${suffix}`);
+
 export const longbenchTasks: TaskDefinition[] = [
-  ...LONGBENCH_QA_DATASETS.map((d) => task(d, 'QA')),
-  ...LONGBENCH_SUM_DATASETS.map((d) => task(d, 'summarisation')),
+  ...LONGBENCH_DATASETS.map((d) => task(d)),
+  ...LONGBENCH_E_DATASETS.map((d) => task(d, true)),
 ];
 
 export const longbenchGroups: Record<string, string[]> = {
-  'longbench-qa': LONGBENCH_QA_DATASETS.map((d) => `longbench/${d}`),
-  'longbench-sum': LONGBENCH_SUM_DATASETS.map((d) => `longbench/${d}`),
+  'longbench-qa': named(LONGBENCH_QA_DATASETS),
+  'longbench-sum': named(LONGBENCH_SUM_DATASETS),
+  'longbench-zh': named(LONGBENCH_ZH_DATASETS),
+  'longbench-fewshot': named([...LONGBENCH_FEWSHOT_DATASETS, 'lsht']),
+  'longbench-synthetic': named([...LONGBENCH_SYNTHETIC_DATASETS, 'passage_retrieval_zh']),
+  'longbench-code': named(LONGBENCH_CODE_DATASETS),
+  longbench: named(LONGBENCH_DATASETS),
+  'longbench-e': named(LONGBENCH_E_DATASETS, '_e'),
 };

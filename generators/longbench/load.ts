@@ -37,9 +37,10 @@ export function fixturePath(dataset: string): string {
 
 /**
  * The file holding `dataset`: with no `data` option the bundled fixture; with a directory, `<dataset>.jsonl`
- * (else LongBench-E's `<dataset>_e.jsonl`), also looked for under `data/` as data.zip unpacks; with a file, that file.
+ * (else LongBench-E's `<dataset>_e.jsonl`; only that one when `e`), also looked for under `data/` as data.zip
+ * unpacks; with a file, that file.
  */
-export function resolveDataFile(dataset: string, data?: string): { file: string; fixture: boolean } {
+export function resolveDataFile(dataset: string, data?: string, e = false): { file: string; fixture: boolean } {
   if (data === undefined) {
     const file = fixturePath(dataset);
     if (!existsSync(file)) {
@@ -52,6 +53,16 @@ export function resolveDataFile(dataset: string, data?: string): { file: string;
   if (!existsSync(data))
     throw new UserError(`--data ${data} does not exist: pass a directory holding LongBench's <dataset>.jsonl files`);
   if (!statSync(data).isDirectory()) return { file: data, fixture: false };
+  if (e) {
+    // LongBench-E rows are a sample set of their own: only <dataset>_e.jsonl will do.
+    for (const dir of [data, join(data, 'data')]) {
+      const file = join(dir, `${dataset}_e.jsonl`);
+      if (existsSync(file)) return { file, fixture: false };
+    }
+    throw new DatasetMissingError(
+      `no ${dataset}_e.jsonl in ${data} (nor in its data/): pass --data DIR with LongBench-E's ${dataset}_e.jsonl`,
+    );
+  }
   for (const dir of [data, join(data, 'data')]) {
     for (const name of [`${dataset}.jsonl`, `${dataset}_e.jsonl`]) {
       const file = join(dir, name);
@@ -138,8 +149,8 @@ function firstDataset(text: string): string | undefined {
 const cache = new Map<string, LongBenchData>();
 
 /** Loads `dataset`'s rows in file order from the bundled fixture or the user's `--data` directory or file. */
-export function loadLongBench(dataset: string, data?: string): LongBenchData {
-  const { file, fixture } = resolveDataFile(dataset, data);
+export function loadLongBench(dataset: string, data?: string, e = false): LongBenchData {
+  const { file, fixture } = resolveDataFile(dataset, data, e);
   const st = statSync(file);
   const key = `${dataset}\u0000${file}\u0000${st.size}\u0000${st.mtimeMs}`;
   const hit = cache.get(key);

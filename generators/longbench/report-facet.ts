@@ -3,6 +3,7 @@
 import type { FacetChart, ReportFacet } from '../../harness/report/facet.js';
 import { shortModel, slug } from '../../reports/labels.js';
 import { LONGBENCH_E_BUCKETS } from './protocol.js';
+import { eBucketRows, eChartTitle, eFigure } from './e-chart.js';
 import { hasRouge, rougeFigure, rougeFixtures } from './rouge-chart.js';
 import { longbenchChartTitle, longbenchFigure } from './scores-chart.js';
 
@@ -12,7 +13,9 @@ export const BUCKET_NOTE =
 export const longbenchReportFacet: ReportFacet = {
   name: 'longbench',
   order: 30,
-  charts: ({ rows, referenceModels }) => {
+  charts: ({ rows: all, referenceModels }) => {
+    // LongBench v1 and LongBench-E rows only (LongBench v2 has its own chart).
+    const rows = all.filter((r) => r.task.startsWith('longbench/'));
     const charts: FacetChart[] = [];
     if (rows.some((r) => r.lengthKind === 'native'))
       charts.push({
@@ -30,6 +33,18 @@ export const longbenchReportFacet: ReportFacet = {
         render: (size, output) =>
           rougeFigure({ model, isReferenceReader: referenceModels.has(model), rows, size, output }),
       });
+    // LongBench-E: one bucket chart per method × model.
+    const eRows = eBucketRows(rows);
+    for (const key of [...new Set(eRows.map((r) => `${r.method}\u0000${r.model}`))].sort()) {
+      const [method, model] = key.split('\u0000');
+      charts.push({
+        kind: 'longbench-e',
+        title: `${eChartTitle(eBucketRows(rows, method, model))} — ${method}`,
+        base: `longbench-e-${slug(method)}-${slug(model)}`,
+        render: (size, output) =>
+          eFigure({ rows, method, model, isReferenceReader: referenceModels.has(model), size, output }),
+      });
+    }
     return { charts, claims: hasRouge };
   },
   breakdown: {

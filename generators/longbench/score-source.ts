@@ -9,6 +9,7 @@ import { Group, type ScoreRow } from '../../harness/scorers/aggregate.js';
 import { getMetric, type MetricRegistry } from '../../harness/scorers/metric.js';
 import { cleanPrediction, type ScoreSource, type TokenTally } from '../../harness/scorers/sources/source.js';
 import { isStringArray, lineError, readJsonl } from '../../harness/run-dir/jsonl.js';
+import { plural } from '../../harness/util/plural.js';
 
 type Reference = Record<string, number | Record<string, number | null> | null>;
 
@@ -39,61 +40,85 @@ export function scoreLongBench(
   const inPredE = basename(dirname(resolve(dir))) === 'pred_e';
   const e = opts.e ?? (refIsE || inPredE || stems.every((s) => s.endsWith('_e')));
   const rows: ScoreRow[] = [];
+  const skipped: string[] = [];
   files.forEach((file, k) => {
-    const dataset = stems[k];
-    const metricName = opts.metric ?? longbenchMetricFor(dataset);
-    const metric = getMetric(metrics, metricName);
-    const groups = new Map<string, Group>();
-    const groupFor = (label: string): Group => {
-      let g = groups.get(label);
-      if (!g)
-        groups.set(
-          label,
-          (g = new Group({ task: dataset, method: 'longbench-pred', model, lengthLabel: label, metric: metricName })),
-        );
-      return g;
-    };
-    if (e) for (const b of LONGBENCH_E_BUCKETS) groupFor(b.label);
-    else groupFor('all');
-    const parsed = readJsonl(file);
-    // eval.py passes the all_classes of the file's last line to every sample.
-    let allClasses: string[] | null = null;
-    for (const { line, value } of parsed.lines) {
-      if (typeof value.pred !== 'string') throw lineError(file, line, `'pred' must be a string (LongBench pred line)`);
-      if (!isStringArray(value.answers))
-        throw lineError(file, line, `'answers' must be an array of strings (LongBench pred line)`);
-      if (!('all_classes' in value)) throw lineError(file, line, `missing 'all_classes' (LongBench pred line)`);
-      allClasses = isStringArray(value.all_classes) ? value.all_classes : null;
-      if (e && typeof value.length !== 'number')
-        throw lineError(file, line, `'length' must be a number for LongBench-E buckets`);
-    }
-    if (parsed.lines.length === 0) throw new UserError(`${file}: no prediction lines`);
-    for (const { line, value } of parsed.lines) {
-      // Special tokens are never part of the answer: cleaned as bench run cleans its predictions.
-      const pred = cleanPrediction(value.pred as string, opts.tokens, `${file}:${line}`);
-      const score = metric.score(pred, value.answers as string[], { dataset, allClasses });
-      groupFor(e ? longbenchEBucket(value.length as number) : 'all').add(score, {}, 'ok', pred);
-    }
-    const ref = reference?.[dataset];
-    for (const [label, group] of groups) {
-      // Compare only like with like: a bucketed result.json with bucket rows, a plain one with 'all' rows.
-      const refValue = e
-        ? typeof ref === 'object' && ref !== null
-          ? ref[label]
-          : undefined
-        : typeof ref === 'number'
-          ? ref
-          : undefined;
-      rows.push(
-        group.row({
-          summation: e ? 'numpy' : 'sequential',
-          percentStyle: e ? 'numpy' : 'python',
-          reference: typeof refValue === 'number' || refValue === null ? refValue : undefined,
-          referenceLabel: 'result.json',
-        }),
-      );
+    try {
+      rows.push(...scoreFile(file, stems[k], e, reference, opts, metrics, model));
+    } catch (err) {
+      // A directory: score every file that can be, name the others. One file: its problem is the answer.
+      if (!(err instanceof UserError) || files.length === 1) throw err;
+      skipped.push(`${basename(file)} (${err.message.replace(`${file}: `, '').replace(`${file}:`, 'line ')})`);
     }
   });
+  if (skipped.length === files.length)
+    throw new UserError(`no LongBench pred file in ${dir} could be scored: ${skipped.join('; ')}`);
+  if (skipped.length > 0) warnings.push(`skipped ${plural(skipped.length, 'file')}: ${skipped.join('; ')}`);
+  return rows;
+}
+
+/** One pred file's rows: one per LongBench-E bucket, or one 'all' row. */
+function scoreFile(
+  file: string,
+  dataset: string,
+  e: boolean,
+  reference: Reference | undefined,
+  opts: { metric?: string; tokens?: TokenTally },
+  metrics: MetricRegistry,
+  model: string,
+): ScoreRow[] {
+  const rows: ScoreRow[] = [];
+  const metricName = opts.metric ?? longbenchMetricFor(dataset);
+  const metric = getMetric(metrics, metricName);
+  const groups = new Map<string, Group>();
+  const groupFor = (label: string): Group => {
+    let g = groups.get(label);
+    if (!g)
+      groups.set(
+        label,
+        (g = new Group({ task: dataset, method: 'longbench-pred', model, lengthLabel: label, metric: metricName })),
+      );
+    return g;
+  };
+  if (e) for (const b of LONGBENCH_E_BUCKETS) groupFor(b.label);
+  else groupFor('all');
+  const parsed = readJsonl(file);
+  // eval.py passes the all_classes of the file's last line to every sample.
+  let allClasses: string[] | null = null;
+  for (const { line, value } of parsed.lines) {
+    if (typeof value.pred !== 'string') throw lineError(file, line, `'pred' must be a string (LongBench pred line)`);
+    if (!isStringArray(value.answers))
+      throw lineError(file, line, `'answers' must be an array of strings (LongBench pred line)`);
+    if (!('all_classes' in value)) throw lineError(file, line, `missing 'all_classes' (LongBench pred line)`);
+    allClasses = isStringArray(value.all_classes) ? value.all_classes : null;
+    if (e && typeof value.length !== 'number')
+      throw lineError(file, line, `'length' must be a number for LongBench-E buckets`);
+  }
+  if (parsed.lines.length === 0) throw new UserError(`${file}: no prediction lines`);
+  for (const { line, value } of parsed.lines) {
+    // Special tokens are never part of the answer: cleaned as bench run cleans its predictions.
+    const pred = cleanPrediction(value.pred as string, opts.tokens, `${file}:${line}`);
+    const score = metric.score(pred, value.answers as string[], { dataset, allClasses });
+    groupFor(e ? longbenchEBucket(value.length as number) : 'all').add(score, {}, 'ok', pred);
+  }
+  const ref = reference?.[dataset];
+  for (const [label, group] of groups) {
+    // Compare only like with like: a bucketed result.json with bucket rows, a plain one with 'all' rows.
+    const refValue = e
+      ? typeof ref === 'object' && ref !== null
+        ? ref[label]
+        : undefined
+      : typeof ref === 'number'
+        ? ref
+        : undefined;
+    rows.push(
+      group.row({
+        summation: e ? 'numpy' : 'sequential',
+        percentStyle: e ? 'numpy' : 'python',
+        reference: typeof refValue === 'number' || refValue === null ? refValue : undefined,
+        referenceLabel: 'result.json',
+      }),
+    );
+  }
   return rows;
 }
 

@@ -3,6 +3,7 @@
 import type { Metric, MetricOptions } from '../../harness/scorers/metric.js';
 import { isStringArray } from '../../harness/scorers/score-sample.js';
 import { classification, codeSim, count, longbenchPrediction, qaF1, retrieval } from './metrics.js';
+import { qaF1Zh, rougeZh } from './metrics-zh.js';
 import { pltrdyRouge, rougeLFLongBench } from './rouge-pltrdy.js';
 import { rougeLTextbook } from './rouge-textbook.js';
 
@@ -108,6 +109,16 @@ export const LONGBENCH_METRIC_ENTRIES: readonly Metric[] = [
     score: (p, a, opts) => pltrdyExtras(p, a, opts).rougeL_r,
     extra: (p, a, opts) => pltrdyExtras(p, a, opts),
   },
+  longbench(
+    'qa_f1_zh',
+    'LongBench qa_f1_zh (multifieldqa_zh): token F1 over jieba words, each normalised (normalize_zh_answer), max over golds',
+    qaF1Zh,
+  ),
+  longbench(
+    'rouge_zh',
+    'LongBench rouge_zh (dureader, vcsum): ROUGE-L F as rouge_l_f over space-joined jieba words, max over golds',
+    rougeZh,
+  ),
   longbench(
     'rouge_l_textbook',
     'textbook ROUGE-L F1 (js-rouge: Treebank tokens, clipped counts); not LongBench-comparable',

@@ -13,6 +13,7 @@ import type {
   Usage,
 } from '../types.js';
 import { takeAnswer } from '../protocol/answer.js';
+import { pyStrip } from '../protocol/pytext.js';
 import { sampleDecoding, type DecodingOverride } from '../protocol/decoding.js';
 
 /** Wall-clock epoch milliseconds with sub-millisecond precision (comparable across worker threads). */
@@ -134,18 +135,33 @@ export async function answerOnce(
   try {
     // The run's --temperature / --top-p where given, else the task's protocol decoding (harness/protocol/decoding.ts).
     const { temperature, topP } = sampleDecoding(settings, sample);
-    const res = await callModel(ctx, sample, method, 0, 'answer', {
+    let res = await callModel(ctx, sample, method, 0, 'answer', {
       messages: [{ role: 'user', content: built.prompt }],
       params: { maxTokens: sample.prompt?.maxNewTokens ?? settings.maxNewTokens, temperature, topP },
       promptTokensHint: built.promptTokens,
     });
+    let calls = 1;
+    let usage = res.usage;
+    const followUp = sample.prompt?.followUp;
+    if (followUp && res.text !== '') {
+      // LongBench v2's CoT: the stripped first reply fills the second prompt (str.replace: every occurrence).
+      const first = res.text;
+      const prompt = followUp.template.split(followUp.placeholder).join(pyStrip(first));
+      res = await callModel(ctx, sample, method, 1, 'answer', {
+        messages: [{ role: 'user', content: prompt }],
+        params: { maxTokens: followUp.maxNewTokens, temperature, topP },
+      });
+      calls = 2;
+      usage = addUsage(usage, res.usage);
+      extra = { ...extra, first_output: first };
+    }
     const format = sample.prompt?.answerFormat ?? settings.defaultFormat;
     return {
       prediction: takeAnswer(format === 'raw' ? res.text : res.text.trim(), format),
       rawOutput: res.text,
       status: 'ok',
-      calls: 1,
-      usage: res.usage,
+      calls,
+      usage,
       extra,
     };
   } catch (err) {

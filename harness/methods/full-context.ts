@@ -84,7 +84,8 @@ export function middleTruncatedPrompt(
   maxContext: number,
   rule: TruncationRule = 'joined',
 ): { prompt: string; truncated: boolean; promptTokens: number } {
-  const [before, after] = fillTemplate(template, { question, context: '\u0000' }).split('\u0000');
+  // A template without {context} (LongBench v2's 0shot_no_context) is all head.
+  const [before, after = ''] = fillTemplate(template, { question, context: '\u0000' }).split('\u0000');
   const overhead = tokenizer.count(before) + tokenizer.count(after);
   if (context.tokenCount + overhead <= maxContext - MARGIN) {
     const prompt = before + context.text() + after;

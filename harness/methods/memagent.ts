@@ -80,7 +80,8 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
           step++;
           ctx.onCheckpoint?.({ step, usage, state: { memory } satisfies MemAgentState });
         }
-        const finalPrompt = fillTemplate(settings.templates.final, { question, memory });
+        const taskFinal = sample.prompt?.memagentFinal;
+        const finalPrompt = fillTemplate(taskFinal ?? settings.templates.final, { question, memory });
         const res = await callModel(ctx, sample, 'memagent', step, 'final', {
           messages: [{ role: 'user', content: finalPrompt }],
           params,
@@ -89,7 +90,8 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
         usage = addUsage(usage, res.usage);
         step++;
         const text = res.text.trim();
-        let prediction = takeAnswer(text, asksBoxed(settings.templates.final) ? 'boxed' : 'phrase');
+        let prediction =
+          taskFinal !== undefined ? text : takeAnswer(text, asksBoxed(settings.templates.final) ? 'boxed' : 'phrase');
         // Tasks scored on the raw continuation (LongBench) fall back to the whole reply when no phrase is present.
         if (prediction === null && sample.prompt?.answerFormat === 'raw') prediction = text;
         return {

@@ -4,6 +4,7 @@
 // tier `script`: minutes, run by `npx tsx scripts/check-readme.ts` (CI: .ci/run).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BenchRunner } from './bench-process.js';
 import type { Expected } from './compare.js';
 
@@ -175,7 +176,7 @@ export function parsePaired(stdout: string, pairedJson: string): Map<string, Pai
 /** `bench score`'s score column for one dataset row. */
 export function parseScore(stdout: string, dataset: string): string {
   const m = new RegExp(
-    `^${dataset}\\s.*?\\s(?:qa_f1|rouge_l\\w*)\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+([\\d.]+)`,
+    `^${dataset}\\s.*?\\s(?:qa_f1\\w*|rouge_\\w+|classification|retrieval\\w*)\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+([\\d.]+)`,
     'm',
   ).exec(stdout);
   if (!m) throw new Error(`no score row for ${dataset} in:\n${stdout}`);
@@ -373,6 +374,24 @@ export const CLAIMS: Claim[] = [
       writeFileSync(join(raw, 'hotpotqa.jsonl'), rows.join('\n') + '\n');
       const scored = await ctx.bench(['score', raw]);
       return { kind: 'values', values: [all[1], parseScore(scored.stdout, 'hotpotqa')] };
+    },
+  },
+  {
+    marker: 'longbench-zh-parity',
+    tier: 'test',
+    command:
+      "bench score tests/harness/scorers/fixtures/longbench-pred-llama2-7b-chat-4k-zh (LongBench's published Chinese predictions)",
+    async expected(ctx) {
+      const dir = fileURLToPath(
+        new URL('../../tests/harness/scorers/fixtures/longbench-pred-llama2-7b-chat-4k-zh', import.meta.url),
+      );
+      const scored = await ctx.bench(['score', dir]);
+      return {
+        kind: 'values',
+        values: ['dureader', 'multifieldqa_zh', 'vcsum', 'lsht', 'passage_retrieval_zh'].map((d) =>
+          parseScore(scored.stdout, d),
+        ),
+      };
     },
   },
   {

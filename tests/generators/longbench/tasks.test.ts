@@ -13,12 +13,13 @@ import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/i
 import { fixturePath } from '../../../generators/longbench/load.js';
 import { instructionOf } from '../../../generators/longbench/prompts.js';
 import { jsonl, row, tempDir } from './helpers.js';
+import { getMetric } from '../../harness/scorers/catalog-metrics.js';
 
 const tokenizer = loadTokenizer('qwen2.5');
 const ALL: LengthTarget = { kind: 'native', value: 0, label: 'all' };
 const byName = (name: string): TaskDefinition => longbenchTasks.find((t) => t.name === name)!;
 
-test('nine tasks, two groups, native lengths, LongBench sample counts and metrics', () => {
+test('21 v1 tasks and 13 LongBench-E tasks, their groups, native lengths, LongBench sample counts and metrics', () => {
   assert.deepEqual(
     longbenchGroups['longbench-qa'],
     ['hotpotqa', '2wikimqa', 'musique', 'narrativeqa', 'qasper', 'multifieldqa_en'].map((d) => `longbench/${d}`),
@@ -27,17 +28,103 @@ test('nine tasks, two groups, native lengths, LongBench sample counts and metric
     longbenchGroups['longbench-sum'],
     ['gov_report', 'qmsum', 'multi_news'].map((d) => `longbench/${d}`),
   );
+  assert.equal(longbenchGroups.longbench.length, 21);
   assert.deepEqual(
     longbenchTasks.map((t) => t.name),
-    [...longbenchGroups['longbench-qa'], ...longbenchGroups['longbench-sum']],
+    [...longbenchGroups.longbench, ...longbenchGroups['longbench-e']],
   );
+  assert.deepEqual(
+    longbenchGroups['longbench-e'],
+    [
+      'qasper',
+      'multifieldqa_en',
+      'hotpotqa',
+      '2wikimqa',
+      'gov_report',
+      'multi_news',
+      'trec',
+      'triviaqa',
+      'samsum',
+      'passage_count',
+      'passage_retrieval_en',
+      'lcc',
+      'repobench-p',
+    ].map((d) => `longbench/${d}_e`),
+  );
+  assert.deepEqual(longbenchGroups['longbench-zh'].sort(), [
+    'longbench/dureader',
+    'longbench/lsht',
+    'longbench/multifieldqa_zh',
+    'longbench/passage_retrieval_zh',
+    'longbench/vcsum',
+  ]);
+  // eval.py's dataset2metric.
+  const metric: Record<string, string> = {
+    multifieldqa_zh: 'qa_f1_zh',
+    dureader: 'rouge_zh',
+    vcsum: 'rouge_zh',
+    samsum: 'rouge_l_f',
+    trec: 'classification',
+    lsht: 'classification',
+    triviaqa: 'qa_f1',
+    passage_count: 'count',
+    passage_retrieval_en: 'retrieval',
+    passage_retrieval_zh: 'retrieval_zh',
+    lcc: 'code_sim',
+    'repobench-p': 'code_sim',
+  };
   for (const t of longbenchTasks) {
+    const d = t.name.slice('longbench/'.length).replace(/_e$/, '');
     assert.equal(t.nativeLengths, true);
     assert.equal(t.acceptsDocCounts, false);
     assert.equal(t.defaultLengths, 'native');
-    assert.equal(t.defaultSamples, t.name === 'longbench/multifieldqa_en' ? 150 : 200);
-    assert.equal(t.metric, longbenchGroups['longbench-qa'].includes(t.name) ? 'qa_f1' : 'rouge_l_f', t.name);
+    const size = d === 'multifieldqa_en' ? 150 : d === 'lcc' || d === 'repobench-p' ? 500 : 200;
+    assert.equal(t.defaultSamples, t.name.endsWith('_e') ? Number.POSITIVE_INFINITY : size, t.name);
+    const expected = metric[d] ?? (longbenchGroups['longbench-qa'].includes(`longbench/${d}`) ? 'qa_f1' : 'rouge_l_f');
+    assert.equal(t.metric, expected, t.name);
   }
+});
+
+test('the Chinese fixtures run: rows as LongBench ships them, scored with the Chinese metrics', async () => {
+  for (const [name, metric] of [
+    ['longbench/multifieldqa_zh', 'qa_f1_zh'],
+    ['longbench/passage_retrieval_zh', 'retrieval_zh'],
+  ] as const) {
+    const prepared = await byName(name).prepare({ tokenizer, seed: 42, options: {} });
+    assert.equal(prepared.maxSamples(ALL), 3);
+    const s = prepared.build(ALL, 0);
+    assert.equal(s.metric, metric);
+    assert.equal(s.metadata.language, 'zh');
+    assert.equal(s.metadata.fixture, true);
+    assert.equal(s.metadata.chat_template, true);
+    assert.equal(getMetric(s.metric).score(s.answers[0], s.answers, s.scoring), 1, name);
+  }
+  const lsht = byName('longbench/lsht');
+  assert.equal(lsht.bundled?.().rows, 0);
+});
+
+test('LongBench-E tasks read only <dataset>_e.jsonl, score as <dataset>_e, and carry the length bucket', async () => {
+  const dir = tempDir({
+    'hotpotqa.jsonl': jsonl([row('hotpotqa', 0)]),
+    'hotpotqa_e.jsonl': jsonl([row('hotpotqa_e', 0, { length: 5000 }), row('hotpotqa_e', 1, { length: 9000 })]),
+  });
+  const prepared = await byName('longbench/hotpotqa_e').prepare({ tokenizer, seed: 42, options: { data: dir } });
+  assert.equal(prepared.maxSamples(ALL), 2);
+  const s = prepared.build(ALL, 1);
+  assert.equal(s.scoring?.dataset, 'hotpotqa_e');
+  assert.equal(s.metadata.longbench_e_bucket, '8k+');
+  assert.equal(s.metadata.longbench_e, true);
+  const v1 = await byName('longbench/hotpotqa').prepare({ tokenizer, seed: 42, options: { data: dir } });
+  assert.equal(v1.maxSamples(ALL), 1);
+  const empty = tempDir({ 'trec.jsonl': jsonl([row('trec', 0)]) });
+  await assert.rejects(
+    byName('longbench/trec_e').prepare({ tokenizer, seed: 42, options: { data: empty } }),
+    (err: unknown) => err instanceof DatasetMissingError && /no trec_e\.jsonl/.test((err as Error).message),
+  );
+  // Without --data: the v1 fixture, all three buckets.
+  const fixture = await byName('longbench/hotpotqa_e').prepare({ tokenizer, seed: 42, options: {} });
+  assert.equal(fixture.maxSamples(ALL), 50);
+  assert.equal(fixture.build(ALL, 0).scoring?.dataset, 'hotpotqa_e');
 });
 
 test('the committed hotpotqa fixture is exactly what the builder produces from the bundled HotpotQA subset', () => {

@@ -165,6 +165,7 @@ describe('the built-in registrations give the messages word for word', () => {
           `${odd}: line 1: fields {foo} match no known layout; expected MemAgent's RULER-HQA {context, input, answers, num_docs, index}, ` +
             "RULER's {index, input, outputs, length, ...}, MemAgent's RULER {index, input, context, outputs, answer_prefix, length}, " +
             'LongBench {input, context, answers, length, dataset, language, all_classes, _id}, ' +
+            'LongBench v2 {_id, domain, sub_domain, difficulty, length, question, choice_A..D, answer, context}, ' +
             'generic {context, question, answers, id?, metric?}, ' +
             "bench generate's native {id, task, task_version, length, index, question, answers, metric, prompt, metadata, context}, " +
             'or HotpotQA dev records',
@@ -179,6 +180,19 @@ describe('the built-in registrations give the messages word for word', () => {
       [{ index: 0, input: 'q', outputs: ['a'], length: 1 }, 'ruler-niah'],
       [{ index: 0, input: 'q', context: 'c', outputs: ['a'], answer_prefix: ' A:', length: 1 }, 'memagent-ruler'],
       [{ context: 'c', question: 'q', answers: ['a'] }, 'jsonl'],
+      [
+        {
+          _id: 'x',
+          domain: 'd',
+          sub_domain: 's',
+          difficulty: 'easy',
+          question: 'q',
+          choice_A: 'a',
+          choice_D: 'd',
+          context: 'c',
+        },
+        'longbench-v2',
+      ],
       [{ index: 0, input: 'q', context: 'c', outputs: ['a'], length: 1 }, 'memagent-ruler'],
       [{ task: 't', task_version: '1', length: {}, question: 'q', answers: ['a'], context: 'c' }, 'native'],
     ];
