@@ -1,4 +1,4 @@
-// The task `longbench-v2`: LongBench v2's four-choice questions (THUDM/LongBench pred.py; docs/PROTOCOLS.md §f) from
+// The task `longbench-v2`: LongBench v2's four-choice questions (THUDM/LongBench pred.py; docs/PROTOCOLS.md §k) from
 // the bundled synthetic fixture or `--data data.json`, prompted as pred.py's --v2-prompt mode asks.
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';

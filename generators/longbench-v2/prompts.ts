@@ -1,4 +1,4 @@
-// Protocol data (docs/PROTOCOLS.md §f): LongBench v2's prompt files, THUDM/LongBench@2e00731 prompts/*.txt, verbatim (none
+// Protocol data (docs/PROTOCOLS.md §k): LongBench v2's prompt files, THUDM/LongBench@2e00731 prompts/*.txt, verbatim (none
 // ends with a newline; "Let’s" has U+2019), and pred.py's way of filling them: a chain of str.replace calls in a fixed
 // order, so a placeholder inside the document or the question is replaced too.
 import { UserError } from '../../harness/errors.js';
