@@ -3,7 +3,7 @@
 import { takeAnswer } from '../protocol/answer.js';
 import type { MethodCheckpoint, MethodContext, PromptSpec, Sample, Usage } from '../types.js';
 import type { FinalVariant } from './templates.js';
-import { skipWindows } from './windows.js';
+import { windowTexts } from './windows.js';
 
 /** The decoded text of each window of `size` context tokens, from window `from` (a resumed sample skips the rest). */
 export function* chunkTexts(
@@ -13,8 +13,8 @@ export function* chunkTexts(
   from = 0,
 ): Generator<{ index: number; text: string; tokens: number }> {
   let index = from;
-  for (const window of skipWindows(sample.context.pieces(), size, from))
-    yield { index: index++, text: ctx.tokenizer.decode(window), tokens: window.length };
+  for (const window of windowTexts(sample.context, size, from, ctx.tokenizer))
+    yield { index: index++, text: window.text, tokens: window.tokens };
 }
 
 /** Windows of `size` tokens in a context of `tokens` tokens (the last one shorter). */
