@@ -77,6 +77,15 @@ ${LENGTHS}
                         chain first, so many samples can be in flight without FIFO queueing at the server
   --requests-per-endpoint N  requests in flight per endpoint                            [64]
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
+  --api chat|completions  the route calls take: /chat/completions, or /completions with the prompt text as
+                        built (no server chat template)                                 [chat]
+  --max-model-len N     the endpoint's context window, when GET /models does not report max_model_len
+  --allow-truncation    run even when a method's largest call does not fit the window (checked before the
+                        first call; exit 2 otherwise); samples the server rejects end 'truncated'
+  --thinking-budget N   thinking tokens per call apart from its answer budget (think, then answer in a second
+                        request continuing the first); recorded in the manifest
+  --protocol ruler      the ruler tasks' upstream run mode: its prompts (--chat-template, --answer-prefix),
+                        greedy decoding, each task's tokens_to_generate, 500 samples at 4k..128k, its scoring
 {dataHelp}
 {taskOptions:run}
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'

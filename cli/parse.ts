@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { UserError } from '../harness/errors.js';
 import type { Command } from '../harness/config/commands.js';
-import type { RunConfig } from '../harness/config/run-config.js';
+import type { ApiKind, RunConfig } from '../harness/config/run-config.js';
+import { API_KINDS } from '../harness/models/api.js';
 import { methods as methodRegistry, type MethodFlagValues, type MethodOption } from '../harness/methods/index.js';
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
@@ -61,6 +62,11 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   'request-timeout': { type: 'string' },
   'retry-base-ms': { type: 'string' },
   'cache-debug': { type: 'boolean' },
+  api: { type: 'string' },
+  'max-model-len': { type: 'string' },
+  'allow-truncation': { type: 'boolean' },
+  'thinking-budget': { type: 'string' },
+  protocol: { type: 'string' },
 };
 
 /** `bench run`'s own options, which `bench plan` (taking every other run option) does not take. */
@@ -142,6 +148,7 @@ const SERVE_OPTIONS: Record<string, OptionSpec> = {
   'fail-hang': { type: 'string' },
   seed: { type: 'string' },
   'max-context': { type: 'string' },
+  'max-model-len': { type: 'string' },
   tokenizer: { type: 'string' },
   simulate: { type: 'string' },
   'time-scale': { type: 'string' },
@@ -499,7 +506,32 @@ function parseRun(
         ? undefined
         : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),
     cacheDebug: Boolean(values['cache-debug']),
+    ...nativeModeOf(values),
   };
+}
+
+/** --api, --max-model-len, --allow-truncation, --thinking-budget and --protocol (each absent when not given, so a
+ *  default run's config, identity and directory name stay as they were). */
+function nativeModeOf(values: Record<string, unknown>): Partial<RunConfig> {
+  const out: Partial<RunConfig> = {};
+  const api = values.api as string | undefined;
+  if (api !== undefined) {
+    if (!API_KINDS.includes(api as ApiKind))
+      throw new UserError(`--api must be ${orList(API_KINDS.map((k) => `'${k}'`))}, got '${api}'`);
+    out.api = api as ApiKind;
+  }
+  if (values['max-model-len'] !== undefined)
+    out.maxModelLen = parseInteger(values['max-model-len'] as string, '--max-model-len', 1);
+  if (values['allow-truncation']) out.allowTruncation = true;
+  if (values['thinking-budget'] !== undefined)
+    out.thinkingBudget = parseInteger(values['thinking-budget'] as string, '--thinking-budget', 1);
+  const protocol = values.protocol as string | undefined;
+  if (protocol !== undefined) {
+    if (protocol !== 'ruler')
+      throw new UserError(`--protocol must be 'ruler' (RULER's own run mode), got '${protocol}'`);
+    out.protocol = protocol;
+  }
+  return out;
 }
 
 /** Comma-separated task names; an empty one (`bench run ''`, `bench run ,`, `a,,b`) is refused. */

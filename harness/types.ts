@@ -58,6 +58,9 @@ export interface Model {
   readonly isReferenceReader: boolean;
   generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse>;
   close?(): Promise<void>;
+  /** The endpoint's context window in tokens (prompt + max_tokens), when its GET /models says (vLLM's
+   *  max_model_len); the smallest over a pool's endpoints. The window preflight checks the run against it. */
+  readonly contextWindow?: number;
 }
 
 /** Exact token counts and ids in one vocabulary. encode() treats special-token-looking text as plain text. */

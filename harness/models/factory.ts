@@ -8,6 +8,7 @@ import { withDriftCheck } from './drift.js';
 import { withResponseCache } from './response-cache.js';
 import { responseCacheDir } from '../cache/cache-root.js';
 import { withWaitingNotice } from './waiting.js';
+import { withApi } from './api.js';
 
 /** Makes the embedded model (`--model local`); the CLI passes the reference reader's. */
 export type EmbeddedModelFactory = (tokenizer: Tokenizer) => Model | Promise<Model>;
@@ -19,7 +20,7 @@ export async function createModel(
   embedded: EmbeddedModelFactory,
 ): Promise<Model> {
   if (config.model === 'local') return embedded(tokenizer);
-  return createEndpointModel(endpointSettings(config));
+  return withApi(await createEndpointModel(endpointSettings(config)), config.api ?? 'chat');
 }
 
 /**
@@ -87,16 +88,18 @@ export async function createEndpointModel(
     addSecret(apiKey);
   }
   const endpoints: Model[] = [];
+  const windows: number[] = [];
   // Each endpoint reports its 429s to the pool, which halves that endpoint's concurrency (AIMD).
   let pool: PoolModel | undefined;
   for (const [index, baseURL] of urls.entries()) {
     // --request-timeout bounds the probe too (default 10 s): a server that never answers is named within S seconds.
-    await probeEndpoint({
+    const probed = await probeEndpoint({
       baseURL,
       modelName,
       apiKey,
       ...(settings.requestTimeoutMs !== undefined ? { timeoutMs: settings.requestTimeoutMs } : {}),
     });
+    if (probed.maxModelLen !== undefined) windows.push(probed.maxModelLen);
     let budgetWarned = false;
     endpoints.push(
       createOpenAIModel({
@@ -122,13 +125,16 @@ export async function createEndpointModel(
     id: endpoints.map((m) => m.id).join(','),
   });
   const checked = withWaitingNotice(withDriftCheck(pool, warn), urls.join(', '), warn);
-  if (!settings.cache) return checked;
+  // The window the run must fit: the smallest any endpoint reports (a call may go to any of them).
+  const window = windows.length > 0 ? { contextWindow: Math.min(...windows) } : {};
+  if (!settings.cache) return { ...checked, ...window };
   // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
-  return withResponseCache(checked, {
+  const cached = withResponseCache(checked, {
     dir: responseCacheDir(),
     endpoint: urls.join(','),
     modelName,
     trial: settings.cache.trial,
     debug: settings.cache.debug ? warn : undefined,
   });
+  return { ...cached, ...window };
 }

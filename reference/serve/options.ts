@@ -24,6 +24,7 @@ export const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--model-name', 'NAME', 'model name served at /v1/models (default reference-reader)'],
   ['--api-key-env', 'VAR', 'require `Authorization: Bearer $VAR` (the key is read from that variable)'],
   ['--max-context', 'N', 'reject prompts (+ max_tokens) over N tokens with a 400, like vLLM'],
+  ['--max-model-len', 'N', "vLLM's name for --max-context: the window GET /v1/models reports as max_model_len"],
   ['--latency-ms', 'N', 'fixed delay before each answer'],
   ['--latency-per-token-ms', 'N', 'extra delay per prompt token'],
   ['--fail-5xx', 'RATE', 'share of requests answered 500/502/503 (0.1 or 10%)'],
@@ -47,6 +48,7 @@ export type ServeFlagName =
   | 'model-name'
   | 'api-key-env'
   | 'max-context'
+  | 'max-model-len'
   | 'latency-ms'
   | 'latency-per-token-ms'
   | 'fail-5xx'
@@ -99,6 +101,12 @@ export function serveOptionsFromFlags(raw: ServeFlags, env: NodeJS.ProcessEnv = 
   if (out.host === '') throw new UserError('--host must not be empty');
   if (out.modelName === '') throw new UserError('--model-name must not be empty');
   if (flags['max-context'] !== undefined) out.maxContext = intFlag('max-context', flags['max-context'], 1, 2 ** 31);
+  if (flags['max-model-len'] !== undefined) {
+    const len = intFlag('max-model-len', flags['max-model-len'], 1, 2 ** 31);
+    if (out.maxContext !== undefined && out.maxContext !== len)
+      throw new UserError('--max-model-len and --max-context name the same window: give one of them');
+    out.maxContext = len;
+  }
   if (flags.simulate !== undefined)
     out.simulate = { params: parseSimulateSpec(flags.simulate), timeScale: parseTimeScale(flags['time-scale']) };
   else if (flags['time-scale'] !== undefined) throw new UserError('--time-scale only applies with --simulate PRESET');

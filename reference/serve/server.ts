@@ -48,6 +48,8 @@ export interface ServerOptions {
 export interface ServerStats {
   requests: number;
   completions: number;
+  /** Completions answered per route: POST /v1/chat/completions and POST /v1/completions. */
+  routes: { chat: number; completions: number };
   faults: Record<FaultKind, number>;
 }
 
@@ -63,6 +65,7 @@ export interface RunningServer {
 
 /** What differs between POST /v1/chat/completions and POST /v1/completions: the request and the answer's shape. */
 interface Route {
+  name: 'chat' | 'completions';
   parse(raw: unknown, defaultMaxTokens: number): ParsedChatRequest | HttpError;
   reply(id: number, model: string, created: number, response: ModelResponse): unknown;
   /** A 200 body cut short (the 'malformed' fault). */
@@ -70,12 +73,14 @@ interface Route {
 }
 
 const CHAT: Route = {
+  name: 'chat',
   parse: parseChatRequest,
   reply: (id, model, created, response) => completionBody(`chatcmpl-${id}`, model, created, response),
   malformed: '{"id":"chatcmpl-malformed","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis',
 };
 
 const TEXT: Route = {
+  name: 'completions',
   parse: parseTextRequest,
   reply: (id, model, created, response) => textCompletionBody(`cmpl-${id}`, model, created, response),
   malformed: '{"id":"cmpl-malformed","object":"text_completion","choices":[{"index":0,"text":"Par',
@@ -137,6 +142,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sockets = new Set<Socket>();
   let requests = 0;
   let completions = 0;
+  const routes = { chat: 0, completions: 0 };
   let seq = 0;
 
   async function complete(route: Route, req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> {
@@ -219,6 +225,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return;
     }
     completions++;
+    routes[route.name]++;
     sendJson(res, 200, route.reply(++seq, modelName, Math.floor(Date.now() / 1000), response));
   }
 
@@ -270,7 +277,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host,
     port,
     modelName,
-    stats: () => ({ requests, completions, faults: { ...planner.counts } }),
+    stats: () => ({ requests, completions, routes: { ...routes }, faults: { ...planner.counts } }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
