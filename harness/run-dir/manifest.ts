@@ -91,6 +91,17 @@ export interface RunManifest {
    * written before it was recorded. The top-level tasks, lengths, methods and expected are the union of all entries.
    */
   history?: ManifestHistoryEntry[];
+  /** The window preflight of the latest invocation (harness/runner/preflight.ts), when the window was known. */
+  window?: ManifestWindow;
+}
+
+/** The window preflight as recorded: the window, where it came from, each method's largest call. */
+export interface ManifestWindow {
+  tokens: number;
+  source: string;
+  /** Whether --allow-truncation let a run that does not fit go on. */
+  allowTruncation: boolean;
+  largest: { method: string; promptTokens: number; maxTokens: number; task: string; length: string }[];
 }
 
 /** The (task, length label, method) cells a run asks for. */
