@@ -149,6 +149,7 @@ const SERVE_OPTIONS: Record<string, OptionSpec> = {
   seed: { type: 'string' },
   'max-context': { type: 'string' },
   'max-model-len': { type: 'string' },
+  reasoning: { type: 'string' },
   tokenizer: { type: 'string' },
   simulate: { type: 'string' },
   'time-scale': { type: 'string' },

@@ -141,6 +141,9 @@ function add(acc: Acc, r: SampleRecord): void {
   row.completionTokens += finite(r.usage?.completionTokens);
   row.calls += finite(r.calls);
   row.cutCalls += count(r.cutCalls);
+  if (count(r.thinkingTokens) > 0) row.thinkingTokens = (row.thinkingTokens ?? 0) + count(r.thinkingTokens);
+  if (count(r.unclosedThinkCalls) > 0)
+    row.unclosedThinkCalls = (row.unclosedThinkCalls ?? 0) + count(r.unclosedThinkCalls);
   acc.builtSum += finite(r.builtTokens);
 }
 
@@ -218,6 +221,7 @@ function metricColumns(rows: SummaryRow[]): string[] {
 /** CSV text: scores ×100 with 2 decimals (the display edge); counts as integers. */
 export function summaryCsv(rows: SummaryRow[]): string {
   const metrics = metricColumns(rows);
+  const thinking = rows.some((r) => (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0);
   const header = [
     'task',
     'method',
@@ -245,6 +249,8 @@ export function summaryCsv(rows: SummaryRow[]): string {
     'cut_calls',
     'mean_built_tokens',
     'fixture',
+    // Reasoning models only: a run without thinking keeps the columns it always had.
+    ...(thinking ? ['thinking_tokens', 'thinking_tokens_per_sample', 'unclosed_think_calls'] : []),
   ];
   const body = rows.map((r) => [
     r.task,
@@ -273,6 +279,9 @@ export function summaryCsv(rows: SummaryRow[]): string {
     r.cutCalls,
     Math.round(r.meanBuiltTokens),
     r.fixture ? 'yes' : 'no',
+    ...(thinking
+      ? [r.thinkingTokens ?? 0, r.n > 0 ? Math.round((r.thinkingTokens ?? 0) / r.n) : 0, r.unclosedThinkCalls ?? 0]
+      : []),
   ]);
   insertIntervalColumns(header, body, rows, 'score_x100', CSV_INTERVAL_COLUMNS);
   return stringify([header, ...body]);
@@ -337,6 +346,9 @@ function table(header: string[], body: string[][], rightAlign: boolean[]): strin
 export const CUT_NOTE =
   'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
 
+export const THINKING_NOTE =
+  "thinking/sample: tokens of thinking per sample (the server's reasoning_content and any <think> text in the answers), apart from the answers' own tokens; unclosed think: calls whose <think> never closed (the method's rule then decides what it keeps: MemAgent keeps the whole reply)";
+
 export const CUT_CALLS_NOTE =
   'cut calls: model calls whose answer ended on the length limit (finish reason "length": cut off at max tokens), summed over the samples; a MemAgent memory cut off this way may have lost what it held';
 
@@ -372,6 +384,7 @@ export function formatSummaryTable(
     const showEmpty = group.some((r) => r.empty > 0);
     const showCut = group.some((r) => r.middleTruncated > 0);
     const showCutCalls = group.some((r) => (r.cutCalls ?? 0) > 0);
+    const showThinking = group.some((r) => (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0);
     const header = [
       'length',
       'n',
@@ -382,6 +395,7 @@ export function formatSummaryTable(
       ...(showEmpty ? ['empty'] : []),
       ...(showCut ? ['context cut'] : []),
       ...(showCutCalls ? ['cut calls'] : []),
+      ...(showThinking ? ['thinking/sample', 'unclosed think'] : []),
     ];
     const body = group.map((r) => [
       r.lengthLabel,
@@ -393,6 +407,9 @@ export function formatSummaryTable(
       ...(showEmpty ? [String(r.empty)] : []),
       ...(showCut ? [String(r.middleTruncated)] : []),
       ...(showCutCalls ? [String(r.cutCalls)] : []),
+      ...(showThinking
+        ? [String(r.n > 0 ? Math.round((r.thinkingTokens ?? 0) / r.n) : 0), String(r.unclosedThinkCalls ?? 0)]
+        : []),
     ]);
     blocks.push(
       `${taskLabel(first)} · ${first.method} · ${model}\n${table(
@@ -408,6 +425,7 @@ export function formatSummaryTable(
   if (missing.length) blocks.push(missingNote(missing));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
   if (rows.some((r) => (r.cutCalls ?? 0) > 0)) blocks.push(CUT_CALLS_NOTE);
+  if (rows.some((r) => (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0)) blocks.push(THINKING_NOTE);
   blocks.push(...breakdownNotes(rows, facets), ...aggregateNotes(rows, facets));
   return blocks.join('\n\n');
 }

@@ -9,6 +9,7 @@ import { withResponseCache } from './response-cache.js';
 import { responseCacheDir } from '../cache/cache-root.js';
 import { withWaitingNotice } from './waiting.js';
 import { withApi } from './api.js';
+import { withThinkingBudget } from './thinking-budget.js';
 
 /** Makes the embedded model (`--model local`); the CLI passes the reference reader's. */
 export type EmbeddedModelFactory = (tokenizer: Tokenizer) => Model | Promise<Model>;
@@ -20,7 +21,9 @@ export async function createModel(
   embedded: EmbeddedModelFactory,
 ): Promise<Model> {
   if (config.model === 'local') return embedded(tokenizer);
-  return withApi(await createEndpointModel(endpointSettings(config)), config.api ?? 'chat');
+  // Outermost: the route and the thinking budget shape the requests the response cache keys on.
+  const endpoint = await createEndpointModel(endpointSettings(config));
+  return withApi(withThinkingBudget(endpoint, config.thinkingBudget), config.api ?? 'chat');
 }
 
 /**

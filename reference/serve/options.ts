@@ -1,6 +1,7 @@
 // `bench serve` flags → validated ServeOptions (pure apart from reading the named env variable).
 import { UserError } from '../../harness/errors.js';
 import { parseFaultSpec, type FaultConfig } from './faults.js';
+import { REASONING_MODES, type ReasoningMode } from './reasoning.js';
 import { parseSimulateSpec, parseTimeScale, type GpuParams } from '../simulator/gpu-params.js';
 
 export interface ServeOptions {
@@ -15,6 +16,8 @@ export interface ServeOptions {
   faults: FaultConfig;
   /** Simulated continuous-batching GPU timing (docs/SIMULATION.md). */
   simulate?: { params: GpuParams; timeScale: number };
+  /** Answer as a reasoning model (reference/serve/reasoning.ts). */
+  reasoning?: ReasoningMode;
 }
 
 /** Flag table for help text: [flag, value, description]. */
@@ -34,6 +37,11 @@ export const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--fail-malformed', 'RATE', 'share answered 200 with an invalid JSON body'],
   ['--fail-hang', 'RATE', 'share never answered until the client gives up'],
   ['--seed', 'S', 'seed of the fault draws (default 0)'],
+  [
+    '--reasoning',
+    'MODE',
+    'answer as a reasoning model: field (thinking in reasoning_content), inline (<think>…</think> first), unclosed (<think> never closed)',
+  ],
   [
     '--simulate',
     'PRESET[,k=v]',
@@ -58,6 +66,7 @@ export type ServeFlagName =
   | 'fail-malformed'
   | 'fail-hang'
   | 'seed'
+  | 'reasoning'
   | 'simulate'
   | 'time-scale';
 
@@ -110,6 +119,12 @@ export function serveOptionsFromFlags(raw: ServeFlags, env: NodeJS.ProcessEnv = 
   if (flags.simulate !== undefined)
     out.simulate = { params: parseSimulateSpec(flags.simulate), timeScale: parseTimeScale(flags['time-scale']) };
   else if (flags['time-scale'] !== undefined) throw new UserError('--time-scale only applies with --simulate PRESET');
+  const reasoning = flags.reasoning;
+  if (reasoning !== undefined) {
+    if (!REASONING_MODES.includes(reasoning as ReasoningMode))
+      throw new UserError(`--reasoning must be ${REASONING_MODES.map((m) => `'${m}'`).join(', ')}, got '${reasoning}'`);
+    out.reasoning = reasoning as ReasoningMode;
+  }
   const varName = flags['api-key-env'];
   if (varName !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(varName)) {
