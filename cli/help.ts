@@ -297,8 +297,8 @@ ${EXIT_CODES}
 const SERVE = `Usage: bench serve [options]
 
 Serves the embedded reference reader as an OpenAI-compatible endpoint (/v1/chat/completions, /v1/completions,
-/v1/models), optionally
-with injected faults or simulated GPU-server timing; prints its URL and runs until Ctrl-C.
+/v1/models), optionally with injected faults, reasoning-model replies or simulated GPU-server timing; prints its URL
+and runs until Ctrl-C.
 
 Options:
 {serve}
