@@ -3,6 +3,7 @@ import { UserError } from '../harness/errors.js';
 import type { Command } from '../harness/config/commands.js';
 import type { ApiKind, RunConfig } from '../harness/config/run-config.js';
 import { API_KINDS } from '../harness/models/api.js';
+import { checkNativePlacement, rulerRunFlags } from '../harness/protocol/ruler-native.js';
 import { methods as methodRegistry, type MethodFlagValues, type MethodOption } from '../harness/methods/index.js';
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
@@ -426,7 +427,9 @@ function parseRun(
   catalog: CliCatalog,
   parsed = parse(argv, runOptions(catalog), 'run'),
 ): RunConfig {
-  const { values, positionals } = parsed;
+  const { positionals } = parsed;
+  // --protocol ruler fills in RULER's own defaults for the flags not given (harness/protocol/ruler-native.ts).
+  const values = parsed.values.protocol === 'ruler' ? rulerRunFlags(parsed.values) : parsed.values;
   if (positionals.length === 0) {
     const eg = exampleTask(catalog);
     throw new UserError(
@@ -454,6 +457,13 @@ function parseRun(
   checkTaskOptionsRequired(options, catalog);
   const lengthSpec = values.lengths as string | undefined;
   const methods = parseMethods(values.method as string | undefined);
+  const methodSettings = parseMethodSettings(values, methods);
+  if (methods.includes('native'))
+    checkNativePlacement(
+      String(methodSettings['chat-template']),
+      String(methodSettings['answer-prefix']),
+      values.api as string | undefined,
+    );
   return {
     tasks,
     lengthSpec,
@@ -466,7 +476,7 @@ function parseRun(
       'a directory for the run, e.g. --out runs/mine, or drop --out for runs/<task>__<method>__<model>__seed<S>__<hash>',
     ),
     methods,
-    methodSettings: parseMethodSettings(values, methods),
+    methodSettings,
     model,
     modelName: values['model-name'] as string | undefined,
     apiKeyEnv: values['api-key-env'] as string | undefined,

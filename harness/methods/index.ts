@@ -1,10 +1,11 @@
 // The registry of methods. Adding a method: one file exporting a MethodDefinition, one line in this list.
 import { fullContext } from './full-context.js';
 import { memAgent } from './memagent.js';
+import { native } from './native.js';
 import { rag } from './rag.js';
 import { MethodRegistry } from './registry.js';
 
-export const methods = new MethodRegistry([memAgent, fullContext, rag]);
+export const methods = new MethodRegistry([memAgent, fullContext, rag, native]);
 
 export {
   methodIdentity,

@@ -29,6 +29,7 @@ import { dataChanges, describeData, manifestData, refuseChangedData, unionData }
 import type { Catalog } from '../registry/family.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 import { checkWindow, enforceWindow, windowRecord } from './preflight.js';
+import { checkRulerTasks } from '../protocol/ruler-native.js';
 
 export type RunEvent =
   | { type: 'skipped'; task: string; reason: string }
@@ -363,6 +364,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   for (const c of plan.capped) onEvent({ type: 'samples-capped', ...c });
   for (const message of plan.notes) onEvent({ type: 'note', message });
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
+  if (config.protocol === 'ruler')
+    checkRulerTasks(plan.tasks.map((t, i) => ({ name: t.name, flavour: plan.prepared[i].flavour })));
   plan.tasks.forEach((t, i) => {
     const data = plan.prepared[i].data;
     onEvent({
