@@ -240,6 +240,8 @@ Options:
   --max-errors N        fail when the run has more than N errored samples               [no limit]
   --exact               any change of score or n, in either direction, fails (deterministic embedded model)
   --allow-missing       baseline cells the run lacks are skipped instead of failing the gate
+  --allow-protocol-change  gate a run whose requests (route, model template, answer-prefix placement,
+                        max_tokens, decoding, thinking budget) differ from the baseline's; refused otherwise
   --junit FILE          also write the verdict as JUnit XML (one testcase per cell)
   --paired              with a run directory as the baseline: judge each cell whose samples share ids by the
                         paired test (B − A significantly negative after Holm and beyond --max-drop fails)
@@ -264,6 +266,8 @@ Options:
   --max-drop P          smallest drop in points (×100) that can fail                    [0]
   --z Z                 multiplier of the binomial standard error for the fallback rule [2]
   --out DIR             also write compare.csv, compare.json, compare.md and the difference chart
+  --allow-protocol-change  compare runs whose requests (route, model template, answer-prefix placement,
+                        max_tokens, decoding, thinking budget) differ; refused otherwise, each field named
   --json                print compare.json's document {command, alpha, rows, a, b, rule, exitCode, files, ...}
                         instead of the table (nothing on stdout at exit 2)
   --format F            the chart's formats with --out, comma-separated: png, svg, pdf                       [png]

@@ -129,6 +129,7 @@ const GATE_OPTIONS: Record<string, OptionSpec> = {
   z: { type: 'string' },
   exact: { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
+  'allow-protocol-change': { type: 'boolean' },
   paired: { type: 'boolean' },
   alpha: { type: 'string' },
   json: { type: 'boolean' },
@@ -603,6 +604,7 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   z: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  'allow-protocol-change': { type: 'boolean' },
   ...FIGURE_OPTIONS,
 };
 
@@ -645,6 +647,7 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
     z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
     out: values.out as string | undefined,
     ...(values.json ? { json: true } : {}),
+    ...(values['allow-protocol-change'] ? { allowProtocolChange: true } : {}),
     ...withFigures(values),
   };
 }
@@ -800,6 +803,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         ...(values.paired ? { paired: true } : {}),
         ...(values.alpha === undefined ? {} : { alpha: parseAlpha(values.alpha as string) }),
         ...(values.json ? { json: true } : {}),
+        ...(values['allow-protocol-change'] ? { allowProtocolChange: true } : {}),
       };
     }
     case 'compare': {

@@ -14,6 +14,7 @@ import { writeJsonAtomic } from './atomic-write.js';
 import { fileIOError } from './io-errors.js';
 import type { EnvironmentInfo } from './environment.js';
 import type { RunIdentity } from './identity.js';
+import type { RequestFingerprint } from './request-fingerprint.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -93,6 +94,9 @@ export interface RunManifest {
   history?: ManifestHistoryEntry[];
   /** The window preflight of the latest invocation (harness/runner/preflight.ts), when the window was known. */
   window?: ManifestWindow;
+  /** The request fingerprint of the latest invocation (harness/run-dir/request-fingerprint.ts): each call kind's
+   *  route, template, answer-prefix placement, max_tokens, decoding and thinking budget. */
+  requests?: RequestFingerprint;
 }
 
 /** The window preflight as recorded: the window, where it came from, each method's largest call. */

@@ -30,6 +30,7 @@ import type { Catalog } from '../registry/family.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
 import { checkWindow, enforceWindow, windowRecord } from './preflight.js';
 import { checkRulerTasks } from '../protocol/ruler-native.js';
+import { requestFingerprint } from '../run-dir/request-fingerprint.js';
 
 export type RunEvent =
   | { type: 'skipped'; task: string; reason: string }
@@ -117,7 +118,7 @@ function openRun(
   model: Model,
   tokenizer: Tokenizer,
   onEvent: (e: RunEvent) => void,
-  recorded: Pick<RunManifest, 'window'> = {},
+  recorded: Pick<RunManifest, 'window' | 'requests'> = {},
 ): OpenRun {
   const modelId = model.isReferenceReader ? model.id : (config.modelName ?? model.id);
   const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
@@ -381,14 +382,10 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
     // Before any sample: a method whose largest call does not fit the endpoint's window stops the run here (exit 2).
     const preflight = checkWindow(plan, config, model.contextWindow);
     enforceWindow(preflight, config, (message) => onEvent({ type: 'note', message }));
-    const open = openRun(
-      config,
-      plan,
-      model,
-      tokenizer,
-      onEvent,
-      preflight ? { window: windowRecord(preflight, config) } : {},
-    );
+    const open = openRun(config, plan, model, tokenizer, onEvent, {
+      ...(preflight ? { window: windowRecord(preflight, config) } : {}),
+      requests: requestFingerprint(plan, config),
+    });
     try {
       const calls = await runUnits(
         config,
