@@ -25,7 +25,8 @@ export function chatCompletionBody(request: ModelRequest, settings: WireSettings
 /** A 200 body as a chat completion (see parseChoices for what is refused and how). */
 export function readChatCompletion(text: string): WireAnswer {
   const body = parseChoices(text);
-  const message = body.choices[0]?.message as { content?: unknown; reasoning_content?: unknown; reasoning?: unknown } | undefined;
+  const message = body.choices[0]?.message as
+    { content?: unknown; reasoning_content?: unknown; reasoning?: unknown } | undefined;
   const content = message?.content;
   if (content !== undefined && content !== null && typeof content !== 'string')
     throw malformed('message.content is not text');
