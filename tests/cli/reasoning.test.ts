@@ -63,7 +63,11 @@ function storedPrompts(dir: string): string {
     .join('\n');
 }
 
-const predictions = (dir: string) => jsonl(join(dir, 'samples.jsonl')).map((r) => [r.id, r.prediction, r.score]);
+// Sorted by id: samples finish (and are written) in any order.
+const predictions = (dir: string) =>
+  jsonl(join(dir, 'samples.jsonl'))
+    .map((r) => [r.id, r.prediction, r.score])
+    .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
 
 let plain: string;
 beforeAll(async () => {
