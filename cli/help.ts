@@ -77,6 +77,15 @@ ${LENGTHS}
                         chain first, so many samples can be in flight without FIFO queueing at the server
   --requests-per-endpoint N  requests in flight per endpoint                            [64]
   --tokenizer NAME      qwen2.5, o200k_base, cl100k_base, gpt-4o                        [qwen2.5]
+  --api chat|completions  the route calls take: /chat/completions, or /completions with the prompt text as
+                        built (no server chat template)                                 [chat]
+  --max-model-len N     the endpoint's context window, when GET /models does not report max_model_len
+  --allow-truncation    run even when a method's largest call does not fit the window (checked before the
+                        first call; exit 2 otherwise); samples the server rejects end 'truncated'
+  --thinking-budget N   thinking tokens per call apart from its answer budget (think, then answer in a second
+                        request continuing the first); recorded in the manifest
+  --protocol ruler      the ruler tasks' upstream run mode: its prompts (--chat-template, --answer-prefix),
+                        greedy decoding, each task's tokens_to_generate, 500 samples at 4k..128k, its scoring
 {dataHelp}
 {taskOptions:run}
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'
@@ -234,6 +243,8 @@ Options:
   --max-errors N        fail when the run has more than N errored samples               [no limit]
   --exact               any change of score or n, in either direction, fails (deterministic embedded model)
   --allow-missing       baseline cells the run lacks are skipped instead of failing the gate
+  --allow-protocol-change  gate a run whose requests (route, model template, answer-prefix placement,
+                        max_tokens, decoding, thinking budget) differ from the baseline's; refused otherwise
   --junit FILE          also write the verdict as JUnit XML (one testcase per cell)
   --paired              with a run directory as the baseline: judge each cell whose samples share ids by the
                         paired test (B − A significantly negative after Holm and beyond --max-drop fails)
@@ -258,6 +269,8 @@ Options:
   --max-drop P          smallest drop in points (×100) that can fail                    [0]
   --z Z                 multiplier of the binomial standard error for the fallback rule [2]
   --out DIR             also write compare.csv, compare.json, compare.md and the difference chart
+  --allow-protocol-change  compare runs whose requests (route, model template, answer-prefix placement,
+                        max_tokens, decoding, thinking budget) differ; refused otherwise, each field named
   --json                print compare.json's document {command, alpha, rows, a, b, rule, exitCode, files, ...}
                         instead of the table (nothing on stdout at exit 2)
   --format F            the chart's formats with --out, comma-separated: png, svg, pdf                       [png]
@@ -290,8 +303,9 @@ ${EXIT_CODES}
 
 const SERVE = `Usage: bench serve [options]
 
-Serves the embedded reference reader as an OpenAI-compatible endpoint (/v1/chat/completions, /v1/models), optionally
-with injected faults or simulated GPU-server timing; prints its URL and runs until Ctrl-C.
+Serves the embedded reference reader as an OpenAI-compatible endpoint (/v1/chat/completions, /v1/completions,
+/v1/models), optionally with injected faults, reasoning-model replies or simulated GPU-server timing; prints its URL
+and runs until Ctrl-C.
 
 Options:
 {serve}

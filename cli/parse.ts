@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { UserError } from '../harness/errors.js';
 import type { Command } from '../harness/config/commands.js';
-import type { RunConfig } from '../harness/config/run-config.js';
+import type { ApiKind, RunConfig } from '../harness/config/run-config.js';
+import { API_KINDS } from '../harness/models/api.js';
+import { checkNativePlacement, rulerRunFlags } from '../harness/protocol/ruler-native.js';
 import { methods as methodRegistry, type MethodFlagValues, type MethodOption } from '../harness/methods/index.js';
 import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
@@ -62,6 +64,11 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   'request-timeout': { type: 'string' },
   'retry-base-ms': { type: 'string' },
   'cache-debug': { type: 'boolean' },
+  api: { type: 'string' },
+  'max-model-len': { type: 'string' },
+  'allow-truncation': { type: 'boolean' },
+  'thinking-budget': { type: 'string' },
+  protocol: { type: 'string' },
 };
 
 /** `bench run`'s own options, which `bench plan` (taking every other run option) does not take. */
@@ -128,6 +135,7 @@ const GATE_OPTIONS: Record<string, OptionSpec> = {
   z: { type: 'string' },
   exact: { type: 'boolean' },
   'allow-missing': { type: 'boolean' },
+  'allow-protocol-change': { type: 'boolean' },
   paired: { type: 'boolean' },
   alpha: { type: 'string' },
   json: { type: 'boolean' },
@@ -148,6 +156,8 @@ const SERVE_OPTIONS: Record<string, OptionSpec> = {
   'fail-hang': { type: 'string' },
   seed: { type: 'string' },
   'max-context': { type: 'string' },
+  'max-model-len': { type: 'string' },
+  reasoning: { type: 'string' },
   tokenizer: { type: 'string' },
   simulate: { type: 'string' },
   'time-scale': { type: 'string' },
@@ -424,7 +434,9 @@ function parseRun(
   catalog: CliCatalog,
   parsed = parse(argv, runOptions(catalog), 'run'),
 ): RunConfig {
-  const { values, positionals } = parsed;
+  const { positionals } = parsed;
+  // --protocol ruler fills in RULER's own defaults for the flags not given (harness/protocol/ruler-native.ts).
+  const values = parsed.values.protocol === 'ruler' ? rulerRunFlags(parsed.values) : parsed.values;
   if (positionals.length === 0) {
     const eg = exampleTask(catalog);
     throw new UserError(
@@ -452,6 +464,13 @@ function parseRun(
   checkTaskOptionsRequired(options, catalog);
   const lengthSpec = values.lengths as string | undefined;
   const methods = parseMethods(values.method as string | undefined);
+  const methodSettings = parseMethodSettings(values, methods);
+  if (methods.includes('native'))
+    checkNativePlacement(
+      String(methodSettings['chat-template']),
+      String(methodSettings['answer-prefix']),
+      values.api as string | undefined,
+    );
   return {
     tasks,
     lengthSpec,
@@ -464,7 +483,7 @@ function parseRun(
       'a directory for the run, e.g. --out runs/mine, or drop --out for runs/<task>__<method>__<model>__seed<S>__<hash>',
     ),
     methods,
-    methodSettings: parseMethodSettings(values, methods),
+    methodSettings,
     model,
     modelName: values['model-name'] as string | undefined,
     apiKeyEnv: values['api-key-env'] as string | undefined,
@@ -505,6 +524,7 @@ function parseRun(
         ? undefined
         : parseInteger(values['retry-base-ms'] as string, '--retry-base-ms', 1),
     cacheDebug: Boolean(values['cache-debug']),
+    ...nativeModeOf(values),
   };
 }
 
@@ -513,6 +533,30 @@ function costPresetOf(raw: unknown): { costPreset?: string } {
   if (raw === undefined) return {};
   costModel(raw as string);
   return { costPreset: raw as string };
+}
+
+/** --api, --max-model-len, --allow-truncation, --thinking-budget and --protocol (each absent when not given, so a
+ *  default run's config, identity and directory name stay as they were). */
+function nativeModeOf(values: Record<string, unknown>): Partial<RunConfig> {
+  const out: Partial<RunConfig> = {};
+  const api = values.api as string | undefined;
+  if (api !== undefined) {
+    if (!API_KINDS.includes(api as ApiKind))
+      throw new UserError(`--api must be ${orList(API_KINDS.map((k) => `'${k}'`))}, got '${api}'`);
+    out.api = api as ApiKind;
+  }
+  if (values['max-model-len'] !== undefined)
+    out.maxModelLen = parseInteger(values['max-model-len'] as string, '--max-model-len', 1);
+  if (values['allow-truncation']) out.allowTruncation = true;
+  if (values['thinking-budget'] !== undefined)
+    out.thinkingBudget = parseInteger(values['thinking-budget'] as string, '--thinking-budget', 1);
+  const protocol = values.protocol as string | undefined;
+  if (protocol !== undefined) {
+    if (protocol !== 'ruler')
+      throw new UserError(`--protocol must be 'ruler' (RULER's own run mode), got '${protocol}'`);
+    out.protocol = protocol;
+  }
+  return out;
 }
 
 /** Comma-separated task names; an empty one (`bench run ''`, `bench run ,`, `a,,b`) is refused. */
@@ -573,6 +617,7 @@ const COMPARE_OPTIONS: Record<string, OptionSpec> = {
   z: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  'allow-protocol-change': { type: 'boolean' },
   ...FIGURE_OPTIONS,
 };
 
@@ -615,6 +660,7 @@ function parseCompare(values: Record<string, unknown>, positionals: string[]): C
     z: values.z === undefined ? undefined : parseNumber(values.z as string, '--z', 0, 10, 2),
     out: values.out as string | undefined,
     ...(values.json ? { json: true } : {}),
+    ...(values['allow-protocol-change'] ? { allowProtocolChange: true } : {}),
     ...withFigures(values),
   };
 }
@@ -772,6 +818,7 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
         ...(values.paired ? { paired: true } : {}),
         ...(values.alpha === undefined ? {} : { alpha: parseAlpha(values.alpha as string) }),
         ...(values.json ? { json: true } : {}),
+        ...(values['allow-protocol-change'] ? { allowProtocolChange: true } : {}),
       };
     }
     case 'compare': {

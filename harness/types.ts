@@ -20,6 +20,10 @@ export interface ModelRequest {
    *  for whatever hashes or stores prompts. Unset: a chat completion of `messages`. */
   prompt?: string;
   params: GenerationParams;
+  /** The last message is an assistant message the model continues (an answer prefix as prefill, or thinking forced
+   *  closed): chat requests then ask the server to continue it (vLLM's continue_final_message) instead of starting a
+   *  new assistant turn. */
+  continueFinal?: boolean;
   /** The caller's own count of the prompt's tokens, when it has one cheaply (within a few tokens: template edges may
    *  merge). The embedded model reports it as usage; remote clients compare it with the server's count. */
   promptTokensHint?: number;
@@ -48,6 +52,13 @@ export interface ModelResponse {
   finishReason: string;
   cached: boolean;
   retries: number;
+  /** The reasoning the server returned apart from the answer (`reasoning_content`, or `reasoning`): kept in the
+   *  records, never part of `text`, so never carried into a later prompt. */
+  reasoning?: string;
+  /** The server's count of reasoning tokens (usage.completion_tokens_details.reasoning_tokens), when it sent one. */
+  reasoningTokens?: number;
+  /** Set when --thinking-budget made this call two requests (think, then answer continuing the thinking). */
+  thinkingPasses?: 2;
 }
 
 /** A model is "messages in, text + usage out". Failures throw ModelCallError (harness/errors.ts). */
@@ -58,6 +69,9 @@ export interface Model {
   readonly isReferenceReader: boolean;
   generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse>;
   close?(): Promise<void>;
+  /** The endpoint's context window in tokens (prompt + max_tokens), when its GET /models says (vLLM's
+   *  max_model_len); the smallest over a pool's endpoints. The window preflight checks the run against it. */
+  readonly contextWindow?: number;
 }
 
 /** Exact token counts and ids in one vocabulary. encode() treats special-token-looking text as plain text. */
@@ -256,6 +270,15 @@ export interface CallRecord {
   promptHash?: string;
   /** Redacted (harness/redact.ts): never holds the API key or an Authorization value. */
   error?: string;
+  /** Tokens of the call's thinking: its reasoning_content (the server's count, else the run tokenizer's) plus any
+   *  `<think>` text in its answer up to the last `</think>`. Absent when 0. */
+  thinkingTokens?: number;
+  /** The answer opened `<think>` and never closed it (the method's upstream rule then decides what it keeps). */
+  unclosedThink?: true;
+  /** The reasoning_content the server returned for this call, as sent (redacted). */
+  reasoning?: string;
+  /** 2 when --thinking-budget made the call think, then answer in a second request. */
+  requests?: number;
 }
 
 export interface MethodOutput {
@@ -278,6 +301,9 @@ export interface MethodCheckpoint<State = unknown> {
   /** Calls so far that ended on the length limit (SampleRecord.cutCalls), kept by the runner, not the method: a
    *  resumed sample goes on counting from here. Absent in checkpoints written before it existed. */
   cutCalls?: number;
+  /** Thinking tokens and unclosed-think calls so far (SampleRecord), kept by the runner like cutCalls. */
+  thinkingTokens?: number;
+  unclosedThinkCalls?: number;
   /** The method's own state (plain JSON), e.g. MemAgent's { memory }. Only the method reads it; a state it cannot
    *  read restarts the sample. Checkpoints written before `state` existed held MemAgent's memory beside step and
    *  usage; harness/run-dir/checkpoints.ts reads them into this form. */
@@ -339,6 +365,12 @@ export interface SampleRecord {
    *  before it existed (read as 0). */
   cutCalls?: number;
   usage: Usage;
+  /** Thinking tokens over the sample's calls (CallRecord.thinkingTokens). Absent when 0 and in older records. */
+  thinkingTokens?: number;
+  /** Of the sample's calls, those whose `<think>` never closed. Absent when 0. */
+  unclosedThinkCalls?: number;
+  /** The reasoning_content of the sample's last call that had one (redacted). */
+  reasoning?: string;
   elapsedMs: number;
   /** Generator facts (Sample.metadata). In records written before `extra` existed it also holds the method's extras. */
   metadata: Record<string, unknown>;

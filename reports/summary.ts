@@ -148,6 +148,9 @@ function add(acc: Acc, r: SampleRecord, cost?: CostModel): void {
   row.completionTokens += finite(r.usage?.completionTokens);
   row.calls += finite(r.calls);
   row.cutCalls += count(r.cutCalls);
+  if (count(r.thinkingTokens) > 0) row.thinkingTokens = (row.thinkingTokens ?? 0) + count(r.thinkingTokens);
+  if (count(r.unclosedThinkCalls) > 0)
+    row.unclosedThinkCalls = (row.unclosedThinkCalls ?? 0) + count(r.unclosedThinkCalls);
   acc.builtSum += finite(r.builtTokens);
   acc.longestChain = Math.max(acc.longestChain, count(r.calls));
   if (cost)
@@ -275,6 +278,7 @@ function costCells(r: SummaryRow): Array<string | number> {
 /** CSV text: scores ×100 with 2 decimals (the display edge); counts as integers. */
 export function summaryCsv(rows: SummaryRow[]): string {
   const metrics = metricColumns(rows);
+  const thinking = rows.some((r) => (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0);
   const header = [
     'task',
     'method',
@@ -303,6 +307,8 @@ export function summaryCsv(rows: SummaryRow[]): string {
     'mean_built_tokens',
     'fixture',
     ...COST_COLUMNS,
+    // Reasoning models only: a run without thinking keeps the columns it always had.
+    ...(thinking ? ['thinking_tokens', 'thinking_tokens_per_sample', 'unclosed_think_calls'] : []),
   ];
   const body = rows.map((r) => [
     r.task,
@@ -332,6 +338,9 @@ export function summaryCsv(rows: SummaryRow[]): string {
     Math.round(r.meanBuiltTokens),
     r.fixture ? 'yes' : 'no',
     ...costCells(r),
+    ...(thinking
+      ? [r.thinkingTokens ?? 0, r.n > 0 ? Math.round((r.thinkingTokens ?? 0) / r.n) : 0, r.unclosedThinkCalls ?? 0]
+      : []),
   ]);
   insertIntervalColumns(header, body, rows, 'score_x100', CSV_INTERVAL_COLUMNS);
   return stringify([header, ...body]);
@@ -396,6 +405,9 @@ function table(header: string[], body: string[][], rightAlign: boolean[]): strin
 export const CUT_NOTE =
   'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
 
+export const THINKING_NOTE =
+  "thinking/sample: tokens of thinking per sample (the server's reasoning_content and any <think> text in the answers), apart from the answers' own tokens; unclosed think: calls whose <think> never closed (the method's rule then decides what it keeps: MemAgent keeps the whole reply)";
+
 export const CUT_CALLS_NOTE =
   'cut calls: model calls whose answer ended on the length limit (finish reason "length": cut off at max tokens), summed over the samples; a MemAgent memory cut off this way may have lost what it held';
 
@@ -431,6 +443,7 @@ export function formatSummaryTable(
     const showEmpty = group.some((r) => r.empty > 0);
     const showCut = group.some((r) => r.middleTruncated > 0);
     const showCutCalls = group.some((r) => (r.cutCalls ?? 0) > 0);
+    const showThinking = group.some((r) => (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0);
     const header = [
       'length',
       'n',
@@ -441,6 +454,7 @@ export function formatSummaryTable(
       ...(showEmpty ? ['empty'] : []),
       ...(showCut ? ['context cut'] : []),
       ...(showCutCalls ? ['cut calls'] : []),
+      ...(showThinking ? ['thinking/sample', 'unclosed think'] : []),
     ];
     const body = group.map((r) => [
       r.lengthLabel,
@@ -452,6 +466,9 @@ export function formatSummaryTable(
       ...(showEmpty ? [String(r.empty)] : []),
       ...(showCut ? [String(r.middleTruncated)] : []),
       ...(showCutCalls ? [String(r.cutCalls)] : []),
+      ...(showThinking
+        ? [String(r.n > 0 ? Math.round((r.thinkingTokens ?? 0) / r.n) : 0), String(r.unclosedThinkCalls ?? 0)]
+        : []),
     ]);
     blocks.push(
       `${taskLabel(first)} · ${first.method} · ${model}\n${table(
@@ -467,6 +484,7 @@ export function formatSummaryTable(
   if (missing.length) blocks.push(missingNote(missing));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
   if (rows.some((r) => (r.cutCalls ?? 0) > 0)) blocks.push(CUT_CALLS_NOTE);
+  if (rows.some((r) => (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0)) blocks.push(THINKING_NOTE);
   blocks.push(...breakdownNotes(rows, facets), ...aggregateNotes(rows, facets));
   return blocks.join('\n\n');
 }

@@ -23,6 +23,7 @@ import {
   type CompareRuleOptions,
 } from '../../reports/compare.js';
 import { loadManifestView } from '../../reports/manifest.js';
+import { checkProtocolChange, protocolChangeWarning } from '../../reports/protocol-change.js';
 import { modelLabel } from '../../reports/format.js';
 import {
   contentDifferences,
@@ -52,6 +53,8 @@ export interface CompareCommandOptions extends CompareRuleOptions {
   facets?: readonly ReportFacet[];
   /** The difference charts' formats, sizes and title (--format, --size, --no-title). */
   figures?: FigureOptions;
+  /** Compare runs whose request fingerprints differ (each differing field is still named). */
+  allowProtocolChange?: boolean;
 }
 
 export interface CompareResult {
@@ -98,11 +101,19 @@ export async function runCompare(
     aName = `method ${ma} in ${describe(options.dirs[0], records, false)}`;
     bName = `method ${mb} in the same run`;
   } else if (options.dirs.length === 2) {
+    const [ma, mb] = options.dirs.map((d) => loadManifestView(d)?.manifest);
+    // Runs that sent other requests (template, answer prefix, decoding, ...) are refused before anything is paired.
+    const changed = checkProtocolChange(
+      { label: `A (${options.dirs[0]})`, manifest: ma },
+      { label: `B (${options.dirs[1]})`, manifest: mb },
+      Boolean(options.allowProtocolChange),
+    );
+    if (changed.length > 0) {
+      (options.printError ?? ((t: string) => process.stderr.write(`${t}\n`)))(protocolChangeWarning(changed));
+      notes.push(`requests differ (--allow-protocol-change): ${changed.join('; ')}`);
+    }
     const [a, b] = await Promise.all(options.dirs.map((d) => loadRecords(d, { onWarning: warn })));
-    const content = {
-      a: runContent(loadManifestView(options.dirs[0])?.manifest),
-      b: runContent(loadManifestView(options.dirs[1])?.manifest),
-    };
+    const content = { a: runContent(ma), b: runContent(mb) };
     const pairing = pairRuns(a, b, {
       aLabel: options.dirs[0],
       bLabel: options.dirs[1],
@@ -191,6 +202,7 @@ export async function compareCli(cmd: CommandOf<'compare'>, io: CommandIO, ctx: 
     z: cmd.z,
     out: cmd.out,
     json: cmd.json,
+    ...(cmd.allowProtocolChange ? { allowProtocolChange: true } : {}),
     ...(cmd.figures ? { figures: cmd.figures } : {}),
     print: io.out,
     printError: io.err,

@@ -26,6 +26,7 @@ import {
 import { isGateRow, summarize } from '../../reports/summary.js';
 import { loadManifestView } from '../../reports/manifest.js';
 import { runContent } from '../../reports/paired.js';
+import { checkProtocolChange, protocolChangeWarning } from '../../reports/protocol-change.js';
 
 import { writeFileAtomic } from '../../harness/run-dir/atomic-write.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
@@ -55,6 +56,8 @@ export interface GateCommandOptions {
   alpha?: number;
   /** Print the verdict as one JSON document (gateJson) instead of the table. */
   json?: boolean;
+  /** Gate a run whose request fingerprint differs from the baseline's (each differing field is still named). */
+  allowProtocolChange?: boolean;
   /** Output sinks (default stdout / stderr). */
   print?: (text: string) => void;
   printError?: (text: string) => void;
@@ -122,6 +125,16 @@ export async function gateCommand(options: GateCommandOptions): Promise<number> 
         '--paired and --exact exclude each other: --exact fails on any change, --paired tests whether a drop is significant',
       );
     const source = await loadGateBaseline(options.baseline, (m) => printError(`warning: ${m}`));
+    // A run whose requests differ from the baseline's (template, answer prefix, decoding, ...) is refused.
+    const changed = checkProtocolChange(
+      {
+        label: `the baseline (${options.baseline})`,
+        manifest: source.kind === 'run' ? loadManifestView(source.path)?.manifest : source.baseline.source,
+      },
+      { label: `the run (${options.runDir})`, manifest: loadManifestView(options.runDir)?.manifest },
+      Boolean(options.allowProtocolChange),
+    );
+    if (changed.length > 0) printError(protocolChangeWarning(changed));
     const records = await loadRecords(options.runDir, { onWarning: (m) => printError(`warning: ${m}`) });
     const rows = summarize(records, GATE_ONLY);
     if (rows.length === 0) throw new UserError(`${options.runDir} has no sample records to gate`);
@@ -193,6 +206,8 @@ export async function baselineCommand(options: BaselineCommandOptions): Promise<
     for (const k of ['command', 'seed', 'tokenizer', 'versions'] as const)
       if (manifest[k] !== undefined) source[k] = manifest[k];
     if (manifest.model?.id) source.model = manifest.model.id;
+    // The requests the baseline's scores came from: bench gate refuses a run that sent others.
+    if (manifest.manifest.requests) source.requests = manifest.manifest.requests;
   }
   writeBaseline(rows, options.out, source);
   return { file: options.out, entries: rows.filter(isGateRow).length };
@@ -211,6 +226,7 @@ export async function gateCli(cmd: CommandOf<'gate'>): Promise<number> {
     junit: cmd.junit,
     paired: cmd.paired,
     alpha: cmd.alpha,
+    allowProtocolChange: cmd.allowProtocolChange,
   });
 }
 

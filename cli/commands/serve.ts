@@ -18,6 +18,9 @@ export interface ServeCommandDeps {
   model?: Model;
   /** Prompt-token counter for the --max-context check before generating (e.g. from the run's tokenizer). */
   countPromptTokens?: (messages: ChatMessage[]) => number;
+  /** Token counter and cutter for --reasoning replies (the tokenizer's). */
+  countTokens?: (text: string) => number;
+  cutTokens?: (text: string, tokens: number) => string;
   /** Where the URL line goes. Default: stdout. */
   print?: (line: string) => void;
   /** Resolves when the server should stop. Default: the first SIGINT or SIGTERM. */
@@ -57,6 +60,9 @@ export async function serveCommand(opts: ServeOptions, deps: ServeCommandDeps = 
       faults: opts.faults,
       countPromptTokens: deps.countPromptTokens,
       delay: sim?.delay,
+      reasoning: opts.reasoning,
+      countTokens: deps.countTokens,
+      cutTokens: deps.cutTokens,
     });
   } catch (err) {
     sim?.close();
@@ -86,6 +92,8 @@ export async function serveCli(cmd: CommandOf<'serve'>, io: CommandIO): Promise<
   return serveCommand(serveOptionsFromFlags(cmd.options), {
     model: createLocalModel(tokenizer),
     countPromptTokens: (messages) => messages.reduce((n, m) => n + tokenizer.count(m.content), 0),
+    countTokens: (text) => tokenizer.count(text),
+    cutTokens: (text, n) => tokenizer.decode(tokenizer.encode(text).subarray(0, n)),
     print: io.out,
   });
 }

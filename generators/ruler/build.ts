@@ -31,7 +31,13 @@ export interface NiahResources {
   sizing?: 'exact' | 'ruler';
   /** --sizing ruler: the size found once per length (by token target), from the probe sample. */
   rulerStart?: Map<number, number>;
+  /** Task option --flavour: 'ruler' scores RULER's way (string_match_all on the raw reply, RULER's prompt for the
+   *  one-shot methods); absent or 'memagent': MemAgent's variant, as before. The samples' text is the same. */
+  flavour?: 'memagent' | 'ruler';
 }
+
+/** RULER's own metric for NIAH (scripts/eval/synthetic/constants.py). */
+export const NIAH_RULER_METRIC = 'string_match_all';
 
 /** The sample RULER's once-per-task search is emulated on: a draw of its own, not one of the samples. */
 export const PROBE_INDEX = -1;
@@ -160,6 +166,7 @@ export function buildNiahSample(res: NiahResources, length: LengthTarget, index:
   }
   const sizing = sizingRule(res, length);
   const { draw, text, plan } = planSample(res, length, index, sizing);
+  const ruler = res.flavour === 'ruler';
   if (plan.minimumTokens !== undefined) {
     throw new UserError(
       `${spec.name} does not fit in ${length.label} (${length.value} tokens): even the smallest haystack needs ${plan.minimumTokens} tokens ` +
@@ -174,15 +181,18 @@ export function buildNiahSample(res: NiahResources, length: LengthTarget, index:
     question: text.memagentInput,
     answers: draw.answers,
     context: plan.context,
-    metric: NIAH_METRIC,
+    metric: ruler ? NIAH_RULER_METRIC : NIAH_METRIC,
     prompt: {
       nativeTemplate: `${text.preamble}\n{context}\n${text.question}`,
       answerPrefix: text.answerPrefix,
       maxNewTokens: TOKENS_TO_GENERATE,
       // MemAgent's ruler_general.py samples at 0.7 / 0.95 for every method (RULER's own pred/call_api.py is greedy).
       decoding: MEMAGENT_DECODING,
+      // RULER's flavour: the one-shot prompt is RULER's own, scored on the raw reply as evaluate.py does.
+      ...(ruler ? { fullContext: `${text.preamble}\n{context}\n${text.question}`, answerFormat: 'raw' as const } : {}),
     },
     metadata: {
+      ...(ruler ? { flavour: 'ruler' } : {}),
       haystack: spec.haystack,
       key_kind: spec.keyKind,
       value_kind: spec.valueKind,

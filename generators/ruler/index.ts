@@ -3,7 +3,14 @@ import { UserError } from '../../harness/errors.js';
 import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
 import type { PreparedTask, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { rngFor } from '../../harness/util/rng.js';
-import { buildNiahSample, NIAH_GENERATOR_VERSION, NIAH_METRIC, type NiahResources } from './build.js';
+import {
+  buildNiahSample,
+  NIAH_GENERATOR_VERSION,
+  NIAH_METRIC,
+  NIAH_RULER_METRIC,
+  type NiahResources,
+} from './build.js';
+import { FLAVOURS, type RulerFlavour } from './synthetic-spec.js';
 import { essayTokens } from './essay.js';
 import { loadWordLists } from './keys.js';
 import { distractorCodec, noiseCodec } from './lines.js';
@@ -30,6 +37,14 @@ export function niahSizing(options: Record<string, string>): 'exact' | 'ruler' {
   return v;
 }
 
+/** Task option --flavour for NIAH: 'memagent' (default: MemAgent's scoring) or 'ruler' (RULER's). */
+export function niahFlavour(options: Record<string, string>): RulerFlavour {
+  const v = options.flavour ?? FLAVOURS[0];
+  if (!(FLAVOURS as readonly string[]).includes(v))
+    throw new UserError(`--flavour must be ${FLAVOURS.map((f) => `'${f}'`).join(' or ')}, got '${v}'`);
+  return v as RulerFlavour;
+}
+
 export function prepareNiah(spec: NiahSpec, env: TaskEnv): PreparedTask {
   const words = loadWordLists();
   const res: NiahResources = {
@@ -39,6 +54,7 @@ export function prepareNiah(spec: NiahSpec, env: TaskEnv): PreparedTask {
     words,
     seams: new SeamCounter(env.tokenizer),
     sizing: niahSizing(env.options),
+    flavour: niahFlavour(env.options),
   };
   if (spec.haystack === 'essay') res.essay = essayTokens(env.tokenizer);
   else if (spec.haystack === 'noise') res.noise = noiseCodec(env.tokenizer);
@@ -53,6 +69,8 @@ export function prepareNiah(spec: NiahSpec, env: TaskEnv): PreparedTask {
   return {
     // Synthetic: any number of samples.
     maxSamples: () => Number.MAX_SAFE_INTEGER,
+    // The default (MemAgent's variant) records no flavour, as before flavours existed for NIAH.
+    ...(res.flavour === 'ruler' ? { flavour: 'ruler', metric: NIAH_RULER_METRIC } : {}),
     build: (length, index) => buildNiahSample(res, length, index),
   };
 }
@@ -69,6 +87,7 @@ function task(spec: NiahSpec): TaskDefinition {
     acceptsDocCounts: false,
     // MemAgent's ruler_general.py (docs/PROTOCOLS.md §c.8).
     decoding: MEMAGENT_DECODING,
+    flavours: FLAVOURS.map((name) => ({ name, metric: name === 'ruler' ? NIAH_RULER_METRIC : NIAH_METRIC })),
     async prepare(env) {
       return prepareNiah(spec, env);
     },

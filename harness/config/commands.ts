@@ -68,6 +68,7 @@ export type Command =
       paired?: boolean;
       alpha?: number;
       json?: boolean;
+      allowProtocolChange?: boolean;
     }
   | {
       command: 'compare';
@@ -79,6 +80,7 @@ export type Command =
       out?: string;
       json?: boolean;
       figures?: FigureOptions;
+      allowProtocolChange?: boolean;
     }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }

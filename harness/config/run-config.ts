@@ -3,6 +3,9 @@
 import type { MethodFlagValues } from '../methods/registry.js';
 import type { LengthTarget } from '../types.js';
 
+/** The OpenAI route calls take. */
+export type ApiKind = 'chat' | 'completions';
+
 export interface RunConfig {
   tasks: string[];
   /** Undefined: each task's default grid. */
@@ -46,4 +49,16 @@ export interface RunConfig {
   /** First retry backoff ceiling in ms. */
   retryBaseMs?: number;
   cacheDebug: boolean;
+  /** Which OpenAI route the calls take: /chat/completions (default) or /completions, the prompt text sent as it is
+   *  (harness/models/api.ts). Unset: chat. */
+  api?: ApiKind;
+  /** The endpoint's context window when the user gives it (--max-model-len); else GET /models' max_model_len. */
+  maxModelLen?: number;
+  /** Run even when a method's largest planned call does not fit the window (the window preflight); its samples
+   *  that the server rejects end 'truncated'. */
+  allowTruncation?: boolean;
+  /** --thinking-budget: thinking tokens allowed apart from each call's answer budget (harness/models/thinking.ts). */
+  thinkingBudget?: number;
+  /** --protocol: a preset of another upstream's run mode (harness/protocol/ruler-native.ts); unset: our default. */
+  protocol?: 'ruler';
 }

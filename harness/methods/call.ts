@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ModelCallError } from '../errors.js';
-import { redactedMessage } from '../redact.js';
+import { redactedMessage, redactSecrets } from '../redact.js';
+import { thinkingOf } from '../protocol/thinking.js';
 import type {
   MethodContext,
   MethodOutput,
@@ -74,6 +75,7 @@ export async function callModel(
     const res = await ctx.model.generate(request, ctx.signal);
     const startedAt = ms3(epochMs() - res.latencyMs);
     const { usage, flag } = checkedUsage(res, request, ctx.tokenizer);
+    const thinking = thinkingOf(res, ctx.tokenizer);
     ctx.onCall?.({
       sampleId: sample.id,
       method,
@@ -88,6 +90,10 @@ export async function callModel(
       retries: res.retries,
       cached: res.cached,
       promptHash: hash,
+      ...(thinking.tokens > 0 ? { thinkingTokens: thinking.tokens } : {}),
+      ...(thinking.unclosed ? { unclosedThink: true as const } : {}),
+      ...(res.reasoning !== undefined ? { reasoning: redactSecrets(res.reasoning) } : {}),
+      ...(res.thinkingPasses ? { requests: res.thinkingPasses } : {}),
     });
     // Methods sum what they are given: the checked counts, never the server's raw values.
     return { ...res, usage };

@@ -5,6 +5,7 @@ import { fullContext } from './full-context.js';
 import { infMem } from './infmem.js';
 import { mapReduce } from './map-reduce.js';
 import { memAgent } from './memagent.js';
+import { native } from './native.js';
 import { rag } from './rag.js';
 import { refine } from './refine.js';
 import { reMemR1 } from './rememr1.js';
@@ -20,6 +21,7 @@ export const methods = new MethodRegistry([
   refine,
   mapReduce,
   compress,
+  native,
 ]);
 
 export {

@@ -8,6 +8,8 @@ import { withDriftCheck } from './drift.js';
 import { withResponseCache } from './response-cache.js';
 import { responseCacheDir } from '../cache/cache-root.js';
 import { withWaitingNotice } from './waiting.js';
+import { withApi } from './api.js';
+import { withThinkingBudget } from './thinking-budget.js';
 
 /** Makes the embedded model (`--model local`); the CLI passes the reference reader's. */
 export type EmbeddedModelFactory = (tokenizer: Tokenizer) => Model | Promise<Model>;
@@ -19,7 +21,9 @@ export async function createModel(
   embedded: EmbeddedModelFactory,
 ): Promise<Model> {
   if (config.model === 'local') return embedded(tokenizer);
-  return createEndpointModel(endpointSettings(config));
+  // Outermost: the route and the thinking budget shape the requests the response cache keys on.
+  const endpoint = await createEndpointModel(endpointSettings(config));
+  return withApi(withThinkingBudget(endpoint, config.thinkingBudget), config.api ?? 'chat');
 }
 
 /**
@@ -87,16 +91,18 @@ export async function createEndpointModel(
     addSecret(apiKey);
   }
   const endpoints: Model[] = [];
+  const windows: number[] = [];
   // Each endpoint reports its 429s to the pool, which halves that endpoint's concurrency (AIMD).
   let pool: PoolModel | undefined;
   for (const [index, baseURL] of urls.entries()) {
     // --request-timeout bounds the probe too (default 10 s): a server that never answers is named within S seconds.
-    await probeEndpoint({
+    const probed = await probeEndpoint({
       baseURL,
       modelName,
       apiKey,
       ...(settings.requestTimeoutMs !== undefined ? { timeoutMs: settings.requestTimeoutMs } : {}),
     });
+    if (probed.maxModelLen !== undefined) windows.push(probed.maxModelLen);
     let budgetWarned = false;
     endpoints.push(
       createOpenAIModel({
@@ -122,13 +128,16 @@ export async function createEndpointModel(
     id: endpoints.map((m) => m.id).join(','),
   });
   const checked = withWaitingNotice(withDriftCheck(pool, warn), urls.join(', '), warn);
-  if (!settings.cache) return checked;
+  // The window the run must fit: the smallest any endpoint reports (a call may go to any of them).
+  const window = windows.length > 0 ? { contextWindow: Math.min(...windows) } : {};
+  if (!settings.cache) return { ...checked, ...window };
   // Wrapped around the pool, so a hit does not depend on which endpoint served the call.
-  return withResponseCache(checked, {
+  const cached = withResponseCache(checked, {
     dir: responseCacheDir(),
     endpoint: urls.join(','),
     modelName,
     trial: settings.cache.trial,
     debug: settings.cache.debug ? warn : undefined,
   });
+  return { ...cached, ...window };
 }

@@ -55,7 +55,7 @@ interface CacheEntry {
   v: number;
   key: string;
   inputs: CacheKeyInputs;
-  response: { text: string; usage: Usage; finishReason: string };
+  response: { text: string; usage: Usage; finishReason: string; reasoning?: string; reasoningTokens?: number };
 }
 
 /** JSON with object keys sorted at every level, so equal values always give equal text. */
@@ -164,6 +164,8 @@ export function withResponseCache(model: Model, opts: ResponseCacheOptions): Cac
           text: r.text,
           usage: { ...r.usage },
           finishReason: r.finishReason,
+          ...(typeof r.reasoning === 'string' ? { reasoning: r.reasoning } : {}),
+          ...(typeof r.reasoningTokens === 'number' ? { reasoningTokens: r.reasoningTokens } : {}),
           latencyMs: 0,
           cached: true,
           retries: 0,
@@ -178,7 +180,13 @@ export function withResponseCache(model: Model, opts: ResponseCacheOptions): Cac
         v: CACHE_FORMAT_VERSION,
         key,
         inputs,
-        response: { text: res.text, usage: res.usage, finishReason: res.finishReason },
+        response: {
+          text: res.text,
+          usage: res.usage,
+          finishReason: res.finishReason,
+          ...(res.reasoning !== undefined ? { reasoning: res.reasoning } : {}),
+          ...(res.reasoningTokens !== undefined ? { reasoningTokens: res.reasoningTokens } : {}),
+        },
       };
       try {
         mkdirSync(join(opts.dir, key.slice(0, 2)), { recursive: true });

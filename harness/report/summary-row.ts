@@ -75,6 +75,10 @@ export interface SummaryRow extends RowInterval {
   calls: number;
   /** Calls that ended on the length limit (finish reason "length"), summed over the samples (record.cutCalls). */
   cutCalls: number;
+  /** Thinking tokens summed over the samples (SampleRecord.thinkingTokens); present only when some are. */
+  thinkingTokens?: number;
+  /** Calls whose `<think>` never closed, summed over the samples; present only when some are. */
+  unclosedThinkCalls?: number;
   /** Mean context tokens actually built (record.builtTokens). */
   meanBuiltTokens: number;
   /** Calls, tokens, longest chain and estimated GPU-seconds per sample (harness/report/cost.ts). */

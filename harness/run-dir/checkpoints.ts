@@ -12,13 +12,19 @@ import { guardIO } from './io-errors.js';
  */
 export function readCheckpoint(stored: unknown): MethodCheckpoint | undefined {
   if (!stored || typeof stored !== 'object') return undefined;
-  const { step, usage, state, cutCalls, ...beside } = stored as Record<string, unknown>;
+  const { step, usage, state, cutCalls, thinkingTokens, unclosedThinkCalls, ...beside } = stored as Record<
+    string,
+    unknown
+  >;
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
   if (typeof step !== 'number' || !usage || typeof usage !== 'object') return undefined;
   return {
     step,
     usage: usage as MethodCheckpoint['usage'],
     state: 'state' in stored ? state : beside,
-    ...(typeof cutCalls === 'number' && Number.isInteger(cutCalls) && cutCalls >= 0 ? { cutCalls } : {}),
+    ...(count(cutCalls) ? { cutCalls } : {}),
+    ...(count(thinkingTokens) ? { thinkingTokens } : {}),
+    ...(count(unclosedThinkCalls) ? { unclosedThinkCalls } : {}),
   };
 }
 

@@ -24,6 +24,12 @@ export interface RunIdentity {
   methods: Record<string, Record<string, unknown>>;
   /** Per task: the decoding its calls use (docs/PROTOCOLS.md §a.5, §e.6). Absent in directories written before it. */
   decoding?: Record<string, IdentityDecoding>;
+  /** --api completions (absent for chat, the default, so directories made before it resume). */
+  api?: 'completions';
+  /** --protocol (absent: our default). */
+  protocol?: string;
+  /** --thinking-budget (absent: none). */
+  thinkingBudget?: number;
 }
 
 /** The decoding each task uses under a run's method settings. */
@@ -56,6 +62,9 @@ export function runIdentity(
       config.methods.map((name) => [name, registry.get(name).identity(config.methodSettings)]),
     ),
     decoding: taskDecodings(tasks, config.methodSettings),
+    ...(config.api === 'completions' ? { api: config.api } : {}),
+    ...(config.protocol !== undefined ? { protocol: config.protocol } : {}),
+    ...(config.thinkingBudget !== undefined ? { thinkingBudget: config.thinkingBudget } : {}),
   };
 }
 
@@ -64,6 +73,9 @@ const FLAG_OF: Record<string, string> = {
   tokenizer: '--tokenizer',
   model: '--model/--model-name',
   trial: '--trial',
+  api: '--api',
+  protocol: '--protocol',
+  thinkingBudget: '--thinking-budget',
 };
 
 const show = (v: unknown) => (v === undefined || v === null ? 'unset' : typeof v === 'string' ? v : JSON.stringify(v));

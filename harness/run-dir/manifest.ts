@@ -14,6 +14,7 @@ import { writeJsonAtomic } from './atomic-write.js';
 import { fileIOError } from './io-errors.js';
 import type { EnvironmentInfo } from './environment.js';
 import type { RunIdentity } from './identity.js';
+import type { RequestFingerprint } from './request-fingerprint.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -91,6 +92,20 @@ export interface RunManifest {
    * written before it was recorded. The top-level tasks, lengths, methods and expected are the union of all entries.
    */
   history?: ManifestHistoryEntry[];
+  /** The window preflight of the latest invocation (harness/runner/preflight.ts), when the window was known. */
+  window?: ManifestWindow;
+  /** The request fingerprint of the latest invocation (harness/run-dir/request-fingerprint.ts): each call kind's
+   *  route, template, answer-prefix placement, max_tokens, decoding and thinking budget. */
+  requests?: RequestFingerprint;
+}
+
+/** The window preflight as recorded: the window, where it came from, each method's largest call. */
+export interface ManifestWindow {
+  tokens: number;
+  source: string;
+  /** Whether --allow-truncation let a run that does not fit go on. */
+  allowTruncation: boolean;
+  largest: { method: string; promptTokens: number; maxTokens: number; task: string; length: string }[];
 }
 
 /** The (task, length label, method) cells a run asks for. */

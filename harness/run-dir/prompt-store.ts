@@ -16,7 +16,16 @@ export class PromptStore {
     if (existsSync(file)) return;
     guardIO('writing', file, () => {
       mkdirSync(sub, { recursive: true });
-      writeFileAtomic(file, JSON.stringify({ messages: request.messages, params: request.params }));
+      writeFileAtomic(
+        file,
+        JSON.stringify({
+          messages: request.messages,
+          params: request.params,
+          // A raw completion prompt, or a continued assistant message (answer prefix as prefill), as sent.
+          ...(request.prompt !== undefined ? { prompt: request.prompt } : {}),
+          ...(request.continueFinal ? { continueFinal: true } : {}),
+        }),
+      );
     });
   }
 }

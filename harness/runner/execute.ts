@@ -67,6 +67,10 @@ export async function executeUnit(
   // Answered calls that ended on the length limit (cut off at max tokens): the record's cutCalls. Saved with each
   // checkpoint, so a resumed sample counts the calls made before the resume too.
   let cutCalls = resume?.cutCalls ?? 0;
+  // Thinking over the sample's calls (reasoning models), kept in checkpoints like cutCalls.
+  let thinkingTokens = resume?.thinkingTokens ?? 0;
+  let unclosedThinkCalls = resume?.unclosedThinkCalls ?? 0;
+  let reasoning: string | undefined;
   const output = await method.run(sample, {
     model: env.model,
     tokenizer: env.tokenizer,
@@ -74,13 +78,17 @@ export async function executeUnit(
     resume,
     onCall(call: CallRecord) {
       if (call.status === 'ok' && call.finishReason === 'length') cutCalls++;
+      thinkingTokens += call.thinkingTokens ?? 0;
+      if (call.unclosedThink) unclosedThinkCalls++;
+      if (call.reasoning !== undefined) reasoning = call.reasoning;
       onCall(call.error === undefined ? call : { ...call, error: redact(call.error) });
     },
     onPrompt: env.prompts ? (hash, request) => io(() => env.prompts!.put(hash, request)) : undefined,
     onCheckpoint(cp: MethodCheckpoint) {
       const now = performance.now();
       if (env.checkpointEveryCall || now - lastSave > 1000) {
-        io(() => env.checkpoints.save(spec.key, { ...cp, cutCalls }));
+        const thinking = thinkingTokens > 0 || unclosedThinkCalls > 0 ? { thinkingTokens, unclosedThinkCalls } : {};
+        io(() => env.checkpoints.save(spec.key, { ...cp, cutCalls, ...thinking }));
         lastSave = now;
       }
     },
@@ -124,6 +132,9 @@ export async function executeUnit(
     calls: output.calls,
     cutCalls,
     usage: output.usage,
+    ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
+    ...(unclosedThinkCalls > 0 ? { unclosedThinkCalls } : {}),
+    ...(reasoning !== undefined ? { reasoning } : {}),
     elapsedMs: Math.round(performance.now() - started),
     metadata: { ...sample.metadata, ...over },
     extra: redactDeep(output.extra ?? {}),

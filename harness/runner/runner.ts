@@ -28,6 +28,9 @@ import { scheduleUnits, type WorkUnit } from './units.js';
 import { dataChanges, describeData, manifestData, refuseChangedData, unionData } from '../data/describe.js';
 import type { Catalog } from '../registry/family.js';
 import { createWorkerPool, type UnitRunner } from './worker-pool.js';
+import { checkWindow, enforceWindow, windowRecord } from './preflight.js';
+import { checkRulerTasks } from '../protocol/ruler-native.js';
+import { requestFingerprint } from '../run-dir/request-fingerprint.js';
 
 export type RunEvent =
   | { type: 'skipped'; task: string; reason: string }
@@ -115,6 +118,7 @@ function openRun(
   model: Model,
   tokenizer: Tokenizer,
   onEvent: (e: RunEvent) => void,
+  recorded: Pick<RunManifest, 'window' | 'requests'> = {},
 ): OpenRun {
   const modelId = model.isReferenceReader ? model.id : (config.modelName ?? model.id);
   const modelSlug = model.isReferenceReader ? 'local' : modelId.replace(/[^A-Za-z0-9._-]+/g, '_');
@@ -180,6 +184,7 @@ function openRun(
       expected,
       resumed,
       data: unionData(runDir.previous?.data, data),
+      ...recorded,
     };
     // The directory's manifest describes every invocation's cells (the union); history lists each invocation.
     const previous = runDir.previous;
@@ -360,6 +365,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   for (const c of plan.capped) onEvent({ type: 'samples-capped', ...c });
   for (const message of plan.notes) onEvent({ type: 'note', message });
   config = { ...config, tasks: plan.tasks.map((t) => t.name) };
+  if (config.protocol === 'ruler')
+    checkRulerTasks(plan.tasks.map((t, i) => ({ name: t.name, flavour: plan.prepared[i].flavour })));
   plan.tasks.forEach((t, i) => {
     const data = plan.prepared[i].data;
     onEvent({
@@ -372,7 +379,13 @@ export async function executeRun(config: RunConfig, hooks: RunHooks): Promise<Ru
   if (config.dryRun) return { kind: 'dry-run', rows: dryRunRows(plan.tasks, plan.prepared, plan.grids, config) };
   const model = await hooks.createModel(config, tokenizer);
   try {
-    const open = openRun(config, plan, model, tokenizer, onEvent);
+    // Before any sample: a method whose largest call does not fit the endpoint's window stops the run here (exit 2).
+    const preflight = checkWindow(plan, config, model.contextWindow);
+    enforceWindow(preflight, config, (message) => onEvent({ type: 'note', message }));
+    const open = openRun(config, plan, model, tokenizer, onEvent, {
+      ...(preflight ? { window: windowRecord(preflight, config) } : {}),
+      requests: requestFingerprint(plan, config),
+    });
     try {
       const calls = await runUnits(
         config,

@@ -1,6 +1,7 @@
 // `bench serve` flags → validated ServeOptions (pure apart from reading the named env variable).
 import { UserError } from '../../harness/errors.js';
 import { parseFaultSpec, type FaultConfig } from './faults.js';
+import { REASONING_MODES, type ReasoningMode } from './reasoning.js';
 import { parseSimulateSpec, parseTimeScale, type GpuParams } from '../simulator/gpu-params.js';
 
 export interface ServeOptions {
@@ -15,6 +16,8 @@ export interface ServeOptions {
   faults: FaultConfig;
   /** Simulated continuous-batching GPU timing (docs/SIMULATION.md). */
   simulate?: { params: GpuParams; timeScale: number };
+  /** Answer as a reasoning model (reference/serve/reasoning.ts). */
+  reasoning?: ReasoningMode;
 }
 
 /** Flag table for help text: [flag, value, description]. */
@@ -24,6 +27,7 @@ export const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--model-name', 'NAME', 'model name served at /v1/models (default reference-reader)'],
   ['--api-key-env', 'VAR', 'require `Authorization: Bearer $VAR` (the key is read from that variable)'],
   ['--max-context', 'N', 'reject prompts (+ max_tokens) over N tokens with a 400, like vLLM'],
+  ['--max-model-len', 'N', "vLLM's name for --max-context: the window GET /v1/models reports as max_model_len"],
   ['--latency-ms', 'N', 'fixed delay before each answer'],
   ['--latency-per-token-ms', 'N', 'extra delay per prompt token'],
   ['--fail-5xx', 'RATE', 'share of requests answered 500/502/503 (0.1 or 10%)'],
@@ -33,6 +37,11 @@ export const SERVE_FLAGS: readonly (readonly [string, string, string])[] = [
   ['--fail-malformed', 'RATE', 'share answered 200 with an invalid JSON body'],
   ['--fail-hang', 'RATE', 'share never answered until the client gives up'],
   ['--seed', 'S', 'seed of the fault draws (default 0)'],
+  [
+    '--reasoning',
+    'MODE',
+    'answer as a reasoning model: field (thinking in reasoning_content), inline (<think>…</think> first), unclosed (<think> never closed)',
+  ],
   [
     '--simulate',
     'PRESET[,k=v]',
@@ -47,6 +56,7 @@ export type ServeFlagName =
   | 'model-name'
   | 'api-key-env'
   | 'max-context'
+  | 'max-model-len'
   | 'latency-ms'
   | 'latency-per-token-ms'
   | 'fail-5xx'
@@ -56,6 +66,7 @@ export type ServeFlagName =
   | 'fail-malformed'
   | 'fail-hang'
   | 'seed'
+  | 'reasoning'
   | 'simulate'
   | 'time-scale';
 
@@ -99,9 +110,21 @@ export function serveOptionsFromFlags(raw: ServeFlags, env: NodeJS.ProcessEnv = 
   if (out.host === '') throw new UserError('--host must not be empty');
   if (out.modelName === '') throw new UserError('--model-name must not be empty');
   if (flags['max-context'] !== undefined) out.maxContext = intFlag('max-context', flags['max-context'], 1, 2 ** 31);
+  if (flags['max-model-len'] !== undefined) {
+    const len = intFlag('max-model-len', flags['max-model-len'], 1, 2 ** 31);
+    if (out.maxContext !== undefined && out.maxContext !== len)
+      throw new UserError('--max-model-len and --max-context name the same window: give one of them');
+    out.maxContext = len;
+  }
   if (flags.simulate !== undefined)
     out.simulate = { params: parseSimulateSpec(flags.simulate), timeScale: parseTimeScale(flags['time-scale']) };
   else if (flags['time-scale'] !== undefined) throw new UserError('--time-scale only applies with --simulate PRESET');
+  const reasoning = flags.reasoning;
+  if (reasoning !== undefined) {
+    if (!REASONING_MODES.includes(reasoning as ReasoningMode))
+      throw new UserError(`--reasoning must be ${REASONING_MODES.map((m) => `'${m}'`).join(', ')}, got '${reasoning}'`);
+    out.reasoning = reasoning as ReasoningMode;
+  }
   const varName = flags['api-key-env'];
   if (varName !== undefined) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(varName)) {

@@ -187,7 +187,12 @@ export interface CompletionBody {
   object: 'chat.completion';
   created: number;
   model: string;
-  choices: { index: number; message: { role: 'assistant'; content: string }; finish_reason: string; logprobs: null }[];
+  choices: {
+    index: number;
+    message: { role: 'assistant'; content: string; reasoning_content?: string };
+    finish_reason: string;
+    logprobs: null;
+  }[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -201,7 +206,11 @@ export function completionBody(id: string, model: string, created: number, respo
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: response.text },
+        message: {
+          role: 'assistant',
+          content: response.text,
+          ...(response.reasoning !== undefined ? { reasoning_content: response.reasoning } : {}),
+        },
         finish_reason: response.finishReason,
         logprobs: null,
       },

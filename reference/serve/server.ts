@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import type { ChatMessage, Model, ModelResponse } from '../../harness/types.js';
 import { ModelCallError, errorMessage } from '../../harness/errors.js';
+import { asReasoningReply, withoutContinuation, type ReasoningMode } from './reasoning.js';
 import { FaultPlanner, NO_FAULTS, hashBody, type FaultConfig, type FaultKind } from './faults.js';
 import {
   applyStop,
@@ -43,11 +44,18 @@ export interface ServerOptions {
   countPromptTokens?: (messages: ChatMessage[]) => number;
   /** Optional timing hook (e.g. the simulated GPU of `--simulate`): awaited once the answer is ready, before it is sent. */
   delay?: (promptTokens: number, maxTokens: number, completionTokens: number, signal: AbortSignal) => Promise<void>;
+  /** Answer as a reasoning model (reasoning.ts): thinking in reasoning_content, inline, or never closed. */
+  reasoning?: ReasoningMode;
+  /** Token counter and cutter for the reasoning replies. Default: whitespace-separated words. */
+  countTokens?: (text: string) => number;
+  cutTokens?: (text: string, tokens: number) => string;
 }
 
 export interface ServerStats {
   requests: number;
   completions: number;
+  /** Completions answered per route: POST /v1/chat/completions and POST /v1/completions. */
+  routes: { chat: number; completions: number };
   faults: Record<FaultKind, number>;
 }
 
@@ -63,6 +71,7 @@ export interface RunningServer {
 
 /** What differs between POST /v1/chat/completions and POST /v1/completions: the request and the answer's shape. */
 interface Route {
+  name: 'chat' | 'completions';
   parse(raw: unknown, defaultMaxTokens: number): ParsedChatRequest | HttpError;
   reply(id: number, model: string, created: number, response: ModelResponse): unknown;
   /** A 200 body cut short (the 'malformed' fault). */
@@ -70,16 +79,21 @@ interface Route {
 }
 
 const CHAT: Route = {
+  name: 'chat',
   parse: parseChatRequest,
   reply: (id, model, created, response) => completionBody(`chatcmpl-${id}`, model, created, response),
   malformed: '{"id":"chatcmpl-malformed","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis',
 };
 
 const TEXT: Route = {
+  name: 'completions',
   parse: parseTextRequest,
   reply: (id, model, created, response) => textCompletionBody(`cmpl-${id}`, model, created, response),
   malformed: '{"id":"cmpl-malformed","object":"text_completion","choices":[{"index":0,"text":"Par',
 };
+
+const countWords = (text: string): number => text.match(/\S+/g)?.length ?? 0;
+const firstWords = (text: string, n: number): string => (text.match(/\S+\s*/g) ?? []).slice(0, n).join('');
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
@@ -137,6 +151,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sockets = new Set<Socket>();
   let requests = 0;
   let completions = 0;
+  const routes = { chat: 0, completions: 0 };
   let seq = 0;
 
   async function complete(route: Route, req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> {
@@ -190,8 +205,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (overContext(n)) return sendError(res, contextLengthExceeded(maxContext!, n, maxTokens));
     }
     let response;
+    // A reasoning reply continuing thinking already closed answers only; the reader never sees the thinking.
+    const reading = options.reasoning ? withoutContinuation(request) : { request, thought: false };
     try {
-      response = await model.generate(request, gone);
+      response = await model.generate(reading.request, gone);
     } catch (err) {
       if (gone.aborted) return;
       if (err instanceof ModelCallError && err.kind === 'context-length') {
@@ -207,6 +224,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     const { promptTokens } = response.usage;
     if (overContext(promptTokens)) return sendError(res, contextLengthExceeded(maxContext!, promptTokens, maxTokens));
+    if (options.reasoning && !reading.thought)
+      response = asReasoningReply(
+        response,
+        options.reasoning,
+        route.name,
+        request.params.maxTokens,
+        options.countTokens ?? countWords,
+        options.cutTokens ?? firstWords,
+      );
     const stopped = applyStop(response.text, request.params.stop);
     if (stopped.stopped) response = { ...response, text: stopped.text, finishReason: 'stop' };
     await sleep(faults.latencyMs + faults.latencyPerTokenMs * promptTokens, gone);
@@ -219,6 +245,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return;
     }
     completions++;
+    routes[route.name]++;
     sendJson(res, 200, route.reply(++seq, modelName, Math.floor(Date.now() / 1000), response));
   }
 
@@ -270,7 +297,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host,
     port,
     modelName,
-    stats: () => ({ requests, completions, faults: { ...planner.counts } }),
+    stats: () => ({ requests, completions, routes: { ...routes }, faults: { ...planner.counts } }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

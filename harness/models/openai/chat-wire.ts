@@ -17,17 +17,22 @@ export function chatCompletionBody(request: ModelRequest, settings: WireSettings
     model: settings.modelName,
     messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
     ...samplingFields(request.params, settings.maxTokensField ?? 'max_tokens'),
+    // vLLM / SGLang: continue the last (assistant) message instead of opening a new assistant turn.
+    ...(request.continueFinal ? { continue_final_message: true, add_generation_prompt: false } : {}),
   };
 }
 
 /** A 200 body as a chat completion (see parseChoices for what is refused and how). */
 export function readChatCompletion(text: string): WireAnswer {
   const body = parseChoices(text);
-  const message = body.choices[0]?.message as { content?: unknown } | undefined;
+  const message = body.choices[0]?.message as
+    { content?: unknown; reasoning_content?: unknown; reasoning?: unknown } | undefined;
   const content = message?.content;
   if (content !== undefined && content !== null && typeof content !== 'string')
     throw malformed('message.content is not text');
-  return answerOf(body, content ?? '');
+  // vLLM's reasoning parsers send the thinking apart: reasoning_content (older), reasoning (newer).
+  const split = message?.reasoning_content ?? message?.reasoning;
+  return answerOf(body, content ?? '', typeof split === 'string' ? split : undefined);
 }
 
 export function chatWire(settings: WireSettings): WireFormat {

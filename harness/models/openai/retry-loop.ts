@@ -212,8 +212,17 @@ export function createRetryLoop(
         maxRetries: 0,
       });
       answered = true;
-      const { text, usage, finishReason } = wire.read(await res.text());
-      return { text, usage, latencyMs: performance.now() - started, finishReason, cached: false, retries: 0 };
+      const { text, usage, finishReason, reasoning, reasoningTokens } = wire.read(await res.text());
+      return {
+        text,
+        usage,
+        latencyMs: performance.now() - started,
+        finishReason,
+        cached: false,
+        retries: 0,
+        ...(reasoning !== undefined ? { reasoning } : {}),
+        ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+      };
     } catch (err) {
       if (timedOut && !signal?.aborted) throw new AttemptTimeout();
       throw err;

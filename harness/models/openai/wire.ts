@@ -9,6 +9,10 @@ export interface WireAnswer {
   /** Checked (usageOf): counts the server left out or sent as something other than a whole number ≥ 0 are 0 and named. */
   usage: ReportedUsage;
   finishReason: string;
+  /** reasoning_content (or reasoning) of a chat answer, when the server split the thinking off. */
+  reasoning?: string;
+  /** usage.completion_tokens_details.reasoning_tokens, when a whole number. */
+  reasoningTokens?: number;
 }
 
 /** Per-attempt settings of one HTTP call, passed to the SDK. */
@@ -148,11 +152,15 @@ export function usageOf(usage: unknown): ReportedUsage {
 }
 
 /** Checked usage and the finish reason of the first choice ('unknown' when the server leaves it out). */
-export function answerOf(body: ChoicesBody, text: string): WireAnswer {
+export function answerOf(body: ChoicesBody, text: string, reasoning?: string): WireAnswer {
   const reason = body.choices[0]?.finish_reason;
+  const details = isRecord(body.usage) ? body.usage.completion_tokens_details : undefined;
+  const counted = isRecord(details) ? details.reasoning_tokens : undefined;
   return {
     text,
     usage: usageOf(body.usage),
     finishReason: typeof reason === 'string' && reason !== '' ? reason : 'unknown',
+    ...(reasoning !== undefined && reasoning !== '' ? { reasoning } : {}),
+    ...(typeof counted === 'number' && Number.isInteger(counted) && counted > 0 ? { reasoningTokens: counted } : {}),
   };
 }
