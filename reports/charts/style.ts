@@ -34,10 +34,14 @@ export const KNOWN_METHOD_STYLES: Readonly<Record<string, MethodStyle>> = {
   compress: { color: OKABE_ITO.purple, marker: 'triangle' },
 };
 
-// Other methods: one of these colours × one of these shapes (15 pairs, none a built-in method's colour; black is
+// Other methods: one of these colours × one of these shapes (the 15 pairs less the built-in methods' 6; black is
 // left out, since its interval band would be the grey that paper curves and overlaps already use).
 const HASH_COLORS = [OKABE_ITO.orange, OKABE_ITO.sky, OKABE_ITO.purple];
 const HASH_MARKERS: MarkerShape[] = ['diamond', 'triangle-down', 'circle', 'square', 'triangle'];
+/** The colour × shape pairs no built-in method has, in a fixed order. */
+const HASH_STYLES: MethodStyle[] = HASH_MARKERS.flatMap((marker) =>
+  HASH_COLORS.map((color) => ({ color, marker })),
+).filter((s) => !Object.values(KNOWN_METHOD_STYLES).some((k) => k.color === s.color && k.marker === s.marker));
 
 /** FNV-1a over the name's UTF-16 code units: the same number on every machine and run. */
 export function nameHash(name: string): number {
@@ -53,8 +57,8 @@ export function nameHash(name: string): number {
 export function methodStyle(method: string): MethodStyle {
   const known = KNOWN_METHOD_STYLES[method];
   if (known) return known;
-  const slot = nameHash(method) % (HASH_COLORS.length * HASH_MARKERS.length);
-  return { color: HASH_COLORS[slot % HASH_COLORS.length], marker: HASH_MARKERS[Math.floor(slot / HASH_COLORS.length)] };
+  const slot = nameHash(method) % HASH_STYLES.length;
+  return HASH_STYLES[slot];
 }
 
 /** Line dashes (pt) for the models of a chart, in the order modelDashes hands them out: solid first. */

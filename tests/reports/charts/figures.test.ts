@@ -156,11 +156,11 @@ test('one colour and marker per method in every figure: fixed for built-in metho
   }
   assert.equal(colourOf(b.config.data.datasets as ChartDataset[], 'memagent'), OKABE_ITO.blue);
   assert.equal(colourOf(b.config.data.datasets as ChartDataset[], 'full-context'), OKABE_ITO.vermillion);
-  // Another method: its colour comes from its name alone (and is none of the built-in methods' colours).
+  // Another method: its style comes from its name alone (and is no built-in method's colour and marker).
   const mine = methodStyle('my-method');
   assert.deepEqual(methodStyle('my-method'), mine);
   assert.equal(colourOf(b.config.data.datasets as ChartDataset[], 'my-method'), mine.color);
-  assert.ok(!Object.values(KNOWN_METHOD_STYLES).some((s) => s.color === mine.color));
+  assert.ok(!Object.values(KNOWN_METHOD_STYLES).some((s) => s.color === mine.color && s.marker === mine.marker));
   assert.notDeepEqual(methodStyle('my-method'), methodStyle('my-method-2'));
   // The legend's sample is the plot's: same colour and marker.
   const entry = a.legend.flat().find((e) => e.label === 'rag');
