@@ -92,6 +92,7 @@ ${LENGTHS}
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
   --dry-run             count samples, calls and tokens per length (cost estimate); calls no model
   --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)
+  --no-memory-trace     do not write memory.jsonl (a memory method's memory after every chunk; on by default)
   --no-progress         no progress on stderr (a bar on a terminal; otherwise a line every 30 s,
                         BENCH_PROGRESS_INTERVAL=seconds to change it)
   --method LIST         methods run side by side over the same samples (comma-separated) [memagent]

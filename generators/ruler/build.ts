@@ -182,6 +182,14 @@ export function buildNiahSample(res: NiahResources, length: LengthTarget, index:
       // MemAgent's ruler_general.py samples at 0.7 / 0.95 for every method (RULER's own pred/call_api.py is greedy).
       decoding: MEMAGENT_DECODING,
     },
+    // The queried needles: what the answer needs.
+    evidence: plan.needles
+      .filter((n) => draw.queries.includes(n.key))
+      .map((n, i) => ({
+        label: `needle ${i + 1} (${n.key})`,
+        start: n.tokenOffset,
+        end: n.tokenOffset + n.tokenCount,
+      })),
     metadata: {
       haystack: spec.haystack,
       key_kind: spec.keyKind,

@@ -12,13 +12,14 @@ import { guardIO } from './io-errors.js';
  */
 export function readCheckpoint(stored: unknown): MethodCheckpoint | undefined {
   if (!stored || typeof stored !== 'object') return undefined;
-  const { step, usage, state, cutCalls, ...beside } = stored as Record<string, unknown>;
+  const { step, usage, state, cutCalls, memoryHolds, ...beside } = stored as Record<string, unknown>;
   if (typeof step !== 'number' || !usage || typeof usage !== 'object') return undefined;
   return {
     step,
     usage: usage as MethodCheckpoint['usage'],
     state: 'state' in stored ? state : beside,
     ...(typeof cutCalls === 'number' && Number.isInteger(cutCalls) && cutCalls >= 0 ? { cutCalls } : {}),
+    ...(typeof memoryHolds === 'string' && /^[01]*$/.test(memoryHolds) ? { memoryHolds } : {}),
   };
 }
 
