@@ -128,6 +128,9 @@ const GATE_OPTIONS: Record<string, OptionSpec> = {
   json: { type: 'boolean' },
 };
 const OUT_ONLY: Record<string, OptionSpec> = { out: { type: 'string' } };
+const VIEW_OPTIONS: Record<string, OptionSpec> = { port: { type: 'string' } };
+/** bench view's port when --port is not given. */
+export const VIEW_DEFAULT_PORT = 8765;
 const SERVE_OPTIONS: Record<string, OptionSpec> = {
   host: { type: 'string' },
   port: { type: 'string' },
@@ -163,6 +166,7 @@ export const SUBCOMMANDS = [
   'baseline',
   'merge',
   'serve',
+  'view',
 ] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
@@ -197,6 +201,8 @@ export function commandOptions(
       return OUT_ONLY;
     case 'serve':
       return SERVE_OPTIONS;
+    case 'view':
+      return VIEW_OPTIONS;
   }
 }
 
@@ -783,6 +789,14 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
       if (positionals.length > 0)
         throw new UserError(`bench serve takes no positional arguments, got: ${positionals.join(' ')}`);
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
+    }
+    case 'view': {
+      const { values, positionals } = parse(rest, VIEW_OPTIONS, 'view');
+      return {
+        command: 'view',
+        runDirs: positionals,
+        port: parseInteger(values.port as string | undefined, '--port', 0, VIEW_DEFAULT_PORT, 65535),
+      };
     }
     default:
       throw new UserError(
