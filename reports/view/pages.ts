@@ -4,6 +4,7 @@
 import { escapeHtml as h } from '../html/escape.js';
 import { fmtPct, modelLabel } from '../format.js';
 import { fmtInterval } from '../intervals.js';
+import { recordValue } from '../paired.js';
 import { recordKey } from '../../harness/run-dir/record-key.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { SummaryRow } from '../summary.js';
@@ -192,7 +193,7 @@ export function cellPage(
       (r) =>
         `<tr class="status-${h(r.status)}"><td>${link(sampleHref(run, r), String(r.index))}</td><td>${h(r.status)}${
           r.error ? ` <span class="bad" title="${h(r.error)}">!</span>` : ''
-        }</td><td class="num">${fmtPct(r.score)}</td><td class="text">${h(cut(r.prediction))}</td><td class="text">${h(
+        }</td><td class="num">${fmtPct(recordValue(r))}</td><td class="text">${h(cut(r.prediction))}</td><td class="text">${h(
           cut(r.answers.join(' | ')),
         )}</td><td class="num">${r.builtTokens}</td><td class="num">${r.calls}</td><td>${h(retentionText(r))}</td></tr>`,
     )
@@ -332,7 +333,7 @@ function stepPager(href: (from: number) => string, from: number, total: number, 
 function outcomeHtml(r: SampleRecord): string {
   return `<dl class="outcome">
 <dt>status</dt><dd class="status-${h(r.status)}">${h(r.status)}${r.error ? ` — ${h(r.error)}` : ''}</dd>
-<dt>score</dt><dd>${fmtPct(r.score)} (${h(r.metric)})</dd>
+<dt>score</dt><dd>${fmtPct(recordValue(r))} (${h(r.metric)}${r.status === 'error' ? '; an error counts 0' : ''})</dd>
 <dt>final answer</dt><dd class="prediction">${r.prediction === null ? '<i>none extracted</i>' : h(r.prediction)}</dd>
 <dt>raw output</dt><dd><pre class="raw">${h(r.rawOutput)}</pre></dd>
 <dt>calls · tokens</dt><dd>${r.calls} calls · ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens · context ${r.builtTokens} tokens</dd>

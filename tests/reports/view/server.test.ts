@@ -11,7 +11,7 @@ import { STEPS_PER_PAGE } from '../../../reports/view/pages.js';
 import { FACETS } from '../fixtures.js';
 import { BIN } from '../../helpers/bench-serve.js';
 import { runBench, assertOneLine } from '../../helpers/cli.js';
-import { CHUNKS, HOSTILE, LONG_ID, viewFixture } from './fixture.js';
+import { CHUNKS, LONG_ID, viewFixture } from './fixture.js';
 
 let view: RunningView;
 let dir: string;
