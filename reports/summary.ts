@@ -142,6 +142,14 @@ function add(acc: Acc, r: SampleRecord): void {
   row.calls += finite(r.calls);
   row.cutCalls += count(r.cutCalls);
   acc.builtSum += finite(r.builtTokens);
+  const m = r.memory;
+  if (m && typeof m.holds === 'string') {
+    const mem = (row.memory ??= { samples: 0, captured: 0, lost: 0, keptToEnd: 0 });
+    mem.samples++;
+    if (m.capturedAt !== null) mem.captured++;
+    if (m.lostAt !== null) mem.lost++;
+    if (m.holds.endsWith('1')) mem.keptToEnd++;
+  }
 }
 
 /**
