@@ -55,6 +55,10 @@ export async function viewCommand(
   }
   deps.onListening?.(view);
   io.out(`bench view: ${view.url} (${plural(runs.length, 'run')}; Ctrl-C to stop)`);
+  // Index the memory traces now, while the user opens the page, not on their first click on a sample.
+  setImmediate(() => {
+    for (const run of runs) run.memory();
+  });
   await (deps.until ?? nextSignal());
   await view.close();
   return 0;

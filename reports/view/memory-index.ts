@@ -16,13 +16,16 @@ export interface MemoryStep extends Omit<MemoryTraceLine, 'memory'> {
   unchanged: boolean;
 }
 
+/** Bytes of a line read for its ids. */
+const HEAD_BYTES = 600;
 const HEAD = /^\{"sampleId":("(?:[^"\\]|\\.)*"),"method":("(?:[^"\\]|\\.)*"),"chunk":(\d+)/;
 
 export class MemoryIndex {
   private units = new Map<string, Span[]>();
   private constructor(readonly file: string) {}
 
-  /** Indexes `file` (absent: an empty index). Lines that are not JSON objects are skipped. */
+  /** Indexes `file` (absent: an empty index). Lines that are not JSON objects are skipped. Only each line's first
+   *  bytes are looked at (its ids come first); a line is never copied whole. */
   static build(file: string): MemoryIndex {
     const index = new MemoryIndex(file);
     if (!existsSync(file)) return index;
@@ -31,20 +34,28 @@ export class MemoryIndex {
       const size = fstatSync(fd).size;
       const buf = Buffer.allocUnsafe(1 << 20);
       let pos = 0;
-      let carry = Buffer.alloc(0);
-      let carryStart = 0;
+      let lineStart = 0;
+      // The head of a line that began in an earlier read (at most HEAD_BYTES).
+      let pending: Buffer | null = null;
       while (pos < size) {
         const n = readSync(fd, buf, 0, buf.length, pos);
         if (n === 0) break;
-        const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
-        const base = carry.length ? carryStart : pos;
-        let start = 0;
-        for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
-          index.add(chunk.subarray(start, nl), base + start);
-          start = nl + 1;
+        const view = buf.subarray(0, n);
+        let s = 0;
+        for (let nl = view.indexOf(10); nl >= 0; nl = view.indexOf(10, s)) {
+          const head: Buffer = pending
+            ? Buffer.concat([pending, view.subarray(0, Math.min(nl, HEAD_BYTES))]).subarray(0, HEAD_BYTES)
+            : view.subarray(s, Math.min(nl, s + HEAD_BYTES));
+          index.add(fd, head, lineStart, pos + nl - lineStart);
+          pending = null;
+          s = nl + 1;
+          lineStart = pos + s;
         }
-        carry = Buffer.from(chunk.subarray(start));
-        carryStart = base + start;
+        if (s < n) {
+          const rest = view.subarray(s, Math.min(n, s + HEAD_BYTES));
+          if (!pending) pending = Buffer.from(rest);
+          else if (pending.length < HEAD_BYTES) pending = Buffer.concat([pending, rest]).subarray(0, HEAD_BYTES);
+        }
         pos += n;
       }
     } finally {
@@ -53,21 +64,23 @@ export class MemoryIndex {
     return index;
   }
 
-  private add(line: Buffer, offset: number): void {
-    if (line.length === 0) return;
-    const head = line.subarray(0, 600).toString('utf8');
-    const m = HEAD.exec(head);
+  private add(fd: number, head: Buffer, offset: number, length: number): void {
+    if (length === 0) return;
+    const m = HEAD.exec(head.toString('utf8'));
     let unit: string;
     if (m) unit = traceUnitKey({ sampleId: JSON.parse(m[1]) as string, method: JSON.parse(m[2]) as string });
     else {
+      // Another key order (a file written by another tool): read the whole line.
       try {
+        const line = Buffer.allocUnsafe(length);
+        readSync(fd, line, 0, length, offset);
         unit = traceUnitKey(JSON.parse(line.toString('utf8')) as MemoryTraceLine);
       } catch {
         return;
       }
     }
     const list = this.units.get(unit) ?? [];
-    list.push({ offset, length: line.length });
+    list.push({ offset, length });
     this.units.set(unit, list);
   }
 
