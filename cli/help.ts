@@ -45,6 +45,7 @@ Usage:
   bench baseline <run-dir> --out FILE      store a run's scores as a gate baseline
   bench merge <shard-dir>... --out DIR     join the shards of a run (--shard i/n)
   bench serve [options]                    the embedded model as an OpenAI-compatible server on 127.0.0.1
+  bench view [RUN...] [--port P]           browse runs, samples and a memory agent's memory chunk by chunk (127.0.0.1)
 
 Every command's options: bench <command> --help (or bench help <command>).
 
@@ -101,6 +102,7 @@ ${LENGTHS}
   --cache-debug         print each call's cache key inputs (hashes and parameters, never the prompt)
   --dry-run             count samples, calls and tokens per length (cost estimate); calls no model
   --store-prompts       keep every distinct prompt once under prompts/ (calls.jsonl refers to it by hash)
+  --no-memory-trace     do not write memory.jsonl (a memory method's memory after every chunk; on by default)
   --no-progress         no progress on stderr (a bar on a terminal; otherwise a line every 30 s,
                         BENCH_PROGRESS_INTERVAL=seconds to change it)
   --method LIST         methods run side by side over the same samples (comma-separated) [memagent]
@@ -314,6 +316,20 @@ Options:
 ${EXIT_CODES}
 `;
 
+const VIEW = `Usage: bench view [RUN...] [--port P]
+
+Serves a read-only web view of run directories on 127.0.0.1 (every run directory under runs/ when none is given) and
+prints its URL; runs until Ctrl-C. It shows each run's grid with scores and 95% intervals, each cell's samples
+(filters: wrong only, errors, over-target), a sample's question, gold, where its evidence lies, the final answer and
+the memory after every chunk (memory.jsonl) with what changed and when the gold entered and left it, two methods side
+by side on a sample, and the charts bench report wrote. Works offline; it never writes.
+
+Options:
+  --port P              port on 127.0.0.1 (0 = any free port)                             [8765]
+
+${EXIT_CODES}
+`;
+
 const TOPICS: Record<Subcommand, string> = {
   run: RUN,
   plan: PLAN.replace(
@@ -334,6 +350,7 @@ const TOPICS: Record<Subcommand, string> = {
   baseline: BASELINE,
   merge: MERGE,
   serve: SERVE,
+  view: VIEW,
 };
 
 function pad(s: string, n: number): string {

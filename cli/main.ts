@@ -59,6 +59,7 @@ const COMMANDS: Record<Exclude<Command['command'], 'help' | 'version'>, () => Pr
   baseline: async () => (await import('./commands/gate.js')).baselineCli,
   merge: async () => (await import('./commands/merge.js')).mergeCli,
   serve: async () => (await import('./commands/serve.js')).serveCli,
+  view: async () => (await import('./commands/view.js')).viewCli,
 };
 
 async function dispatch(argv: string[]): Promise<number> {

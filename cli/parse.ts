@@ -56,6 +56,7 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   trial: { type: 'string' },
   'no-cache': { type: 'boolean' },
   'store-prompts': { type: 'boolean' },
+  'no-memory-trace': { type: 'boolean' },
   'no-retry-429': { type: 'boolean' },
   'retry-errors': { type: 'boolean' },
   extend: { type: 'boolean' },
@@ -141,6 +142,9 @@ const GATE_OPTIONS: Record<string, OptionSpec> = {
   json: { type: 'boolean' },
 };
 const OUT_ONLY: Record<string, OptionSpec> = { out: { type: 'string' } };
+const VIEW_OPTIONS: Record<string, OptionSpec> = { port: { type: 'string' } };
+/** bench view's port when --port is not given. */
+export const VIEW_DEFAULT_PORT = 8765;
 const SERVE_OPTIONS: Record<string, OptionSpec> = {
   host: { type: 'string' },
   port: { type: 'string' },
@@ -178,6 +182,7 @@ export const SUBCOMMANDS = [
   'baseline',
   'merge',
   'serve',
+  'view',
 ] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
@@ -212,6 +217,8 @@ export function commandOptions(
       return OUT_ONLY;
     case 'serve':
       return SERVE_OPTIONS;
+    case 'view':
+      return VIEW_OPTIONS;
   }
 }
 
@@ -507,6 +514,7 @@ function parseRun(
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
     cache: !values['no-cache'],
     storePrompts: Boolean(values['store-prompts']),
+    memoryTrace: !values['no-memory-trace'],
     retry429: !values['no-retry-429'],
     retryErrors: Boolean(values['retry-errors']),
     extend: Boolean(values.extend),
@@ -843,6 +851,14 @@ export function parseCli(argv: string[], env: ShardEnv = process.env, catalog: C
       if (positionals.length > 0)
         throw new UserError(`bench serve takes no positional arguments, got: ${positionals.join(' ')}`);
       return { command: 'serve', options: values as Record<string, string | boolean | undefined> };
+    }
+    case 'view': {
+      const { values, positionals } = parse(rest, VIEW_OPTIONS, 'view');
+      return {
+        command: 'view',
+        runDirs: positionals,
+        port: parseInteger(values.port as string | undefined, '--port', 0, VIEW_DEFAULT_PORT, 65535),
+      };
     }
     default:
       throw new UserError(

@@ -169,6 +169,17 @@ export interface GeneratedSample {
   prompt?: PromptSpec;
   /** Generator facts (gold positions, reuse factor, ...). Never shown to any model. */
   metadata: Record<string, unknown>;
+  /** Where the gold evidence lies in the context, as token spans (supporting paragraphs, needles, the vt chain), where
+   *  the generator knows it. Never shown to any model; the record keeps it and the chunks it falls in. */
+  evidence?: EvidenceSpan[];
+}
+
+/** A stretch of the context's token ids [start, end) that holds gold evidence. */
+export interface EvidenceSpan {
+  /** What it is, e.g. "supporting paragraph (Document 12)", "needle 1", "VAR ABCDE = 12345". */
+  label: string;
+  start: number;
+  end: number;
 }
 
 /** A sample as the runner runs it: what the generator built, plus the identity the runner gave it. */
@@ -304,6 +315,9 @@ export interface MethodCheckpoint<State = unknown> {
   /** Thinking tokens and unclosed-think calls so far (SampleRecord), kept by the runner like cutCalls. */
   thinkingTokens?: number;
   unclosedThinkCalls?: number;
+  /** Per finished memory update so far, '1' where the memory held the gold and '0' where not (MemoryRetention.holds),
+   *  kept by the runner: a resumed sample goes on from here. Absent for methods without a memory. */
+  memoryHolds?: string;
   /** The method's own state (plain JSON), e.g. MemAgent's { memory }. Only the method reads it; a state it cannot
    *  read restarts the sample. Checkpoints written before `state` existed held MemAgent's memory beside step and
    *  usage; harness/run-dir/checkpoints.ts reads them into this form. */
@@ -322,11 +336,35 @@ export interface MethodContext {
   resume?: MethodCheckpoint;
   /** Called after every finished call of a multi-call method; the runner saves what it is given. */
   onCheckpoint?(checkpoint: MethodCheckpoint): void;
+  /** Called after every memory-update call of a method with a memory (MemAgent), before its checkpoint. */
+  onMemory?(update: MemoryUpdate): void;
+}
+
+/** The memory after one memory-update call: `chunk` is the 0-based index of the window it read. */
+export interface MemoryUpdate {
+  chunk: number;
+  memory: string;
+  /** Its tokens (the call's completion tokens). */
+  tokens: number;
 }
 
 export interface Method {
   name: string;
+  /** For a method that reads the context in windows: the window size in tokens (evidence chunks are counted in it). */
+  chunkTokens?: number;
   run(sample: Sample, ctx: MethodContext): Promise<MethodOutput>;
+}
+
+/** A memory agent's retention of the gold over its chunks (harness/memory/retention.ts). */
+export interface MemoryRetention {
+  /** 0-based indices of the chunks that overlap an evidence span (empty when the evidence location is unknown). */
+  evidenceChunks: number[];
+  /** One character per memory update, in chunk order: '1' where the memory held the gold (normalized substring). */
+  holds: string;
+  /** The first chunk after which the memory held the gold; null if it never did. */
+  capturedAt: number | null;
+  /** The first chunk after capturedAt after which it no longer did; null if it kept it to the end (or never had it). */
+  lostAt: number | null;
 }
 
 /** One finished sample: a line of samples.jsonl. Scores are 0..1 here; reports show ×100. */
@@ -374,6 +412,10 @@ export interface SampleRecord {
   elapsedMs: number;
   /** Generator facts (Sample.metadata). In records written before `extra` existed it also holds the method's extras. */
   metadata: Record<string, unknown>;
+  /** Where the gold evidence lies (Sample.evidence), when the generator knows it. */
+  evidence?: EvidenceSpan[];
+  /** For a method with a memory (MemAgent): the chunks holding evidence and when the memory held the gold. */
+  memory?: MemoryRetention;
   /** The method's output extras (MethodOutput.extra: windows, final_memory, middle_truncated, prompt_tokens, ...).
    *  Absent in old records; read through methodExtra() (reports/records.ts), which falls back to metadata. */
   extra?: Record<string, unknown>;

@@ -161,6 +161,14 @@ function add(acc: Acc, r: SampleRecord, cost?: CostModel): void {
       finite(r.usage?.completionTokens),
     );
   acc.wallMs += finite(r.elapsedMs);
+  const m = r.memory;
+  if (m && typeof m.holds === 'string') {
+    const mem = (row.memory ??= { samples: 0, captured: 0, lost: 0, keptToEnd: 0 });
+    mem.samples++;
+    if (m.capturedAt !== null) mem.captured++;
+    if (m.lostAt !== null) mem.lost++;
+    if (m.holds.endsWith('1')) mem.keptToEnd++;
+  }
 }
 
 /**

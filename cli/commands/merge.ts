@@ -1,11 +1,23 @@
 // `bench merge SHARD_DIR... --out DIR`: joins the run directories of one run split with --shard i/n into one run
 // directory. The result is built in a temporary sibling folder (`.<DIR>.merge-<host>-<pid>.tmp`) and moved into
 // place: a new DIR is renamed whole; a previous merge's DIR gets only the merge's own files replaced, one atomic
-// rename each (samples.jsonl, calls.jsonl, prompts, then manifest.json), so the user's own files there stay. A
+// rename each (samples.jsonl, calls.jsonl, memory.jsonl, prompts, then manifest.json), so the user's own files there stay. A
 // temporary left by a killed merge on this host is removed by the next merge into the same DIR. The caller
 // recomputes the summary from the merged samples.jsonl.
 import { costModel } from '../cost-preset.js';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
@@ -20,6 +32,8 @@ import {
   type RunManifest,
 } from '../../harness/run-dir/manifest.js';
 import { recordKey } from '../../harness/run-dir/record-key.js';
+import { MEMORY_TRACE_FILE } from '../../harness/run-dir/memory-trace.js';
+import { traceKey, traceUnitKey, type MemoryTraceLine } from '../../harness/memory/trace-line.js';
 import type { SampleRecord } from '../../harness/types.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import { formatSummaryTable, loadRecords, summarize, writeSummary } from '../../reports/summary.js';
@@ -226,8 +240,35 @@ function cleanStale(out: string, note: (m: string) => void): void {
 function replaceOwn(staging: string, out: string): void {
   const prompts = join(staging, 'prompts');
   if (existsSync(prompts)) cpSync(prompts, join(out, 'prompts'), { recursive: true, force: false });
+  // memory.jsonl: the merge's when its shards had one; an earlier merge's copy is never left beside other samples.
+  if (existsSync(join(staging, MEMORY_TRACE_FILE)))
+    renameSync(join(staging, MEMORY_TRACE_FILE), join(out, MEMORY_TRACE_FILE));
+  else rmSync(join(out, MEMORY_TRACE_FILE), { force: true });
   for (const name of ['samples.jsonl', 'calls.jsonl', 'manifest.json'])
     renameSync(join(staging, name), join(out, name));
+}
+
+/**
+ * Appends a shard's memory.jsonl lines to the merged one (open at `fd`): only lines of samples the merge took from
+ * this shard, each (sample, method, chunk) once. Streamed: the file may be far larger than the samples. Returns the
+ * lines written.
+ */
+function mergeMemoryTrace(file: string, fd: number, taken: Set<string>, seen: Set<string>): number {
+  if (!existsSync(file)) return 0;
+  let n = 0;
+  try {
+    for (const { value } of jsonlRows<MemoryTraceLine>(file, { mode: 'lenient' })) {
+      const key = traceKey(value);
+      if (!taken.has(traceUnitKey(value)) || seen.has(key)) continue;
+      seen.add(key);
+      writeSync(fd, JSON.stringify(value) + '\n');
+      n++;
+    }
+  } catch (err) {
+    if (err instanceof UserError) throw new UserError(`${err.message}; the shard's memory.jsonl is damaged`);
+    throw err;
+  }
+  return n;
 }
 
 /** A shard's samples, streamed; a torn last line from a killed run is left out, any other bad line is an error. */
@@ -275,6 +316,9 @@ function merge(opts: MergeOptions, shards: Shard[], out: string): MergeResult {
     const mergedFrom: MergedShard[] = [];
     let duplicates = 0;
     let calls = 0;
+    const memoryFiles = shards.map((s) => join(s.dir, MEMORY_TRACE_FILE)).filter((f) => existsSync(f));
+    const memoryFd = memoryFiles.length ? openSync(join(staging, MEMORY_TRACE_FILE), 'w') : undefined;
+    const memorySeen = new Set<string>();
     let units = 0;
     // The merged run planned what its shards planned together (per task/length, samples per method).
     let expected: Record<string, number> | undefined;
@@ -286,6 +330,7 @@ function merge(opts: MergeOptions, shards: Shard[], out: string): MergeResult {
           if (typeof v === 'number') expected[k] = (expected[k] ?? 0) + v;
       }
       let kept = 0;
+      const taken = new Set<string>();
       for (const r of readSamples(join(s.dir, 'samples.jsonl'))) {
         const key = recordKey(r);
         if (seen.has(key)) {
@@ -293,9 +338,11 @@ function merge(opts: MergeOptions, shards: Shard[], out: string): MergeResult {
           continue;
         }
         seen.add(key);
+        taken.add(key);
         sampleLines.push(JSON.stringify(r));
         kept++;
       }
+      if (memoryFd !== undefined) mergeMemoryTrace(join(s.dir, MEMORY_TRACE_FILE), memoryFd, taken, memorySeen);
       const part = completeLines(join(s.dir, 'calls.jsonl'));
       let n = 0;
       for (const byte of part) if (byte === 10) n++;
@@ -313,6 +360,7 @@ function merge(opts: MergeOptions, shards: Shard[], out: string): MergeResult {
         environment: s.manifest.environment ?? null,
       });
     }
+    if (memoryFd !== undefined) closeSync(memoryFd);
     writeFileSync(join(staging, 'samples.jsonl'), sampleLines.length ? sampleLines.join('\n') + '\n' : '');
     writeFileSync(join(staging, 'calls.jsonl'), Buffer.concat(callParts));
     // A shard's own history (its invocations) does not describe the merged directory; merged_from does.

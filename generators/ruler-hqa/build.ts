@@ -1,5 +1,5 @@
 import { UserError } from '../../harness/errors.js';
-import type { ContextSource, LengthTarget, Tokenizer } from '../../harness/types.js';
+import type { ContextSource, EvidenceSpan, LengthTarget, Tokenizer } from '../../harness/types.js';
 import { renderParagraph, type HotpotRecord } from './hotpotqa.js';
 import { overTarget } from '../../harness/config/lengths.js';
 import { roundTrips } from '../../harness/tokenizer/round-trip.js';
@@ -12,6 +12,8 @@ export interface BuiltContext {
   /** Pool index of each document, in context order. */
   order: Int32Array;
   metadata: Record<string, unknown>;
+  /** The supporting paragraphs' token spans (header included), in context order. */
+  evidence: EvidenceSpan[];
 }
 
 /**
@@ -143,15 +145,18 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
   const goldDocs: number[] = [];
   const goldTokenOffsets: number[] = [];
   const ownDocs: number[] = [];
+  const evidence: EvidenceSpan[] = [];
   let offset = 0;
   for (let i = 0; i < n; i++) {
     const p = order[i];
+    const size = headers.header(i + 1).length + (i === n - 1 ? lastIds.length : pool.counts[p]);
     if (supporting.includes(p)) {
       goldDocs.push(i + 1);
       goldTokenOffsets.push(offset);
+      evidence.push({ label: `supporting paragraph (Document ${i + 1})`, start: offset, end: offset + size });
     }
     if (ownSet.has(p)) ownDocs.push(i + 1);
-    offset += headers.header(i + 1).length + (i === n - 1 ? lastIds.length : pool.counts[p]);
+    offset += size;
   }
 
   const pieces = function* (): Iterable<Uint32Array> {
@@ -182,6 +187,7 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
   return {
     context,
     order,
+    evidence,
     metadata: {
       dev_index: record.devIndex,
       hotpot_id: record.id,

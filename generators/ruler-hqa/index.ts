@@ -72,6 +72,7 @@ function prepare(
         context: built.context,
         metric: 'sub_em',
         metadata: { ...built.metadata, data_sha256: data.sha256 },
+        evidence: built.evidence,
       };
     },
   };

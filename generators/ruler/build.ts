@@ -191,6 +191,14 @@ export function buildNiahSample(res: NiahResources, length: LengthTarget, index:
       // RULER's flavour: the one-shot prompt is RULER's own, scored on the raw reply as evaluate.py does.
       ...(ruler ? { fullContext: `${text.preamble}\n{context}\n${text.question}`, answerFormat: 'raw' as const } : {}),
     },
+    // The queried needles: what the answer needs.
+    evidence: plan.needles
+      .filter((n) => draw.queries.includes(n.key))
+      .map((n, i) => ({
+        label: `needle ${i + 1} (${n.key})`,
+        start: n.tokenOffset,
+        end: n.tokenOffset + n.tokenCount,
+      })),
     metadata: {
       ...(ruler ? { flavour: 'ruler' } : {}),
       haystack: spec.haystack,

@@ -1,6 +1,6 @@
 // What the builders of vt, cwe, fwe and qa hand to the task wrapper (synthetic-tasks.ts): one sample's prompt
 // parts, gold answers, streamed context and facts, sized to a token budget.
-import type { Tokenizer } from '../../harness/types.js';
+import type { EvidenceSpan, Tokenizer } from '../../harness/types.js';
 import type { StreamingContext } from './context.js';
 import type { SeamCounter, SizingRule } from './sizing.js';
 import type { RulerFlavour } from './synthetic-spec.js';
@@ -15,6 +15,8 @@ export interface SyntheticPlan {
   /** The size the sizing chose, in the builder's unit. */
   units: number;
   metadata: Record<string, unknown>;
+  /** Where the answer's evidence lies (Sample.evidence), where the builder knows it. */
+  evidence?: EvidenceSpan[];
 }
 
 /** Nothing fits: the smallest prompt plus the generation budget needs this many tokens. */

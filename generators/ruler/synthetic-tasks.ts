@@ -144,6 +144,7 @@ function buildSynthetic(
     question: plan.prompt.question,
     answers: plan.answers,
     context: plan.context,
+    ...(plan.evidence ? { evidence: plan.evidence } : {}),
     metric: syntheticMetric(spec.kind, flavour),
     prompt: {
       nativeTemplate: plan.prompt.template,

@@ -6,7 +6,7 @@
 // - memagent (taskutils/memory_data/synthetic/variable_tracking.py): each noise unit ends in "\n" and the units and
 //   statements are joined by " " (so lines after the first start with a space); no example. The context is stored
 //   stripped, as MemAgent's driver strips it before chunking.
-import type { Tokenizer } from '../../harness/types.js';
+import type { EvidenceSpan, Tokenizer } from '../../harness/types.js';
 import { rngFor, type Rng } from '../../harness/util/rng.js';
 import { fitUnits, largestFitting, type SizingRule } from './sizing.js';
 import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext } from './segments.js';
@@ -124,11 +124,24 @@ function vtContext(
     const middle = noise - 1 - (firstIsNoise ? 1 : 0);
     tokens += (firstIsNoise ? codec.nl.length : 0) + middle * codec.spacedNl.length + codec.spacedLast.length;
   }
+  // The chain's statements as token spans, in chain order (computed only for the sample's final layout).
+  const evidence = (): EvidenceSpan[] => {
+    const spans: EvidenceSpan[] = [];
+    let at = 0;
+    for (let e = 0; e < n; e++) {
+      const len = idsAt(e).length;
+      const k = kinds[e];
+      if (k >= 0) spans[k] = { label: statements[k], start: at, end: at + len };
+      at += len;
+    }
+    return spans.filter(Boolean);
+  };
   return {
     context: segmentContext(n, { ids: idsAt, text: textAt }, tokens),
     tokens,
     head: kinds[0] < 0 ? 'The' : 'VAR',
     tail: 'again.',
+    evidence,
   };
 }
 
@@ -197,6 +210,7 @@ export function vtBuilder(env: SyntheticEnv): SyntheticBuilder {
       prompt,
       answers: names,
       context: built.context,
+      evidence: built.evidence(),
       promptTokens,
       units: L,
       metadata: {

@@ -84,7 +84,9 @@ export type Command =
     }
   | { command: 'baseline'; runDir: string; out: string }
   | { command: 'merge'; shardDirs: string[]; out: string }
-  | { command: 'serve'; options: Record<string, string | boolean | undefined> };
+  | { command: 'serve'; options: Record<string, string | boolean | undefined> }
+  /** `bench view [RUN...]`: runDirs empty = every run directory under runs/. */
+  | { command: 'view'; runDirs: string[]; port: number };
 
 export type CommandOf<K extends Command['command']> = Extract<Command, { command: K }>;
 

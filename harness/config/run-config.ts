@@ -34,6 +34,8 @@ export interface RunConfig {
   trial: number;
   cache: boolean;
   storePrompts: boolean;
+  /** Write memory.jsonl, the memory after every memory-update call (default on; --no-memory-trace turns it off). */
+  memoryTrace?: boolean;
   /** Retry 429s (default) or end the sample as an error at once (daily quotas). */
   retry429: boolean;
   /** Rerun samples that ended as errors in an earlier run of this directory. */

@@ -52,6 +52,7 @@ function resumeState(resume: MethodCheckpoint | undefined): (MethodCheckpoint & 
 export function memAgentMethod(settings: MemAgentSettings): Method {
   return {
     name: 'memagent',
+    chunkTokens: settings.chunkTokens,
     async run(sample: Sample, ctx: MethodContext): Promise<MethodOutput> {
       const params: GenerationParams = { maxTokens: settings.memoryTokens, ...sampleDecoding(settings, sample) };
       // recurrent.py: prompt = item['input'].strip(), on every task (docs/PROTOCOLS.md §a.3; LongBench too, §e.4).
@@ -77,6 +78,7 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
           memory = afterLastThink(res.text);
           memoryTokens = res.usage.completionTokens;
           usage = addUsage(usage, res.usage);
+          ctx.onMemory?.({ chunk: step, memory, tokens: memoryTokens });
           step++;
           ctx.onCheckpoint?.({ step, usage, state: { memory } satisfies MemAgentState });
         }

@@ -86,6 +86,9 @@ export interface SummaryRow extends RowInterval {
   /** True when every sample came from a small test fixture bundled with bench (metadata.fixture, e.g. LongBench's),
    *  not the benchmark's data: reports label such rows so that their scores are never quoted as the benchmark's. */
   fixture?: boolean;
+  /** For a method with a memory (records with `memory`): of its samples, how many had the gold in memory after some
+   *  chunk (captured), lost it again (lost), and still held it after the last chunk (keptToEnd). */
+  memory?: { samples: number; captured: number; lost: number; keptToEnd: number };
   /** Set on a row that averages other rows (a report facet's aggregate): never a gate row. */
   aggregate?: RowAggregate;
 }

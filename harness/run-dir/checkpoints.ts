@@ -12,7 +12,7 @@ import { guardIO } from './io-errors.js';
  */
 export function readCheckpoint(stored: unknown): MethodCheckpoint | undefined {
   if (!stored || typeof stored !== 'object') return undefined;
-  const { step, usage, state, cutCalls, thinkingTokens, unclosedThinkCalls, ...beside } = stored as Record<
+  const { step, usage, state, cutCalls, thinkingTokens, unclosedThinkCalls, memoryHolds, ...beside } = stored as Record<
     string,
     unknown
   >;
@@ -25,6 +25,7 @@ export function readCheckpoint(stored: unknown): MethodCheckpoint | undefined {
     ...(count(cutCalls) ? { cutCalls } : {}),
     ...(count(thinkingTokens) ? { thinkingTokens } : {}),
     ...(count(unclosedThinkCalls) ? { unclosedThinkCalls } : {}),
+    ...(typeof memoryHolds === 'string' && /^[01]*$/.test(memoryHolds) ? { memoryHolds } : {}),
   };
 }
 

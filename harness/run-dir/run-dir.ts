@@ -16,6 +16,8 @@ import {
   type RunManifest,
 } from './manifest.js';
 import { recordKey } from './record-key.js';
+import { compactMemoryTrace, MEMORY_TRACE_FILE, MemoryTraceWriter, type KeepChunks } from './memory-trace.js';
+import type { MemoryTraceLine } from '../memory/trace-line.js';
 import { identityDifferences, type RunIdentity } from './identity.js';
 
 /**
@@ -38,7 +40,8 @@ export function makeDirs(dir: string): void {
     });
 }
 
-/** A run directory: manifest.json, samples.jsonl (one line per finished sample), calls.jsonl, checkpoints/. */
+/** A run directory: manifest.json, samples.jsonl (one line per finished sample), calls.jsonl, memory.jsonl (one line
+ *  per memory update, harness/run-dir/memory-trace.ts), checkpoints/. */
 export class RunDir {
   readonly samples: JsonlAppender;
   readonly calls: JsonlAppender;
@@ -47,6 +50,7 @@ export class RunDir {
   /** The manifest the directory held when opened (null: a new directory). */
   readonly previous: RunManifest | null;
   private unlock: () => void;
+  private memory?: MemoryTraceWriter;
 
   private constructor(
     readonly dir: string,
@@ -118,9 +122,26 @@ export class RunDir {
     this.calls.append(record);
   }
 
+  /**
+   * Makes memory.jsonl consistent with what this invocation will run (`keep`: the chunks each unit keeps) and, when
+   * `write`, opens it for appending. Returns the units whose checkpoint was dropped (a gap in their lines).
+   */
+  openMemoryTrace(keep: KeepChunks, write: boolean): string[] {
+    const file = join(this.dir, MEMORY_TRACE_FILE);
+    const { restart } = guardIO('rewriting', file, () => compactMemoryTrace(file, keep));
+    for (const key of restart) this.checkpoints.clear(key);
+    if (write) this.memory = guardIO('reading', file, () => new MemoryTraceWriter(file));
+    return restart;
+  }
+
+  appendMemory(line: MemoryTraceLine): void {
+    this.memory?.append(line);
+  }
+
   close(): void {
     this.samples.close();
     this.calls.close();
+    this.memory?.close();
     this.unlock();
   }
 }

@@ -2,7 +2,18 @@ import type { RunConfig } from '../config/run-config.js';
 import { methods as methodRegistry } from '../methods/index.js';
 import { scoreSample } from '../scorers/score-sample.js';
 import type { MetricRegistry } from '../scorers/metric.js';
-import type { CallRecord, Method, MethodCheckpoint, Model, PreparedTask, SampleRecord, Tokenizer } from '../types.js';
+import type {
+  CallRecord,
+  MemoryUpdate,
+  Method,
+  MethodCheckpoint,
+  Model,
+  PreparedTask,
+  SampleRecord,
+  Tokenizer,
+} from '../types.js';
+import { evidenceChunks, goldInMemory, holdsGold, retention } from '../memory/retention.js';
+import { memoryHash, type MemoryTraceLine } from '../memory/trace-line.js';
 import type { CheckpointStore } from '../run-dir/checkpoints.js';
 import type { PromptStore } from '../run-dir/prompt-store.js';
 import { overTarget } from '../config/lengths.js';
@@ -45,6 +56,7 @@ export async function executeUnit(
   env: ExecEnv,
   spec: UnitSpec,
   onCall: (call: CallRecord) => void,
+  onMemory?: (line: MemoryTraceLine) => void,
 ): Promise<SampleRecord | null> {
   const prepared = env.prepared.get(spec.task);
   const method = env.methods.get(spec.method);
@@ -71,6 +83,9 @@ export async function executeUnit(
   let thinkingTokens = resume?.thinkingTokens ?? 0;
   let unclosedThinkCalls = resume?.unclosedThinkCalls ?? 0;
   let reasoning: string | undefined;
+  // A method with a memory: per update, whether the memory held the gold (kept in checkpoints like cutCalls).
+  const hasMemory = method.chunkTokens !== undefined;
+  let holds = resume?.memoryHolds ?? '';
   const output = await method.run(sample, {
     model: env.model,
     tokenizer: env.tokenizer,
@@ -84,11 +99,34 @@ export async function executeUnit(
       onCall(call.error === undefined ? call : { ...call, error: redact(call.error) });
     },
     onPrompt: env.prompts ? (hash, request) => io(() => env.prompts!.put(hash, request)) : undefined,
+    onMemory(update: MemoryUpdate) {
+      const memory = redactSecrets(update.memory);
+      const gold = goldInMemory(memory, sample.answers);
+      const held = holdsGold(gold, sample.metric);
+      holds = holds.slice(0, update.chunk).padEnd(update.chunk, '0') + (held ? '1' : '0');
+      onMemory?.({
+        sampleId: sample.id,
+        method: spec.method,
+        chunk: update.chunk,
+        tokens: update.tokens,
+        hash: memoryHash(memory),
+        memory,
+        gold,
+        holds: held,
+      });
+    },
     onCheckpoint(cp: MethodCheckpoint) {
       const now = performance.now();
       if (env.checkpointEveryCall || now - lastSave > 1000) {
         const thinking = thinkingTokens > 0 || unclosedThinkCalls > 0 ? { thinkingTokens, unclosedThinkCalls } : {};
-        io(() => env.checkpoints.save(spec.key, { ...cp, cutCalls, ...thinking }));
+        io(() =>
+          env.checkpoints.save(spec.key, {
+            ...cp,
+            cutCalls,
+            ...thinking,
+            ...(hasMemory ? { memoryHolds: holds } : {}),
+          }),
+        );
         lastSave = now;
       }
     },
@@ -137,6 +175,8 @@ export async function executeUnit(
     ...(reasoning !== undefined ? { reasoning } : {}),
     elapsedMs: Math.round(performance.now() - started),
     metadata: { ...sample.metadata, ...over },
+    ...(sample.evidence ? { evidence: sample.evidence } : {}),
+    ...(hasMemory ? { memory: retention(holds, evidenceChunks(sample.evidence ?? [], method.chunkTokens!)) } : {}),
     extra: redactDeep(output.extra ?? {}),
   };
 }

@@ -10,6 +10,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { RunStoppedError, UserError, errorMessage, isFatalModelError, type ModelCallError } from '../errors.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
+import type { MemoryTraceLine } from '../memory/trace-line.js';
 import type { MetricRegistry } from '../scorers/metric.js';
 import { environmentInfo } from '../run-dir/environment.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
@@ -152,6 +153,13 @@ function openRun(
     const finishedOf = (task: string) => [...runDir.finished.values()].filter((r) => r.task === task).length;
     refuseChangedData(outDir, dataChanges(runDir.previous?.data, data), finishedOf, config.extend);
     const todo = scheduleUnits(plan.units.filter((u) => !isDone(u)));
+    // memory.jsonl keeps each update once: a unit to run keeps the chunks its checkpoint has done (none when it starts
+    // over), any other unit all of its lines (harness/run-dir/memory-trace.ts).
+    const toRun = new Set(todo.map((u) => u.key));
+    runDir.openMemoryTrace(
+      (key) => (toRun.has(key) ? (runDir.checkpoints.load(key)?.step ?? 0) : Infinity),
+      config.memoryTrace !== false,
+    );
     const command = ['bench', 'run', ...process.argv.slice(3)].join(' ');
     const expected = expectedCounts(plan.units);
     const resumed = plan.units.length - todo.length;
@@ -265,14 +273,20 @@ async function runUnits(
   // samples than the batch can be in flight without the server's FIFO queue undoing the schedule.
   const gate = config.serverBatch && !model.isReferenceReader ? new CallGate(config.serverBatch) : undefined;
   const chainOf = new Map(todo.map((u) => [u.key, u.chain]));
-  const runInProcess: UnitRunner['run'] = async (spec, onCalls) => {
-    if (!gate) return executeUnit(env, spec, (c) => onCalls([c]));
+  const runInProcess: UnitRunner['run'] = async (spec, onCalls, onMemory) => {
+    const memory = (line: MemoryTraceLine) => onMemory([line]);
+    if (!gate) return executeUnit(env, spec, (c) => onCalls([c]), memory);
     let made = runDir.checkpoints.load(spec.key)?.step ?? 0;
     const unitEnv = { ...env, model: gatedModel(env.model, gate, () => (chainOf.get(spec.key) ?? 1) - made) };
-    return executeUnit(unitEnv, spec, (c) => {
-      made++;
-      onCalls([c]);
-    });
+    return executeUnit(
+      unitEnv,
+      spec,
+      (c) => {
+        made++;
+        onCalls([c]);
+      },
+      memory,
+    );
   };
   const runner: UnitRunner =
     workers > 1 && workerSetup !== undefined
@@ -309,6 +323,17 @@ async function runUnits(
     }
     progress.addCalls(calls.length);
   };
+  const onMemory = (lines: MemoryTraceLine[]) => {
+    for (const line of lines) {
+      if (failed instanceof RunDirIOError) return;
+      try {
+        runDir.appendMemory(line);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+    }
+  };
   // Units start in schedule order (p-limit queues FIFO); after an abort or a failure the rest are skipped.
   const limit = pLimit(Math.max(1, workers > 1 ? workers : config.concurrency));
   const runOne = async (unit: WorkUnit) => {
@@ -324,6 +349,7 @@ async function runUnits(
           key: unit.key,
         },
         onCalls,
+        onMemory,
       );
       if (record) {
         runDir.appendSample(unit.key, record);

@@ -5,6 +5,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { UserError, errorMessage } from '../errors.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord } from '../types.js';
+import type { MemoryTraceLine } from '../memory/trace-line.js';
 import { join } from 'node:path';
 import { CheckpointStore } from '../run-dir/checkpoints.js';
 import { PromptStore } from '../run-dir/prompt-store.js';
@@ -14,6 +15,7 @@ import { loadWorkerSetup } from './worker-setup.js';
 export type ToWorker = { type: 'unit'; spec: UnitSpec } | { type: 'abort' };
 export type FromWorker =
   | { type: 'calls'; calls: CallRecord[] }
+  | { type: 'memory'; lines: MemoryTraceLine[] }
   | { type: 'done'; key: string; record: import('../types.js').SampleRecord | null }
   | { type: 'fail'; key: string; message: string; user: boolean };
 
@@ -64,13 +66,26 @@ port.on('message', (msg: ToWorker) => {
     try {
       const env = await ready;
       let batch: CallRecord[] = [];
-      const record = await executeUnit(env, spec, (call) => {
-        batch.push(call);
-        if (batch.length >= 32) {
-          port.postMessage({ type: 'calls', calls: batch } satisfies FromWorker);
-          batch = [];
-        }
-      });
+      let memory: MemoryTraceLine[] = [];
+      // Memory lines go before the calls that follow them, so the main thread writes them in the order they came.
+      const flushMemory = () => {
+        if (memory.length) port.postMessage({ type: 'memory', lines: memory } satisfies FromWorker);
+        memory = [];
+      };
+      const record = await executeUnit(
+        env,
+        spec,
+        (call) => {
+          batch.push(call);
+          if (batch.length >= 32) {
+            flushMemory();
+            port.postMessage({ type: 'calls', calls: batch } satisfies FromWorker);
+            batch = [];
+          }
+        },
+        config.memoryTrace === false ? undefined : (line) => memory.push(line),
+      );
+      flushMemory();
       if (batch.length) port.postMessage({ type: 'calls', calls: batch } satisfies FromWorker);
       port.postMessage({ type: 'done', key: spec.key, record } satisfies FromWorker);
     } catch (err) {

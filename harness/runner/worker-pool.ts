@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import { translateIOError } from '../run-dir/io-errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import type { UnitSpec } from './execute.js';
+import type { MemoryTraceLine } from '../memory/trace-line.js';
 import type { FromWorker, ToWorker, UnitWorkerData } from './unit-worker.js';
 
 /** A worker's old-generation heap cap: V8 otherwise lets garbage from millions of decoded chunks grow to GBs before
@@ -16,7 +17,11 @@ const WORKER_HEAP_MB = 384;
 const YOUNG_GENERATION_MB = 96;
 
 export interface UnitRunner {
-  run(spec: UnitSpec, onCalls: (calls: CallRecord[]) => void): Promise<SampleRecord | null>;
+  run(
+    spec: UnitSpec,
+    onCalls: (calls: CallRecord[]) => void,
+    onMemory: (lines: MemoryTraceLine[]) => void,
+  ): Promise<SampleRecord | null>;
   abort(): void;
   close(): Promise<void>;
 }
@@ -34,6 +39,7 @@ export function createWorkerPool(
   type Job = {
     spec: UnitSpec;
     onCalls: (c: CallRecord[]) => void;
+    onMemory: (lines: MemoryTraceLine[]) => void;
     resolve: (r: SampleRecord | null) => void;
     reject: (e: Error) => void;
   };
@@ -61,6 +67,7 @@ export function createWorkerPool(
       const job = current.get(w);
       if (!job) return;
       if (msg.type === 'calls') job.onCalls(msg.calls);
+      else if (msg.type === 'memory') job.onMemory(msg.lines);
       else {
         current.delete(w);
         idle.push(w);
@@ -77,9 +84,9 @@ export function createWorkerPool(
   }
   return {
     size,
-    run(spec, onCalls) {
+    run(spec, onCalls, onMemory) {
       return new Promise((resolve, reject) => {
-        waiting.push({ spec, onCalls, resolve, reject });
+        waiting.push({ spec, onCalls, onMemory, resolve, reject });
         dispatch();
       });
     },

@@ -19,6 +19,7 @@ import { slug } from '../labels.js';
 import type { DiffRow } from '../paired.js';
 import { chartableDiffRows, differenceFigure } from './difference.js';
 import { costFigure, costPoints } from './cost.js';
+import { retentionFigure, retentionRecords } from './retention.js';
 
 /** 'accuracy', 'difference', or a facet chart's kind ('niah-heatmap', 'probe', 'longbench', 'rouge', ...). */
 export type ChartKind = string;
@@ -88,6 +89,15 @@ function plan(p: ChartPlan): FacetChart[] {
       title: `${task}: accuracy vs context length`,
       base: `accuracy-${slug(task)}`,
       render: (size, output) => accuracyFigure({ task, rows, paper: overlay, lengthTable, size, output }),
+    });
+  }
+  // A memory agent's retention of the gold after its evidence chunk, per task (records with a memory trace).
+  for (const task of [...new Set(retentionRecords(p.records).map((r) => r.task))]) {
+    jobs.push({
+      kind: 'retention',
+      title: `${task}: memory retention after the evidence`,
+      base: `retention-${slug(task)}`,
+      render: (size, output) => retentionFigure({ task, records: p.records, size, output }),
     });
   }
   for (const c of contributed) jobs.push(...(c?.charts ?? []));

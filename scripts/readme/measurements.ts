@@ -152,4 +152,15 @@ export const MEASUREMENTS: Record<string, Measurement> = {
       'by hand: `bench run ruler-hqa --data eval_25600.json --pool <HotpotQA file>` on a one-item index-form file; ' +
       'the "this invocation" line prints the peak RSS',
   },
+  'memory-trace-size': {
+    what: "memory.jsonl's bytes for a MemAgent sweep on the embedded reader, and the main sweep's at that rate",
+    method:
+      'by hand: `bench run ruler-hqa --lengths 32k,128k,256k --samples 8 --method memagent`, then the size of ' +
+      "memory.jsonl and its line count; the main sweep's updates from `bench run ruler-hqa --method memagent " +
+      '--dry-run` (calls − 128 final calls per length)',
+  },
+  'view-load': {
+    what: "bench view's page times on a generated 3.5m cell",
+    method: '`npm run bench:view` and `npm run bench:view -- --samples 128` (bench/view.ts)',
+  },
 };
