@@ -34,7 +34,14 @@ function multiQueryPrompt(): string {
 }
 
 test('the catalog lists the families’ reader skills in family order, and refuses a duplicate name', () => {
-  assert.deepEqual(builtinCatalog().readerSkills.names(), ['ruler-niah', 'ruler-vt', 'ruler-count', 'ruler-qa', 'longbench']);
+  assert.deepEqual(builtinCatalog().readerSkills.names(), [
+    'ruler-niah',
+    'ruler-vt',
+    'ruler-count',
+    'ruler-qa',
+    'longbench',
+    'longbench-v2',
+  ]);
   const skill: ReaderSkill = { name: 'dup' };
   assert.throws(
     () =>
