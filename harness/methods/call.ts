@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ModelCallError } from '../errors.js';
+import { errorMessage, ModelCallError } from '../errors.js';
 import { redactedMessage, redactSecrets } from '../redact.js';
 import { thinkingOf } from '../protocol/thinking.js';
 import type {
@@ -124,6 +124,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
 /** How a failed call ends a sample: a context-length rejection is 'truncated', anything else 'error'. */
 export function failureStatus(err: unknown): SampleStatus {
   return err instanceof ModelCallError && err.kind === 'context-length' ? 'truncated' : 'error';
+}
+
+/** A sample that a failed call ended after `calls` calls: no prediction, the failure's status and message. */
+export function failedOutput(err: unknown, calls: number, usage: Usage, extra: MethodOutput['extra']): MethodOutput {
+  return { prediction: null, rawOutput: '', status: failureStatus(err), error: errorMessage(err), calls, usage, extra };
 }
 
 /**

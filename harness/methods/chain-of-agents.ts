@@ -1,10 +1,9 @@
 // Chain-of-Agents (docs/PROTOCOLS.md §j.3): workers read the context's windows in order, each writing a summary of
 // its window and the previous worker's summary ("communication unit"); a manager answers from the last one.
-import { errorMessage } from '../errors.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
-import { addUsage, callModel, failureStatus } from './call.js';
+import { addUsage, callModel, failedOutput } from './call.js';
 import { answerOrWhole, chunkTexts, isRecord, resumeOf, windowCount, windowSizes } from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { FINAL, GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
@@ -103,15 +102,7 @@ export function chainOfAgentsMethod(settings: ChainOfAgentsSettings): Method {
           extra: extra(),
         };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

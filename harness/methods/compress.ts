@@ -3,11 +3,10 @@
 // summaries ("Paragraph Summary1 : ...") answer the question through the one-shot prompt. Upstream's script never
 // joins them (a NameError it swallows keeps the original context); we join them, as the method intends.
 // Calls = parts + 1; a context under --compress-words words is answered whole, as upstream leaves it (1 call).
-import { errorMessage } from '../errors.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { takeAnswer } from '../protocol/answer.js';
 import type { Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
-import { addUsage, callModel, failureStatus } from './call.js';
+import { addUsage, callModel, failedOutput } from './call.js';
 import { isRecord, resumeOf, sameForEveryFinal } from './chunked.js';
 import { mostlyChinese, splitForCompression } from './compress-split.js';
 import { ANSWER_CALL, middleTruncatedPrompt, oneShotQuestion } from './full-context.js';
@@ -120,15 +119,7 @@ export function compressMethod(settings: CompressSettings): Method {
           extra: { ...extra(), compressed_tokens: context.tokenCount, middle_truncated: built.truncated },
         };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

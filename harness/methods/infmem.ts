@@ -5,12 +5,11 @@
 // template rendered here, as upstream sends it; with thinking on (upstream's setting, which its ENABLE_THINK
 // switch cannot turn off: any non-empty value, "False" included, reads as true) each logical call is two requests:
 // up to --infmem-think-tokens of thinking, closed by force when unfinished, then a continuation.
-import { errorMessage } from '../errors.js';
 import { afterLastThink, takeAnswer } from '../protocol/answer.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import type { ChatMessage, Decoding, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
-import { addUsage, callModel, failureStatus } from './call.js';
+import { addUsage, callModel, failedOutput } from './call.js';
 import { isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
 import { buildUnits, clampTopK, InDocumentIndex, normalizeQuery, retrievedBlock } from './infmem-retrieval.js';
 import { parsePlannerOutput, readSearchArgs, retrievalHistory } from './infmem-planner.js';
@@ -206,15 +205,7 @@ export function infMemMethod(settings: InfMemSettings): Method {
         if (prediction === null && sample.prompt?.answerFormat === 'raw') prediction = afterLastThink(text);
         return { prediction, rawOutput: text, status: 'ok', calls: step, usage, extra: extra() };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

@@ -2,7 +2,6 @@
 // window is mapped to the text relevant to the question; while the combine prompt over the mapped texts is longer
 // than --map-reduce-token-max they are split greedily into fitting groups, each collapsed by the combine prompt;
 // then one combine call answers. Calls = windows + collapse calls + 1.
-import { errorMessage } from '../errors.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import type {
@@ -15,7 +14,7 @@ import type {
   Tokenizer,
   Usage,
 } from '../types.js';
-import { addUsage, callModel, failureStatus } from './call.js';
+import { addUsage, callModel, failedOutput } from './call.js';
 import {
   answerOrWhole,
   chunkTexts,
@@ -191,15 +190,7 @@ export function mapReduceMethod(settings: MapReduceSettings): Method {
           extra: extra(),
         };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

@@ -7,11 +7,10 @@ import type {
   Sample,
   Usage,
 } from '../types.js';
-import { errorMessage } from '../errors.js';
 import { afterLastThink, takeAnswer } from '../protocol/answer.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
-import { addUsage, callModel, failureStatus } from './call.js';
+import { addUsage, callModel, failedOutput } from './call.js';
 import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import {
   PLAN_OVERHEAD_TOKENS,
@@ -105,15 +104,7 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
           extra: { windows, final_memory: memory },
         };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: step,
-          usage,
-          extra: { windows, final_memory: memory },
-        };
+        return failedOutput(err, step, usage, { windows, final_memory: memory });
       }
     },
   };

@@ -4,7 +4,6 @@
 // completion prompt (RULER's vllm path), at the end of the user message, or as the start of the assistant message
 // the model continues. The reply is the raw continuation, scored by the task's metric. No truncation: RULER sizes
 // its prompts to the window, and the window preflight checks the run before it starts.
-import { errorMessage } from '../errors.js';
 import { sampleDecoding, type DecodingOverride } from '../protocol/decoding.js';
 import {
   ANSWER_PREFIX_PLACEMENTS,
@@ -14,7 +13,7 @@ import {
   type ChatTemplateName,
 } from '../protocol/ruler-templates.js';
 import type { Method, MethodContext, MethodOutput, ModelRequest, Sample } from '../types.js';
-import { callModel, failureStatus } from './call.js';
+import { callModel, failedOutput } from './call.js';
 import { GENERATION_OPTIONS, ONE_SHOT_ANSWER_TOKENS, samplingOf } from './options.js';
 import { ANSWER_CALL } from './full-context.js';
 import {
@@ -94,15 +93,7 @@ export function nativeMethod(settings: NativeSettings): Method {
         // The raw continuation, as RULER's pred files hold it; its scorer post-processes it (evaluate.py).
         return { prediction: res.text, rawOutput: res.text, status: 'ok', calls: 1, usage: res.usage, extra };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: 1,
-          usage: { promptTokens: 0, completionTokens: 0 },
-          extra,
-        };
+        return failedOutput(err, 1, { promptTokens: 0, completionTokens: 0 }, extra);
       }
     },
   };

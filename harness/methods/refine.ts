@@ -1,11 +1,10 @@
 // LangChain's refine chain for question answering (docs/PROTOCOLS.md §j.4), as a chat model receives it: the first
 // window goes through the initial prompt, every later window through the refine prompt beside the question and the
 // answer so far; the last answer is the sample's. Calls = windows.
-import { errorMessage } from '../errors.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import type { ChatMessage, GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
-import { addUsage, callModel, failureStatus } from './call.js';
+import { addUsage, callModel, failedOutput } from './call.js';
 import {
   answerOrWhole,
   chunkTexts,
@@ -107,15 +106,7 @@ export function refineMethod(settings: RefineSettings): Method {
           extra: extra(),
         };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

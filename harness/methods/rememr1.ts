@@ -2,13 +2,12 @@
 // update: the reply minus any <recall>…</recall> becomes the memory (its <thinking> and <update> parts included),
 // every memory is kept, and a <recall>query</recall> brings back the most similar past memory (TF-IDF, top 1) into
 // the next prompt; the final prompt asks for \boxed{}. Calls = windows + 1.
-import { errorMessage } from '../errors.js';
 import { afterLastThink, extractBoxedAnswer } from '../protocol/answer.js';
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import { stripSpecialTokens } from '../protocol/special-tokens.js';
 import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
-import { addUsage, callModel, failureStatus } from './call.js';
+import { addUsage, callModel, failedOutput } from './call.js';
 import { chunkTexts, isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
 import { CHUNK_TOKENS } from './memagent.js';
 import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
@@ -137,15 +136,7 @@ export function reMemR1Method(settings: ReMemR1Settings): Method {
         if (prediction === null && sample.prompt?.answerFormat === 'raw') prediction = afterLastThink(res.text);
         return { prediction, rawOutput: res.text, status: 'ok', calls: step, usage, extra: extra() };
       } catch (err) {
-        return {
-          prediction: null,
-          rawOutput: '',
-          status: failureStatus(err),
-          error: errorMessage(err),
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return failedOutput(err, step, usage, extra());
       }
     },
   };
