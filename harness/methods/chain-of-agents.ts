@@ -2,9 +2,9 @@
 // its window and the previous worker's summary ("communication unit"); a manager answers from the last one.
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
-import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
-import { addUsage, callModel, failedOutput } from './call.js';
-import { answerOrWhole, chunkTexts, isRecord, resumeOf, windowCount, windowSizes } from './chunked.js';
+import type { GenerationParams, Method, MethodContext, MethodOutput, Sample } from '../types.js';
+import { callChain } from './call-chain.js';
+import { chunkTexts, isRecord, resumeOf, windowCount, windowSizes } from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { FINAL, GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { COA_MANAGER, COA_WORKER } from './prompts/chain-of-agents.js';
@@ -57,52 +57,31 @@ export function chainOfAgentsMethod(settings: ChainOfAgentsSettings): Method {
       const params: GenerationParams = { maxTokens: settings.memoryTokens, ...sampleDecoding(settings, sample) };
       const question = pyStrip(sample.question);
       const resume = resumeOf(ctx.resume, isCoaState);
+      const chain = callChain(ctx, sample, 'chain-of-agents', params, resume);
       let cu = resume?.state.cu ?? '';
-      let step = resume?.step ?? 0;
-      let usage: Usage = resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
       const workers = windowCount(sample.context.tokenCount, settings.chunkTokens);
       const extra = () => ({ windows: workers, final_memory: cu });
       try {
-        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, step)) {
+        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, chain.step)) {
           const prompt = fillTemplate(settings.templates.coaWorker, {
             i: String(chunk.index + 1),
             chunk: chunk.text,
             prev_cu: cu,
             question,
           });
-          const res = await callModel(ctx, sample, 'chain-of-agents', step, 'worker', {
-            messages: [{ role: 'user', content: prompt }],
-            params,
-            promptTokensHint: ctx.tokenizer.count(prompt),
-          });
-          cu = pyStrip(res.text);
-          usage = addUsage(usage, res.usage);
-          step++;
-          ctx.onCheckpoint?.({ step, usage, state: { cu } satisfies CoaState });
+          cu = pyStrip(await chain.send('worker', [{ role: 'user', content: prompt }]));
+          chain.save({ cu } satisfies CoaState);
         }
         const prompt = fillTemplate(settings.templates.coaManager, {
           task_requirements: settings.taskRequirements,
           final_cu: cu,
           question,
         });
-        const res = await callModel(ctx, sample, 'chain-of-agents', step, 'manager', {
-          messages: [{ role: 'user', content: prompt }],
-          params,
-          promptTokensHint: ctx.tokenizer.count(prompt),
-        });
-        usage = addUsage(usage, res.usage);
-        step++;
+        const text = await chain.send('manager', [{ role: 'user', content: prompt }]);
         const format = sample.prompt?.answerFormat ?? (asksBoxed(settings.taskRequirements) ? 'boxed' : 'phrase');
-        return {
-          prediction: answerOrWhole(res.text, format),
-          rawOutput: res.text,
-          status: 'ok',
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return chain.ok(text, format, extra());
       } catch (err) {
-        return failedOutput(err, step, usage, extra());
+        return chain.failed(err, extra());
       }
     },
   };

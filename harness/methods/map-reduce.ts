@@ -12,18 +12,9 @@ import type {
   MethodOutput,
   Sample,
   Tokenizer,
-  Usage,
 } from '../types.js';
-import { addUsage, callModel, failedOutput } from './call.js';
-import {
-  answerOrWhole,
-  chunkTexts,
-  isRecord,
-  resumeOf,
-  sameForEveryFinal,
-  windowCount,
-  windowSizes,
-} from './chunked.js';
+import { callChain } from './call-chain.js';
+import { chunkTexts, isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { COMBINE_CHAT_SYSTEM, MAP_CHAT_SYSTEM } from './prompts/langchain.js';
@@ -129,21 +120,11 @@ export function mapReduceMethod(settings: MapReduceSettings): Method {
       const question = pyStrip(sample.question);
       const resume = resumeOf(ctx.resume, isState);
       const state: MapReduceState = resume?.state ?? { mapped: [], rounds: 0 };
-      let step = resume?.step ?? 0;
-      let usage: Usage = resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
+      const chain = callChain(ctx, sample, 'map-reduce', params, resume);
       const windows = windowCount(sample.context.tokenCount, settings.chunkTokens);
       const extra = () => ({ windows, collapse_rounds: state.rounds });
-      const save = () => ctx.onCheckpoint?.({ step, usage, state: structuredClone(state) });
-      const call = async (kind: string, messages: ChatMessage[]) => {
-        const res = await callModel(ctx, sample, 'map-reduce', step, kind, {
-          messages,
-          params,
-          promptTokensHint: messages.reduce((n, m) => n + ctx.tokenizer.count(m.content), 0),
-        });
-        usage = addUsage(usage, res.usage);
-        step++;
-        return res.text;
-      };
+      const save = () => chain.save(structuredClone(state));
+      const call = (kind: string, messages: ChatMessage[]) => chain.send(kind, messages);
       const length = (docs: readonly string[]) =>
         combineLength(ctx.tokenizer, settings.templates.mapReduceCombine, docs, question);
       try {
@@ -181,16 +162,9 @@ export function mapReduceMethod(settings: MapReduceSettings): Method {
           state.rounds++;
         }
         const text = await call('combine', combineMessages(settings.templates.mapReduceCombine, docs, question));
-        return {
-          prediction: answerOrWhole(text, sample.prompt?.answerFormat),
-          rawOutput: text,
-          status: 'ok',
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return chain.ok(text, sample.prompt?.answerFormat, extra());
       } catch (err) {
-        return failedOutput(err, step, usage, extra());
+        return chain.failed(err, extra());
       }
     },
   };

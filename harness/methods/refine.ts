@@ -3,17 +3,9 @@
 // answer so far; the last answer is the sample's. Calls = windows.
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
-import type { ChatMessage, GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
-import { addUsage, callModel, failedOutput } from './call.js';
-import {
-  answerOrWhole,
-  chunkTexts,
-  isRecord,
-  resumeOf,
-  sameForEveryFinal,
-  windowCount,
-  windowSizes,
-} from './chunked.js';
+import type { ChatMessage, GenerationParams, Method, MethodContext, MethodOutput, Sample } from '../types.js';
+import { callChain } from './call-chain.js';
+import { chunkTexts, isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { REFINE_CHAT_INITIAL_SYSTEM, REFINE_CHAT_STEP } from './prompts/langchain.js';
@@ -77,36 +69,21 @@ export function refineMethod(settings: RefineSettings): Method {
       const params: GenerationParams = { maxTokens: settings.memoryTokens, ...sampleDecoding(settings, sample) };
       const question = pyStrip(sample.question);
       const resume = resumeOf(ctx.resume, isRefineState);
+      const chain = callChain(ctx, sample, 'refine', params, resume);
       let answer = resume?.state.answer ?? '';
       let raw = answer;
-      let step = resume?.step ?? 0;
-      let usage: Usage = resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
       const windows = windowCount(sample.context.tokenCount, settings.chunkTokens);
       const extra = () => ({ windows });
       try {
-        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, step)) {
+        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, chain.step)) {
           const messages = refineMessages(settings.templates, chunk.index, question, chunk.text, answer);
-          const res = await callModel(ctx, sample, 'refine', step, chunk.index === 0 ? 'refine-initial' : 'refine', {
-            messages,
-            params,
-            promptTokensHint: messages.reduce((n, m) => n + ctx.tokenizer.count(m.content), 0),
-          });
-          raw = res.text;
-          answer = pyStrip(res.text);
-          usage = addUsage(usage, res.usage);
-          step++;
-          ctx.onCheckpoint?.({ step, usage, state: { answer } satisfies RefineState });
+          raw = await chain.send(chunk.index === 0 ? 'refine-initial' : 'refine', messages);
+          answer = pyStrip(raw);
+          chain.save({ answer } satisfies RefineState);
         }
-        return {
-          prediction: answerOrWhole(raw, sample.prompt?.answerFormat),
-          rawOutput: raw,
-          status: 'ok',
-          calls: step,
-          usage,
-          extra: extra(),
-        };
+        return chain.ok(raw, sample.prompt?.answerFormat, extra());
       } catch (err) {
-        return failedOutput(err, step, usage, extra());
+        return chain.failed(err, extra());
       }
     },
   };

@@ -21,7 +21,7 @@ import {
   type PlanInput,
 } from './registry.js';
 import { fillTemplate, NO_MEMORY, type TemplateSpec } from './templates.js';
-import { top1Retrieve } from './tfidf.js';
+import { top1Retrieve, type TermCounts } from './tfidf.js';
 
 export const NO_RECALLED_MEMORY = 'No memory was recalled.';
 
@@ -85,6 +85,7 @@ export function reMemR1Method(settings: ReMemR1Settings): Method {
       const params: GenerationParams = { maxTokens: settings.maxNewTokens, ...sampleDecoding(settings, sample) };
       const question = pyStrip(sample.question);
       const resume = resumeOf(ctx.resume, isState);
+      const termCounts: TermCounts = new Map();
       const state: ReMemR1State = resume?.state ?? {
         memory: NO_MEMORY,
         recalled: NO_RECALLED_MEMORY,
@@ -115,7 +116,7 @@ export function reMemR1Method(settings: ReMemR1Settings): Method {
           const query = settings.recall ? recallQuery(res.text) : null;
           if (query === null) state.recalled = NO_RECALLED_MEMORY;
           else {
-            state.recalled = top1Retrieve(query, state.past, ctx.tokenizer) ?? 'None';
+            state.recalled = top1Retrieve(query, state.past, ctx.tokenizer, termCounts) ?? 'None';
             state.recalls++;
           }
           ctx.onCheckpoint?.({ step, usage, state: structuredClone(state) });

@@ -6,9 +6,17 @@
 // argsort(...)[::-1] picks among equal scores in a small array.
 import type { Tokenizer } from '../types.js';
 
+const tokenTexts = new WeakMap<Tokenizer, Map<number, string>>();
+
 /** The vectoriser's tokens: each token id decoded alone, lower-cased text, spaces (Ġ) removed. */
 export function tfidfTokens(text: string, tokenizer: Tokenizer): string[] {
-  return Array.from(tokenizer.encode(text.toLowerCase()), (id) => tokenizer.decode([id]).replaceAll(' ', ''));
+  let texts = tokenTexts.get(tokenizer);
+  if (!texts) tokenTexts.set(tokenizer, (texts = new Map()));
+  return Array.from(tokenizer.encode(text.toLowerCase()), (id) => {
+    let t = texts.get(id);
+    if (t === undefined) texts.set(id, (t = tokenizer.decode([id]).replaceAll(' ', '')));
+    return t;
+  });
 }
 
 function counts(tokens: readonly string[]): Map<string, number> {
@@ -17,10 +25,22 @@ function counts(tokens: readonly string[]): Map<string, number> {
   return m;
 }
 
+/** Term counts per memory text, kept across one sample's recalls (upstream refits on all of them each time). */
+export type TermCounts = Map<string, Map<string, number>>;
+
 /** top1_retrieve: the best memory for the query, or null where upstream's fit fails (no tokens) or nothing is held. */
-export function top1Retrieve(query: string, corpus: readonly string[], tokenizer: Tokenizer): string | null {
+export function top1Retrieve(
+  query: string,
+  corpus: readonly string[],
+  tokenizer: Tokenizer,
+  known: TermCounts = new Map(),
+): string | null {
   if (!query || corpus.length === 0) return null;
-  const docs = corpus.map((d) => counts(tfidfTokens(d, tokenizer)));
+  const docs = corpus.map((d) => {
+    let c = known.get(d);
+    if (!c) known.set(d, (c = counts(tfidfTokens(d, tokenizer))));
+    return c;
+  });
   const df = new Map<string, number>();
   for (const d of docs) for (const t of d.keys()) df.set(t, (df.get(t) ?? 0) + 1);
   if (df.size === 0) return null;
