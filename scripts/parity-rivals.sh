@@ -104,7 +104,8 @@ for m in $methods; do
     [ -s "$template" ] || missing+=("Qwen3's chat template (QWEN3_CHAT_TEMPLATE)")
   fi
   if [ ${#missing[@]} -gt 0 ]; then
-    echo "skipping $m: upstream not available here (${missing[*]}; give checkouts in the env or allow the clone)" >&2
+    list=$(printf '%s, ' "${missing[@]}")
+    echo "skipping $m: not available here: ${list%, } (give checkouts in the env, or let the script clone)" >&2
     echo "{\"check\": \"$m-requests\", \"skipped\": true}" >>"$checks"
     continue
   fi
