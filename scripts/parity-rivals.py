@@ -56,23 +56,11 @@ STAND_INS = {
 }
 
 
-def read_jsonl(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def load_module(name, path, package_dir=None):
-    spec = importlib.util.spec_from_file_location(
-        name, path, submodule_search_locations=[package_dir] if package_dir else None
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def token_label(n):
-    return f"{n // 1024}k" if n % 1024 == 0 else str(n)
+# The file helpers of scripts/parity-ruler.py (its module code is definitions only).
+_spec = importlib.util.spec_from_file_location("parity_ruler", os.path.join(ROOT, "scripts", "parity-ruler.py"))
+_ruler = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_ruler)
+read_jsonl, load_module, token_label = _ruler.read_jsonl, _ruler.load_module, _ruler.token_label
 
 
 # ------------------------------------------------------------------------------------------------------------ proxy
