@@ -67,17 +67,16 @@ started() { # file: waits for the first line (a URL) a background server prints
   echo "no URL from the server writing $1" >&2
   exit 1
 }
-proxy() { # log: starts a logging proxy in front of bench serve, prints its base URL
+proxy() { # log: starts a logging proxy in front of bench serve (its URL goes to LOG.url); run in this shell, not $(…)
   "$python" "$root/scripts/parity-rivals.py" proxy --target "$serve" --log "$1" >"$1.url" 2>&1 &
   pids+=($!)
-  started "$1.url"
 }
 
 data=$work/data
 rm -rf "$data" "$work/runs" "$work/logs"
 mkdir -p "$work/runs" "$work/logs"
 bench generate ruler-hqa --format memagent --lengths "$lengths" --samples "$samples" --out "$data" >/dev/null
-bench serve --port 0 --model-name "$model" >"$work/serve.out" 2>&1 &
+node "$root/bin/bench.js" serve --port 0 --model-name "$model" >"$work/serve.out" 2>&1 &
 pids+=($!)
 serve=$(started "$work/serve.out")
 
@@ -109,11 +108,13 @@ for m in $methods; do
     echo "{\"check\": \"$m-requests\", \"skipped\": true}" >>"$checks"
     continue
   fi
-  url=$(proxy "$work/logs/upstream-$m.jsonl")
+  proxy "$work/logs/upstream-$m.jsonl"
+  url=$(started "$work/logs/upstream-$m.jsonl.url")
   # A fixed string-hash seed: ReMemR1's memory set, and so its tie-breaking, is then the same on every run (D29).
   PYTHONHASHSEED=0 EARLY_STOP=${INFMEM_EARLY_STOP:-3} py drive --upstream "$m" --src "$up" "${extra[@]}" --data "$data" --url "$url/v1" --model "$model" \
     --tokenizer "$tokenizer" --temperature "$temperature" --top-p "$top_p" --max-new "$max_new"
-  url=$(proxy "$work/logs/ours-$m.jsonl")
+  proxy "$work/logs/ours-$m.jsonl"
+  url=$(started "$work/logs/ours-$m.jsonl.url")
   bench run ruler-hqa --data "$data" --method "$m" --model "$url/v1" --model-name "$model" --no-cache \
     --concurrency 1 --temperature "$temperature" --top-p "$top_p" "${ours[@]}" --no-progress --out "$work/runs/$m" >/dev/null
   py compare --label "$m" --upstream-log "$work/logs/upstream-$m.jsonl" --ours-log "$work/logs/ours-$m.jsonl" \
