@@ -101,6 +101,14 @@ function fixtureRows(dataset: LongBenchDataset): number {
     : 0;
 }
 
+/** What a bundled fixture's rows are (datasets/longbench/README.md), in `bench tasks`. */
+const FIXTURE_SOURCE: Partial<Record<LongBenchDataset, string>> = {
+  hotpotqa: "LongBench-style rows built from HotpotQA, not LongBench's rows",
+  multi_news: "LongBench's first 5 rows",
+  multifieldqa_zh: "LongBench's first 3 rows",
+  passage_retrieval_zh: "LongBench's first 3 rows",
+};
+
 /** What each dataset asks for, in `bench tasks`. */
 function kindOf(dataset: LongBenchDataset): string {
   const zh = (LONGBENCH_ZH_DATASETS as readonly string[]).includes(dataset) ? 'Chinese ' : '';
@@ -122,9 +130,10 @@ function fullSize(dataset: LongBenchDataset): number {
 
 function task(dataset: LongBenchDataset, e = false): TaskDefinition {
   const name = e ? `longbench/${dataset}_e` : `longbench/${dataset}`;
+  const bundled = existsSync(fixturePath(dataset));
   const what = e
-    ? `LongBench-E ${dataset}_e (${kindOf(dataset)}), scored ${metricOf(dataset)} per 0-4k/4-8k/8k+ bucket; the v1 fixture where bundled, or --data DIR with ${dataset}_e.jsonl`
-    : `LongBench v1 ${dataset} (${kindOf(dataset)}), documents at their own lengths, scored ${metricOf(dataset)}; bundled fixture or --data DIR`;
+    ? `LongBench-E ${dataset}_e (${kindOf(dataset)}), scored ${metricOf(dataset)} per 0-4k/4-8k/8k+ bucket; ${bundled ? 'the v1 fixture, or ' : ''}--data DIR with ${dataset}_e.jsonl`
+    : `LongBench v1 ${dataset} (${kindOf(dataset)}), documents at their own lengths, scored ${metricOf(dataset)}; ${bundled ? 'bundled fixture or ' : ''}--data DIR`;
   return {
     name,
     version: LONGBENCH_VERSION,
@@ -135,7 +144,7 @@ function task(dataset: LongBenchDataset, e = false): TaskDefinition {
     defaultLengths: 'native',
     acceptsDocCounts: false,
     nativeLengths: true,
-    bundled: () => ({ rows: fixtureRows(dataset), fixture: true }),
+    bundled: () => ({ rows: fixtureRows(dataset), fixture: true, source: FIXTURE_SOURCE[dataset] }),
     decoding: LONGBENCH_DECODING,
     async prepare(env) {
       return prepare(env, name, dataset, e);
