@@ -80,7 +80,7 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset, e: boole
           all_classes: row.all_classes,
           longbench_e_bucket: longbenchEBucket(row.length),
           // pred.py applies the model's chat template except for trec, triviaqa, samsum, lsht, lcc, repobench-p; bench
-          // always sends one user message (docs/PROTOCOLS.md §e.6).
+          // sends one user message unless the run is --api completions (docs/PROTOCOLS.md §e.6, e.9).
           chat_template: !LONGBENCH_NO_CHAT_TEMPLATE.has(dataset),
           ...(e ? { longbench_e: true } : {}),
           data_sha256: data.sha256,
@@ -167,5 +167,8 @@ export const longbenchGroups: Record<string, string[]> = {
   'longbench-synthetic': named([...LONGBENCH_SYNTHETIC_DATASETS, 'passage_retrieval_zh']),
   'longbench-code': named(LONGBENCH_CODE_DATASETS),
   longbench: named(LONGBENCH_DATASETS),
+  // pred.py's split by chat template (§e.6, D33): `bench run longbench-raw --api completions` sends those six raw.
+  'longbench-chat': named(LONGBENCH_DATASETS.filter((d) => !LONGBENCH_NO_CHAT_TEMPLATE.has(d))),
+  'longbench-raw': named(LONGBENCH_DATASETS.filter((d) => LONGBENCH_NO_CHAT_TEMPLATE.has(d))),
   'longbench-e': named(LONGBENCH_E_DATASETS, '_e'),
 };
