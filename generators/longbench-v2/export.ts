@@ -56,7 +56,7 @@ export const longbenchV2ExportLayout: ExportLayout = {
   rank: 25,
   label: 'LongBench v2',
   reader: "LongBench v2's result.py",
-  help: 'DIR/results/<model>__<method>.jsonl (_cot, _rag, _no_context by --v2-prompt)   (THUDM/LongBench result.py)',
+  help: 'DIR/results/<model>__<method>[_cot|_rag|_no_context].jsonl   (THUDM/LongBench result.py)',
   fits: 'the longbench-v2 task',
   failedNote: 'pred null, judge false: counted wrong, where pred.py would leave the item out',
   misfit: (r) => (r.task === LONGBENCH_V2_TASK ? null : 'not a LongBench v2 sample'),
