@@ -5,6 +5,7 @@ import { pyStrip } from '../../harness/protocol/pytext.js';
 import { exportName, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { LONGBENCH_V2_TASK } from './index.js';
+import { V2_FIELDS } from './load.js';
 import { extractV2Answer } from './scoring.js';
 
 /** pred.py's output file suffix for each mode (--rag N writes _rag_N; the N is not known here). */
@@ -15,18 +16,8 @@ const SUFFIX: Record<string, string> = {
   '0shot_no_context': '_no_context',
 };
 
-const ITEM_FIELDS = [
-  '_id',
-  'domain',
-  'sub_domain',
-  'difficulty',
-  'length',
-  'question',
-  'choice_A',
-  'choice_B',
-  'choice_C',
-  'choice_D',
-] as const;
+/** data.json's item fields that pred.py copies as they are, in its order; `answer` and `context` follow. */
+const ITEM_FIELDS = V2_FIELDS.filter((k) => k !== 'answer' && k !== 'context');
 
 function v2Row(r: SampleRecord): PlacedRow {
   const m = r.metadata;

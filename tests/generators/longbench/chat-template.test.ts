@@ -1,34 +1,15 @@
 // pred.py sends trec, triviaqa, samsum, lsht, lcc and repobench-p without the model's chat template: `bench run
 // longbench-raw --api completions` sends their prompt text as LongBench builds it to POST /v1/completions (the real
 // binary, the real openai client, `bench serve`'s server), and each sample records that upstream sends it raw.
-import { afterAll, beforeAll, test } from 'vitest';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBench } from '../../helpers/cli.js';
-import { startServer, type RunningServer } from '../../../reference/serve/server.js';
-import { createLocalModel } from '../../../reference/local-model.js';
-import { loadTokenizer } from '../../../harness/tokenizer/index.js';
+import { jsonlRows, useReferenceServer } from '../../helpers/reference-server.js';
 import { jsonl, row, tempDir } from './helpers.js';
 
-const tokenizer = loadTokenizer('qwen2.5');
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({
-    model: createLocalModel(tokenizer),
-    countPromptTokens: (messages) => messages.reduce((n, m) => n + tokenizer.count(m.content), 0),
-  });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-const lines = (file: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const referenceServer = useReferenceServer();
 
 test('longbench-raw with --api completions sends the six no-template datasets raw to /v1/completions', async () => {
   const context = 'Question: Who wrote Hamlet ?\nType: Individual\nQuestion: When was the war ?\nType: Date\n';
@@ -36,6 +17,7 @@ test('longbench-raw with --api completions sends the six no-template datasets ra
   const trec = row('trec', 0, { input, context, answers: ['Individual'], all_classes: ['Individual', 'Date'] });
   const data = tempDir({ 'trec.jsonl': jsonl([trec]) });
   const out = join(data, 'run');
+  const server = referenceServer();
   const before = server.stats().routes;
   const r = await runBench([
     'run',
@@ -77,7 +59,7 @@ test('longbench-raw with --api completions sends the six no-template datasets ra
     stored.map((p) => p.messages),
     [[{ role: 'user', content: expected }]],
   );
-  const [sample] = lines(join(out, 'samples.jsonl'));
+  const [sample] = jsonlRows(join(out, 'samples.jsonl'));
   assert.equal((sample.metadata as Record<string, unknown>).chat_template, false);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
   assert.equal(manifest.identity.api, 'completions');
