@@ -434,6 +434,20 @@ function dataHelp(catalog: HelpCatalog): string {
   );
 }
 
+/** One line per export layout in three aligned columns: name, files written, the peer script that reads them (a
+ *  layout's help is "files   (reader)"). */
+function exportLayoutLines(layouts: readonly { name: string; help: string }[]): string {
+  const rows = layouts.map((l) => {
+    const m = /^(.*?)\s*(\([^()]*\))$/.exec(l.help);
+    return { name: l.name, files: m ? m[1] : l.help, reader: m ? m[2] : '' };
+  });
+  const nameWidth = Math.max(...rows.map((r) => r.name.length)) + 2;
+  const filesWidth = Math.max(...rows.map((r) => r.files.length)) + 3;
+  return rows
+    .map((r) => `  ${pad(r.name, nameWidth)}${r.reader ? pad(r.files, filesWidth) + r.reader : r.files}`.trimEnd())
+    .join('\n');
+}
+
 /** The parts of the help texts that list the catalog's file layouts and task options. */
 function catalogParts(catalog: HelpCatalog): Record<string, string> {
   const sources = catalog.scoreSources.all();
@@ -477,7 +491,7 @@ function catalogParts(catalog: HelpCatalog): Record<string, string> {
         .map((line, k, all) => (k === all.length - 1 ? withDefault(line, 'native') : line)),
     ].join('\n'),
     exportFormats: exp.map((l) => l.name).join('|'),
-    exportLayouts: exp.map((l) => `  ${pad(l.name, 11)}${l.help}`).join('\n'),
+    exportLayouts: exportLayoutLines(exp),
     exportFormatList: orList(exp.map((l) => l.name)),
     scoreFormats: sources.map((s) => s.name).join('|'),
     metricExamples: catalog.metrics.names().slice(0, 2).join(', '),

@@ -241,9 +241,10 @@ export interface TaskDefinition {
   /** True for datasets with their own document lengths (LongBench): the grid is one 'native' point, --lengths is refused. */
   nativeLengths?: boolean;
   /** For a task that reads a dataset: the rows bundled with bench, run without --data (0: none, --data is needed), and
-   *  whether they are only a small test fixture; `defaultSamples` is then the full dataset's size. Absent for tasks
-   *  that generate their samples. */
-  bundled?(): { rows: number; fixture: boolean };
+   *  whether they are only a small test fixture, and what those rows are (`source`, e.g. "built from HotpotQA, not
+   *  LongBench's rows"); `defaultSamples` is then the full dataset's size. Absent for tasks that generate their
+   *  samples. */
+  bundled?(): { rows: number; fixture: boolean; source?: string };
   /** The task's default sampling, the same as its samples' prompt.decoding (recorded in the manifest and the run
    *  identity). Default MemAgent's 0.7 / 0.95 (harness/protocol/decoding.ts). */
   decoding?: Decoding;

@@ -5,12 +5,12 @@ import type { TaskDefinition } from '../../harness/types.js';
 
 const count = (n: number) => `${n.toLocaleString('en-US')} sample${n === 1 ? '' : 's'}`;
 
-/** "128 samples"; for a dataset task "bundled fixture: 50 samples (full dataset: 200; --data for it)". */
+/** "128 samples"; for a dataset task "bundled fixture (what it is): 50 samples (full dataset: 200; --data for it)". */
 export function samplesText(t: TaskDefinition): string {
   const full = Number.isFinite(t.defaultSamples) ? count(t.defaultSamples) : 'all samples';
   const bundled = t.bundled?.();
   if (!bundled) return full;
-  const what = bundled.fixture ? 'bundled fixture' : 'bundled';
+  const what = `${bundled.fixture ? 'bundled fixture' : 'bundled'}${bundled.source ? ` (${bundled.source})` : ''}`;
   if (bundled.rows === 0) return `no bundled data: needs --data (full dataset: ${full})`;
   return `${what}: ${count(bundled.rows)} (full dataset: ${full}; --data for it)`;
 }

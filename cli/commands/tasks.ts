@@ -16,7 +16,9 @@ export function taskEntry(t: TaskDefinition, catalog: Pick<Catalog, 'groups'>) {
     description: t.description,
     lengths: t.defaultLengths,
     samples: Number.isFinite(t.defaultSamples) ? t.defaultSamples : null,
-    bundled: bundled ? { rows: bundled.rows, fixture: Boolean(bundled.fixture) } : null,
+    bundled: bundled
+      ? { rows: bundled.rows, fixture: Boolean(bundled.fixture), ...(bundled.source ? { source: bundled.source } : {}) }
+      : null,
     groups: groupsOf(t.name, catalog),
     metric: t.metric,
     temperature: d.temperature,

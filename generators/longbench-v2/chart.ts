@@ -1,11 +1,17 @@
 // LongBench v2: accuracy by length class (short / medium / long, and all) × difficulty (easy / hard, and all), one
 // chart per method × model, each bar with its 95% interval (Wilson: every sample scores 0 or 1).
-import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import type { RenderedChart } from '../../harness/report/facet.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { DEFAULT_OUTPUT, type ChartOutput, type ChartSize } from '../../reports/charts/canvas.js';
 import { chartFrame, renderFrame, type FramedChart } from '../../reports/charts/frame.js';
-import { barValuesPlugin, categoryAxis, categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
+import {
+  barValuesPlugin,
+  categoryAxis,
+  categoryTicks,
+  groupedBarSizing,
+  groupedBars,
+  intervalBarsPlugin,
+} from '../../reports/charts/bars.js';
 import { scoreInterval } from '../../reports/stats/interval.js';
 import { modelLabel } from '../../reports/format.js';
 import { shortModel } from '../../reports/labels.js';
@@ -58,39 +64,6 @@ export function v2Grid(records: readonly SampleRecord[]): Record<string, Record<
   return grid;
 }
 
-/** Whiskers from each bar's interval low to high. */
-function intervalWhiskers(bounds: Array<Array<[number, number] | null>>): Plugin<'bar'> {
-  return {
-    id: 'v2Whiskers',
-    afterDatasetsDraw(chart: Chart<'bar'>) {
-      const ctx = chart.ctx;
-      const y = chart.scales.y;
-      ctx.save();
-      ctx.strokeStyle = '#333333';
-      ctx.lineWidth = 0.6;
-      chart.data.datasets.forEach((_, i) => {
-        chart.getDatasetMeta(i).data.forEach((bar, j) => {
-          const b = bounds[i]?.[j];
-          if (!b) return;
-          const { width } = bar.getProps(['width'], true) as { width: number };
-          const top = y.getPixelForValue(b[1]);
-          const bottom = y.getPixelForValue(b[0]);
-          const cap = Math.min(2, width * 0.25);
-          ctx.beginPath();
-          ctx.moveTo(bar.x, top);
-          ctx.lineTo(bar.x, bottom);
-          ctx.moveTo(bar.x - cap, top);
-          ctx.lineTo(bar.x + cap, top);
-          ctx.moveTo(bar.x - cap, bottom);
-          ctx.lineTo(bar.x + cap, bottom);
-          ctx.stroke();
-        });
-      });
-      ctx.restore();
-    },
-  };
-}
-
 export interface V2ChartInput {
   records: readonly SampleRecord[];
   method: string;
@@ -112,13 +85,14 @@ export function v2ChartFrame(input: V2ChartInput): FramedChart {
   const grid = v2Grid(input.records);
   const plotWidth = input.size.width - f * 4.5;
   const sizing = groupedBarSizing(CATEGORIES.length, SERIES.length, plotWidth, f * 2.5);
-  const datasets = SERIES.map((d) => ({
-    label: d === 'all' ? 'all difficulties' : d,
-    data: CATEGORIES.map((l) => grid[l][d].value),
-    backgroundColor: COLORS[d],
-    borderWidth: 0,
-    ...sizing,
-  }));
+  const bars = groupedBars(
+    SERIES.map((d) => ({
+      label: d === 'all' ? 'all difficulties' : d,
+      color: COLORS[d],
+      data: CATEGORIES.map((l) => grid[l][d].value),
+    })),
+    sizing,
+  );
   const bounds = SERIES.map((d) =>
     CATEGORIES.map((l): [number, number] | null => {
       const c = grid[l][d];
@@ -131,15 +105,13 @@ export function v2ChartFrame(input: V2ChartInput): FramedChart {
   const fixture = input.records.some((r) => r.metadata?.fixture === true);
   return chartFrame({
     type: 'bar',
-    data: { labels, datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'] },
+    data: { labels, datasets: bars.datasets },
     size: input.size,
     output,
     title: v2ChartTitle(input.records),
     subtitle: `${input.method} · ${modelText}`,
     captionSubtitle: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
-    legend: [
-      SERIES.map((d) => ({ label: d === 'all' ? 'all difficulties' : d, color: COLORS[d], box: { fill: COLORS[d] } })),
-    ],
+    legend: [bars.legend],
     notes: [
       ...(fixture
         ? [
@@ -152,7 +124,7 @@ export function v2ChartFrame(input: V2ChartInput): FramedChart {
     ],
     x: categoryAxis(ticks),
     y: { min: 0, max: 100, stepSize: 20, title: 'accuracy ×100' },
-    plugins: [barValuesPlugin(f) as never, intervalWhiskers(bounds) as never],
+    plugins: [barValuesPlugin(f) as never, intervalBarsPlugin(bounds) as never],
   });
 }
 

@@ -5,6 +5,7 @@ import { pyStrip } from '../../harness/protocol/pytext.js';
 import { exportName, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { LONGBENCH_V2_TASK } from './index.js';
+import { V2_FIELDS } from './load.js';
 import { extractV2Answer } from './scoring.js';
 
 /** pred.py's output file suffix for each mode (--rag N writes _rag_N; the N is not known here). */
@@ -15,18 +16,8 @@ const SUFFIX: Record<string, string> = {
   '0shot_no_context': '_no_context',
 };
 
-const ITEM_FIELDS = [
-  '_id',
-  'domain',
-  'sub_domain',
-  'difficulty',
-  'length',
-  'question',
-  'choice_A',
-  'choice_B',
-  'choice_C',
-  'choice_D',
-] as const;
+/** data.json's item fields that pred.py copies as they are, in its order; `answer` and `context` follow. */
+const ITEM_FIELDS = V2_FIELDS.filter((k) => k !== 'answer' && k !== 'context');
 
 function v2Row(r: SampleRecord): PlacedRow {
   const m = r.metadata;
@@ -56,7 +47,7 @@ export const longbenchV2ExportLayout: ExportLayout = {
   rank: 25,
   label: 'LongBench v2',
   reader: "LongBench v2's result.py",
-  help: 'DIR/results/<model>__<method>.jsonl (_cot, _rag, _no_context by --v2-prompt)   (THUDM/LongBench result.py)',
+  help: 'DIR/results/<model>__<method>[_cot|_rag|_no_context].jsonl   (THUDM/LongBench result.py)',
   fits: 'the longbench-v2 task',
   failedNote: 'pred null, judge false: counted wrong, where pred.py would leave the item out',
   misfit: (r) => (r.task === LONGBENCH_V2_TASK ? null : 'not a LongBench v2 sample'),

@@ -96,7 +96,11 @@ export const longbenchV2Task: TaskDefinition = {
   defaultLengths: 'native',
   acceptsDocCounts: false,
   nativeLengths: true,
-  bundled: () => ({ rows: parseV2(readFileSync(v2FixturePath(), 'utf8'), v2FixturePath()).length, fixture: true }),
+  bundled: () => ({
+    rows: parseV2(readFileSync(v2FixturePath(), 'utf8'), v2FixturePath()).length,
+    fixture: true,
+    source: 'synthetic items built from HotpotQA, not LongBench v2',
+  }),
   decoding: LONGBENCH_V2_DECODING,
   async prepare(env) {
     return prepare(env);

@@ -1,6 +1,5 @@
 // LongBench-E: each dataset's score in the 0-4k, 4-8k and 8k+ buckets (its rows' own `length`), one chart per
 // method × model, each bar with its 95% interval from the summary's bucket rows.
-import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import type { RenderedChart } from '../../harness/report/facet.js';
 import type { SummaryRow } from '../../reports/summary.js';
 import { DEFAULT_OUTPUT, type ChartOutput, type ChartSize } from '../../reports/charts/canvas.js';
@@ -12,6 +11,8 @@ import {
   categoryLabels,
   categoryTicks,
   groupedBarSizing,
+  groupedBars,
+  intervalBarsPlugin,
   uprightLabelHeight,
 } from '../../reports/charts/bars.js';
 import { modelLabel } from '../../reports/format.js';
@@ -32,38 +33,6 @@ export function eBucketRows(rows: readonly SummaryRow[], method?: string, model?
       (method === undefined || r.method === method) &&
       (model === undefined || r.model === model),
   );
-}
-
-function whiskers(bounds: Array<Array<[number, number] | null>>): Plugin<'bar'> {
-  return {
-    id: 'eWhiskers',
-    afterDatasetsDraw(chart: Chart<'bar'>) {
-      const ctx = chart.ctx;
-      const y = chart.scales.y;
-      ctx.save();
-      ctx.strokeStyle = '#333333';
-      ctx.lineWidth = 0.6;
-      chart.data.datasets.forEach((_, i) =>
-        chart.getDatasetMeta(i).data.forEach((bar, j) => {
-          const b = bounds[i]?.[j];
-          if (!b) return;
-          const { width } = bar.getProps(['width'], true) as { width: number };
-          const cap = Math.min(2, width * 0.25);
-          const top = y.getPixelForValue(b[1]);
-          const bottom = y.getPixelForValue(b[0]);
-          ctx.beginPath();
-          ctx.moveTo(bar.x, top);
-          ctx.lineTo(bar.x, bottom);
-          ctx.moveTo(bar.x - cap, top);
-          ctx.lineTo(bar.x + cap, top);
-          ctx.moveTo(bar.x - cap, bottom);
-          ctx.lineTo(bar.x + cap, bottom);
-          ctx.stroke();
-        }),
-      );
-      ctx.restore();
-    },
-  };
 }
 
 export interface EChartInput {
@@ -89,16 +58,17 @@ export function eChartFrame(input: EChartInput): FramedChart {
   const cell = (task: string, bucket: string) => own.find((r) => r.task === task && r.lengthLabel === bucket);
   const plotWidth = input.size.width - f * 4.5;
   const sizing = groupedBarSizing(tasks.length, LONGBENCH_E_BUCKETS.length, plotWidth, f * 2.5);
-  const datasets = LONGBENCH_E_BUCKETS.map((b, i) => ({
-    label: b.label,
-    data: tasks.map((t) => {
-      const r = cell(t, b.label);
-      return r ? 100 * r.score : null;
-    }),
-    backgroundColor: COLORS[i],
-    borderWidth: 0,
-    ...sizing,
-  }));
+  const bars = groupedBars(
+    LONGBENCH_E_BUCKETS.map((b, i) => ({
+      label: b.label,
+      color: COLORS[i],
+      data: tasks.map((t) => {
+        const r = cell(t, b.label);
+        return r ? 100 * r.score : null;
+      }),
+    })),
+    sizing,
+  );
   const bounds = LONGBENCH_E_BUCKETS.map((b) =>
     tasks.map((t): [number, number] | null => {
       const r = cell(t, b.label);
@@ -114,16 +84,13 @@ export function eChartFrame(input: EChartInput): FramedChart {
   const yMax = barAxisMax(top);
   return chartFrame({
     type: 'bar',
-    data: {
-      labels: categoryLabels(labels, ticks),
-      datasets: datasets as ChartConfiguration<'bar'>['data']['datasets'],
-    },
+    data: { labels: categoryLabels(labels, ticks), datasets: bars.datasets },
     size: input.size,
     output,
     title: eChartTitle(own),
     subtitle: `${input.method} · ${shortModel(input.model, input.isReferenceReader)}`,
     captionSubtitle: `${input.method} · ${modelLabel(input.model, input.isReferenceReader)}`,
-    legend: [LONGBENCH_E_BUCKETS.map((b, i) => ({ label: b.label, color: COLORS[i], box: { fill: COLORS[i] } }))],
+    legend: [bars.legend],
     notes: [
       ...(own.some((r) => r.fixture)
         ? ["Fixtures: small test data bundled with bench, not LongBench's; not comparable with published scores."]
@@ -135,7 +102,7 @@ export function eChartFrame(input: EChartInput): FramedChart {
     x: categoryAxis(ticks),
     extraHeight: uprightLabelHeight(labels, ticks, input.size.height),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'score ×100' },
-    plugins: [barValuesPlugin(f) as never, whiskers(bounds) as never],
+    plugins: [barValuesPlugin(f) as never, intervalBarsPlugin(bounds) as never],
   });
 }
 

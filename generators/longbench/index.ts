@@ -80,7 +80,7 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset, e: boole
           all_classes: row.all_classes,
           longbench_e_bucket: longbenchEBucket(row.length),
           // pred.py applies the model's chat template except for trec, triviaqa, samsum, lsht, lcc, repobench-p; bench
-          // always sends one user message (docs/PROTOCOLS.md §e.6).
+          // sends one user message unless the run is --api completions (docs/PROTOCOLS.md §e.6, e.9).
           chat_template: !LONGBENCH_NO_CHAT_TEMPLATE.has(dataset),
           ...(e ? { longbench_e: true } : {}),
           data_sha256: data.sha256,
@@ -100,6 +100,14 @@ function fixtureRows(dataset: LongBenchDataset): number {
         .filter((l) => l.trim() !== '').length
     : 0;
 }
+
+/** What a bundled fixture's rows are (datasets/longbench/README.md), in `bench tasks`. */
+const FIXTURE_SOURCE: Partial<Record<LongBenchDataset, string>> = {
+  hotpotqa: "LongBench-style rows built from HotpotQA, not LongBench's rows",
+  multi_news: "LongBench's first 5 rows",
+  multifieldqa_zh: "LongBench's first 3 rows",
+  passage_retrieval_zh: "LongBench's first 3 rows",
+};
 
 /** What each dataset asks for, in `bench tasks`. */
 function kindOf(dataset: LongBenchDataset): string {
@@ -122,9 +130,10 @@ function fullSize(dataset: LongBenchDataset): number {
 
 function task(dataset: LongBenchDataset, e = false): TaskDefinition {
   const name = e ? `longbench/${dataset}_e` : `longbench/${dataset}`;
+  const bundled = existsSync(fixturePath(dataset));
   const what = e
-    ? `LongBench-E ${dataset}_e (${kindOf(dataset)}), scored ${metricOf(dataset)} per 0-4k/4-8k/8k+ bucket; the v1 fixture where bundled, or --data DIR with ${dataset}_e.jsonl`
-    : `LongBench v1 ${dataset} (${kindOf(dataset)}), documents at their own lengths, scored ${metricOf(dataset)}; bundled fixture or --data DIR`;
+    ? `LongBench-E ${dataset}_e (${kindOf(dataset)}), scored ${metricOf(dataset)} per 0-4k/4-8k/8k+ bucket; ${bundled ? 'the v1 fixture, or ' : ''}--data DIR with ${dataset}_e.jsonl`
+    : `LongBench v1 ${dataset} (${kindOf(dataset)}), documents at their own lengths, scored ${metricOf(dataset)}; ${bundled ? 'bundled fixture or ' : ''}--data DIR`;
   return {
     name,
     version: LONGBENCH_VERSION,
@@ -135,7 +144,7 @@ function task(dataset: LongBenchDataset, e = false): TaskDefinition {
     defaultLengths: 'native',
     acceptsDocCounts: false,
     nativeLengths: true,
-    bundled: () => ({ rows: fixtureRows(dataset), fixture: true }),
+    bundled: () => ({ rows: fixtureRows(dataset), fixture: true, source: FIXTURE_SOURCE[dataset] }),
     decoding: LONGBENCH_DECODING,
     async prepare(env) {
       return prepare(env, name, dataset, e);
@@ -158,5 +167,8 @@ export const longbenchGroups: Record<string, string[]> = {
   'longbench-synthetic': named([...LONGBENCH_SYNTHETIC_DATASETS, 'passage_retrieval_zh']),
   'longbench-code': named(LONGBENCH_CODE_DATASETS),
   longbench: named(LONGBENCH_DATASETS),
+  // pred.py's split by chat template (§e.6, D33): `bench run longbench-raw --api completions` sends those six raw.
+  'longbench-chat': named(LONGBENCH_DATASETS.filter((d) => !LONGBENCH_NO_CHAT_TEMPLATE.has(d))),
+  'longbench-raw': named(LONGBENCH_DATASETS.filter((d) => LONGBENCH_NO_CHAT_TEMPLATE.has(d))),
   'longbench-e': named(LONGBENCH_E_DATASETS, '_e'),
 };

@@ -8,10 +8,13 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { dict } from '@node-rs/jieba/dict.js';
 import { datasetPath } from '../../harness/paths.js';
+import { lnInteger } from './jieba-log.js';
 
 interface Dictionary {
   /** Word → frequency; every prefix of a word is present, with 0 when it is not a word itself (gen_pfdict). */
   freq: Map<string, number>;
+  /** Sum of the frequencies of dict.txt's lines, jieba's `self.total`. */
+  total: number;
   logTotal: number;
 }
 
@@ -25,6 +28,11 @@ interface HmmModel {
 
 let dictionary: Dictionary | undefined;
 let hmm: HmmModel | undefined;
+
+// jieba's own dict.txt (fxsjy/jieba@67fa2e3, blob fc6075f) is @node-rs/jieba's 349,045 lines plus a second
+// `B超 3 n` line. gen_pfdict adds every line's frequency to the total, so jieba's total is 3 higher; the total sets
+// how floating-point ties fall in calc (a run like 阳阳阳阳阳 splits differently without it).
+const REPEATED_LINE_FREQ = 3;
 
 /** gen_pfdict over dict.txt: `word freq [tag]` per line. */
 function loadDictionary(): Dictionary {
@@ -42,7 +50,8 @@ function loadDictionary(): Dictionary {
       if (!freq.has(frag)) freq.set(frag, 0);
     }
   }
-  return { freq, logTotal: Math.log(total) };
+  total += REPEATED_LINE_FREQ;
+  return { freq, total, logTotal: lnInteger(total) };
 }
 
 function loadHmm(): HmmModel {
@@ -146,7 +155,7 @@ function bestRoute(sentence: string, d: Dictionary): number[] {
     let bestScore = -Infinity;
     let bestEnd = -1;
     for (const x of ends) {
-      const s = Math.log(d.freq.get(sentence.slice(idx, x + 1)) || 1) - d.logTotal + score[x + 1];
+      const s = lnInteger(d.freq.get(sentence.slice(idx, x + 1)) || 1) - d.logTotal + score[x + 1];
       // max((score, x)): ties go to the larger x, which comes later in the list.
       if (s > bestScore || (s === bestScore && x > bestEnd)) {
         bestScore = s;
@@ -205,4 +214,9 @@ export function jiebaCut(text: string): string[] {
       }
   }
   return out;
+}
+
+/** jieba's `Tokenizer.total` for the dictionary in use (Python jieba 0.42.1: 60,101,967). */
+export function jiebaDictionaryTotal(): number {
+  return (dictionary ??= loadDictionary()).total;
 }

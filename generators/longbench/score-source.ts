@@ -1,5 +1,5 @@
 // Scores a LongBench v1 pred directory (pred/<model>/*.jsonl, as THUDM/LongBench LongBench/pred.py writes it) the way
-// LongBench/eval.py does: dataset = file name up to the first '.', per-sample max over golds, mean ×100 to 2 decimals;
+// LongBench/eval.py does: dataset = file name up to the first '.', per-sample max over golds, round(100 * total / n, 2);
 // LongBench-E buckets by `length`: 0-4k (< 4000), 4-8k (< 8000), 8k+.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -114,6 +114,7 @@ function scoreFile(
       group.row({
         summation: e ? 'numpy' : 'sequential',
         percentStyle: e ? 'numpy' : 'python',
+        percentOfTotal: !e,
         reference: typeof refValue === 'number' || refValue === null ? refValue : undefined,
         referenceLabel: 'result.json',
       }),

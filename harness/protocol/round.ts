@@ -18,11 +18,19 @@ export function pyRound(x: number, digits: number): number {
 }
 
 /**
- * 'python': round(mean * 100, 2) as Python's round (exact value, ties to even): RULER, MemAgent, LongBench.
+ * 'python': round(mean * 100, 2) as Python's round (exact value, ties to even): RULER, MemAgent.
  * 'numpy': numpy's round of a float64 (scale by 100, rint, divide), which LongBench-E's `round(100 * np.mean(...), 2)`
  * applies.
  */
 export type PercentStyle = 'python' | 'numpy';
+
+/**
+ * LongBench eval.py's `round(100 * total_score / len(predictions), 2)`: scaling the total before dividing can land
+ * on the other side of a tie than scaling the mean (13.950000000000001 over 200 gives 6.97 here, 6.98 by toPercent).
+ */
+export function percentOfTotal(total: number, n: number): number {
+  return pyRound((100 * total) / n, 2);
+}
 
 function rint(x: number): number {
   const r = Math.round(x);

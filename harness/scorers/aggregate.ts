@@ -1,5 +1,5 @@
 // Per-group accumulation for `bench score`: means stay 0..1; percentages are made once, by toPercent.
-import { toPercent, type PercentStyle } from '../protocol/round.js';
+import { percentOfTotal, toPercent, type PercentStyle } from '../protocol/round.js';
 
 export interface ScoreRow {
   task: string;
@@ -103,14 +103,16 @@ export class Group {
     opts: {
       summation?: 'sequential' | 'numpy';
       percentStyle?: PercentStyle;
+      /** Percent as `round(100 * total / n, 2)` (LongBench eval.py) instead of from the mean. */
+      percentOfTotal?: boolean;
       reference?: number | null;
       referenceLabel?: string;
     } = {},
   ): ScoreRow {
     const n = this.scores.length;
     let mean: number | null = null;
+    let sum = 0;
     if (n > 0) {
-      let sum = 0;
       if (opts.summation === 'numpy') sum = numpySum(this.scores);
       else for (const s of this.scores) sum += s;
       mean = sum / n;
@@ -124,7 +126,7 @@ export class Group {
       truncated: this.truncated,
       empty: this.empty,
       mean,
-      percent: mean === null ? null : toPercent(mean, opts.percentStyle),
+      percent: mean === null ? null : opts.percentOfTotal ? percentOfTotal(sum, n) : toPercent(mean, opts.percentStyle),
       extras,
     };
     const reference =

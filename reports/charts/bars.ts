@@ -1,5 +1,5 @@
-// Shared pieces for grouped bar charts: value labels and binomial error whiskers.
-import type { Chart, Plugin } from 'chart.js';
+// Shared pieces for grouped bar charts: value labels, error and interval whiskers, sizing, axes and series.
+import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import { fmt2 } from '../format.js';
 import { font, textWidth } from './canvas.js';
 
@@ -55,10 +55,14 @@ export function categoryTicks(
   return { size: minPx, maxRotation: category < minPx * 2.2 ? 90 : 45 };
 }
 
-/** Draws ±half-width whiskers (same units as the data) on bars; halfWidths[datasetIndex][barIndex]. */
-export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
+/** A plugin drawing a whisker with end caps on each bar from `bound`'s low to high (data units, ×100); none where
+ *  `bound` gives null. */
+function whiskersPlugin(
+  id: string,
+  bound: (value: unknown, datasetIndex: number, barIndex: number) => [number, number] | null,
+): Plugin<'bar'> {
   return {
-    id: 'errorBars',
+    id,
     afterDatasetsDraw(chart: Chart<'bar'>) {
       const ctx = chart.ctx;
       const y = chart.scales.y;
@@ -66,14 +70,12 @@ export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
       ctx.strokeStyle = '#333333';
       ctx.lineWidth = 0.6;
       chart.data.datasets.forEach((ds, i) => {
-        const meta = chart.getDatasetMeta(i);
-        meta.data.forEach((bar, j) => {
-          const v = ds.data[j];
-          const h = halfWidths[i]?.[j];
-          if (typeof v !== 'number' || h === undefined || !(h > 0)) return;
+        chart.getDatasetMeta(i).data.forEach((bar, j) => {
+          const b = bound(ds.data[j], i, j);
+          if (!b) return;
           const { width } = bar.getProps(['width'], true) as { width: number };
-          const top = y.getPixelForValue(Math.min(100, v + h));
-          const bottom = y.getPixelForValue(Math.max(0, v - h));
+          const top = y.getPixelForValue(b[1]);
+          const bottom = y.getPixelForValue(b[0]);
           const cap = Math.min(2, width * 0.25);
           ctx.beginPath();
           ctx.moveTo(bar.x, top);
@@ -88,6 +90,20 @@ export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
       ctx.restore();
     },
   };
+}
+
+/** Draws ±half-width whiskers (same units as the data) on bars; halfWidths[datasetIndex][barIndex]. */
+export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
+  return whiskersPlugin('errorBars', (v, i, j) => {
+    const h = halfWidths[i]?.[j];
+    if (typeof v !== 'number' || h === undefined || !(h > 0)) return null;
+    return [Math.max(0, v - h), Math.min(100, v + h)];
+  });
+}
+
+/** Draws whiskers from each bar's interval low to high (×100); bounds[datasetIndex][barIndex], null for none. */
+export function intervalBarsPlugin(bounds: ReadonlyArray<ReadonlyArray<[number, number] | null>>): Plugin<'bar'> {
+  return whiskersPlugin('intervalBars', (_, i, j) => bounds[i]?.[j] ?? null);
 }
 
 /**
@@ -105,6 +121,30 @@ export function groupedBarSizing(
   const slots = Math.max(1, series);
   const bar = Math.min(maxBarPx, (category * 0.8 * barPercentage) / slots);
   return { categoryPercentage: Math.min(0.8, (slots * bar) / barPercentage / category), barPercentage };
+}
+
+/** One series of grouped bars: its legend label, colour and one value (×100, null for none) per category. */
+export interface BarSeries {
+  label: string;
+  color: string;
+  data: Array<number | null>;
+}
+
+/** The chart.js datasets of grouped bars (no border, `groupedBarSizing`'s sizing) and the legend row naming them. */
+export function groupedBars(
+  series: readonly BarSeries[],
+  sizing: { categoryPercentage: number; barPercentage: number },
+) {
+  return {
+    datasets: series.map((s) => ({
+      label: s.label,
+      data: s.data,
+      backgroundColor: s.color,
+      borderWidth: 0,
+      ...sizing,
+    })) as ChartConfiguration<'bar'>['data']['datasets'],
+    legend: series.map((s) => ({ label: s.label, color: s.color, box: { fill: s.color } })),
+  };
 }
 
 /** The category (x) axis of grouped bars, at the tick size and rotation `categoryTicks` chose. */

@@ -1,29 +1,16 @@
 // `bench run --api chat|completions` through the real binary against `bench serve`'s server (the real `openai` client
 // on both routes): --api completions sends every call to POST /v1/completions with the prompt text as built, the
 // default sends none there; the reference reader answers the same text the same way, so the predictions agree.
-import { afterAll, beforeAll, test } from 'vitest';
+import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBench } from '../helpers/cli.js';
-import { startServer, type RunningServer } from '../../reference/serve/server.js';
-import { createLocalModel } from '../../reference/local-model.js';
-import { loadTokenizer } from '../../harness/tokenizer/index.js';
+import { jsonlRows, useReferenceServer } from '../helpers/reference-server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bench-api-'));
-const tokenizer = loadTokenizer('qwen2.5');
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({
-    model: createLocalModel(tokenizer),
-    countPromptTokens: (messages) => messages.reduce((n, m) => n + tokenizer.count(m.content), 0),
-  });
-});
-afterAll(async () => {
-  await server.close();
-});
+const referenceServer = useReferenceServer();
 
 const args = (out: string, extra: string[]) => [
   'run',
@@ -35,9 +22,9 @@ const args = (out: string, extra: string[]) => [
   '--method',
   'memagent,full-context',
   '--model',
-  server.url,
+  referenceServer().url,
   '--model-name',
-  server.modelName,
+  referenceServer().modelName,
   '--no-cache',
   '--no-plan',
   '--no-progress',
@@ -46,13 +33,8 @@ const args = (out: string, extra: string[]) => [
   ...extra,
 ];
 
-const lines = (file: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-
 test('--api completions takes POST /v1/completions for every call; the default takes only the chat route', async () => {
+  const server = referenceServer();
   const before = server.stats().routes;
   const chat = await runBench(args(join(root, 'chat'), []));
   assert.equal(chat.code, 0, chat.stderr);
@@ -69,7 +51,7 @@ test('--api completions takes POST /v1/completions for every call; the default t
 
   // Sorted: samples finish (and are written) in any order.
   const pred = (dir: string) =>
-    lines(join(dir, 'samples.jsonl'))
+    jsonlRows(join(dir, 'samples.jsonl'))
       .map((r) => JSON.stringify([r.id, r.method, r.prediction, r.score]))
       .sort();
   assert.deepEqual(pred(join(root, 'text')), pred(join(root, 'chat')));

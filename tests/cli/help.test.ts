@@ -111,3 +111,19 @@ test("help, the task examples of messages and bench score's --format list come f
   assert.throws(() => toy.task('tyo'), /run `bench tasks` to list them \(e\.g\. toy\)$/);
   assert.throws(() => catalog.task('nope'), /to list them \(e\.g\. ruler-hqa, niah_single_1\)$/);
 });
+
+test('bench export --help lays its formats out in aligned columns: name, files written, the peer script', () => {
+  const text = helpText('export', catalog);
+  const names = catalog.exportFormats();
+  const lines = names.map((n) => text.split('\n').find((l) => l.startsWith(`  ${n} `))!);
+  assert.equal(lines.filter(Boolean).length, names.length, text);
+  const filesAt = lines.map((l) => l.indexOf('DIR/'));
+  const readerAt = lines.map((l) => l.lastIndexOf(' (') + 1);
+  assert.equal(new Set(filesAt).size, 1, lines.join('\n'));
+  assert.equal(new Set(readerAt).size, 1, lines.join('\n'));
+  assert.ok(lines.every((l) => l.endsWith(')')));
+  assert.match(
+    lines.find((l) => l.startsWith('  longbench-v2 '))!,
+    /\(THUDM\/LongBench result\.py\)$/,
+  );
+});

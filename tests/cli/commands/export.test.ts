@@ -439,7 +439,7 @@ describe('a layout registered by a family outside the built-in ones', () => {
     );
     const help = helpText('export', withToy);
     assert.match(help, /^Usage: bench export <run-dir> --format toy\|ruler\|longbench\|longbench-v2\|memagent /m);
-    assert.match(help, /^ {2}toy {8}DIR\/<task>\/<length>\.jsonl/m);
+    assert.match(help, /^ {2}toy {11}DIR\/<task>\/<length>\.jsonl/m);
     assert.match(helpText(undefined, withToy), /in the layout Toy's score\.py \(toy\), RULER's evaluate\.py/);
 
     const result = exportRun({ runDir: runs.niah, format: 'toy', out: fresh() }, withToy);

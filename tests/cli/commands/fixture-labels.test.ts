@@ -124,21 +124,27 @@ test("bench tasks: each task's real sample count without --data, and its groups"
   const out = await ok(['tasks']);
   assert.match(
     out,
-    /^longbench\/hotpotqa .*\[group longbench-qa, longbench; lengths native, bundled fixture: 50 samples \(full dataset: 200 samples; --data for it\), qa_f1,/m,
+    /^longbench\/hotpotqa .*\[group longbench-qa, longbench, longbench-chat; lengths native, bundled fixture \(LongBench-style rows built from HotpotQA, not LongBench's rows\): 50 samples \(full dataset: 200 samples; --data for it\), qa_f1,/m,
   );
   assert.match(
     out,
-    /^longbench\/multi_news .*\[group longbench-sum, longbench; lengths native, bundled fixture: 5 samples \(full dataset: 200 samples; --data for it\),/m,
+    /^longbench\/multi_news .*\[group longbench-sum, longbench, longbench-chat; lengths native, bundled fixture \(LongBench's first 5 rows\): 5 samples \(full dataset: 200 samples; --data for it\),/m,
   );
   assert.match(
     out,
-    /^longbench\/qasper .*\[group longbench-qa, longbench; lengths native, no bundled data: needs --data \(full dataset: 200 samples\),/m,
+    /^longbench\/qasper .*scored qa_f1; --data DIR  \[group longbench-qa, longbench, longbench-chat; lengths native, no bundled data: needs --data \(full dataset: 200 samples\),/m,
   );
   assert.match(out, /^ruler-hqa .*\[lengths 32k\.\.3\.5m, 128 samples, sub_em,/m);
   assert.match(out, /^longbench-sum {6}longbench\/gov_report, longbench\/qmsum, longbench\/multi_news$/m);
   assert.match(
     out,
-    /^longbench\/multifieldqa_zh .*\[group longbench-zh, longbench; lengths native, bundled fixture: 3 samples .*qa_f1_zh,/m,
+    /^longbench\/multifieldqa_zh .*\[group longbench-zh, longbench, longbench-chat; lengths native, bundled fixture \(LongBench's first 3 rows\): 3 samples .*qa_f1_zh,/m,
   );
   assert.match(out, /^longbench-e {8}longbench\/qasper_e, .*, longbench\/repobench-p_e$/m);
+  assert.match(out, /^longbench\/qasper_e .*bucket; --data DIR with qasper_e\.jsonl  \[/m);
+  assert.match(out, /^longbench\/hotpotqa_e .*bucket; the v1 fixture, or --data DIR with hotpotqa_e\.jsonl  \[/m);
+  assert.match(
+    out,
+    /^longbench-v2 .*bundled fixture \(synthetic items built from HotpotQA, not LongBench v2\): 8 samples \(full dataset: 503 samples/m,
+  );
 });

@@ -51,6 +51,16 @@ test('21 v1 tasks and 13 LongBench-E tasks, their groups, native lengths, LongBe
       'repobench-p',
     ].map((d) => `longbench/${d}_e`),
   );
+  // pred.py's chat-template split: its six raw datasets, and the other fifteen.
+  assert.deepEqual(
+    longbenchGroups['longbench-raw'],
+    ['lsht', 'trec', 'triviaqa', 'samsum', 'lcc', 'repobench-p'].map((d) => `longbench/${d}`),
+  );
+  assert.equal(longbenchGroups['longbench-chat'].length, 15);
+  assert.deepEqual(
+    [...longbenchGroups['longbench-chat'], ...longbenchGroups['longbench-raw']].sort(),
+    [...longbenchGroups.longbench].sort(),
+  );
   assert.deepEqual(longbenchGroups['longbench-zh'].sort(), [
     'longbench/dureader',
     'longbench/lsht',

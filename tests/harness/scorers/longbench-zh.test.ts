@@ -6,13 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 import { UserError } from '../../../harness/errors.js';
 import { scoreTarget } from '../../../cli/commands/score.js';
-import { jiebaCut } from '../../../generators/longbench/jieba.js';
+import { percentOfTotal, toPercent } from '../../../harness/protocol/round.js';
+import { jiebaCut, jiebaDictionaryTotal } from '../../../generators/longbench/jieba.js';
+import { lnInteger } from '../../../generators/longbench/jieba-log.js';
 import { CN_PUNCTUATION, normalizeZhAnswer, qaF1Zh, rougeZh } from '../../../generators/longbench/metrics-zh.js';
 import { getMetric } from './catalog-metrics.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const ZH_DIR = fixture('longbench-pred-llama2-7b-chat-4k-zh');
 const EN_DIR = fixture('longbench-pred-llama2-7b-chat-4k');
+const SPOTLIGHT_DIR = fixture('longbench-pred-llama2-7b-spotlight');
 
 describe('jieba segmentation', () => {
   it("equals Python jieba 0.42.1's jieba.cut(text, cut_all=False) on every reference text", () => {
@@ -22,6 +25,16 @@ describe('jieba segmentation', () => {
     }[];
     assert.ok(reference.length > 100);
     for (const { text, tokens } of reference) assert.deepEqual(jiebaCut(text), tokens, JSON.stringify(text));
+  });
+
+  it("uses Python jieba's dictionary total and glibc's log values, which place the odd character of a run", () => {
+    // jieba.dt.total with jieba's own dict.txt, which repeats one line that @node-rs/jieba's copy has once.
+    assert.equal(jiebaDictionaryTotal(), 60_101_967);
+    // math.log(3) in CPython; V8's Math.log(3) is one unit in the last place lower.
+    assert.equal(lnInteger(3), 1.0986122886681098);
+    assert.equal(lnInteger(60_101_967), Math.log(60_101_967));
+    assert.equal(lnInteger(1), 0);
+    assert.equal(lnInteger(2 ** 20), 20 * Math.LN2);
   });
 
   it('splits hyphenated digit runs as Python jieba does (where jieba-rs keeps "400-820" together)', () => {
@@ -69,6 +82,19 @@ describe("LongBench's Chinese metrics", () => {
       assert.equal(row.n, 200);
     }
     assert.deepEqual(table.warnings, []);
+  });
+});
+
+describe("eval.py's rounding", () => {
+  it('is round(100 * total / n, 2), which differs from rounding 100 × the mean at a tie', async () => {
+    // CPython: round(100 * 13.950000000000001 / 200, 2) == 6.97; 13.950000000000001 / 200 * 100 rounds to 6.98.
+    assert.equal(percentOfTotal(13.950000000000001, 200), 6.97);
+    assert.equal(toPercent(13.950000000000001 / 200), 6.98);
+    const table = await scoreTarget(SPOTLIGHT_DIR);
+    const [row] = table.rows;
+    assert.equal(row.task, 'passage_retrieval_en');
+    assert.equal(row.percent, 6.97);
+    assert.equal(row.reference, 6.97);
   });
 });
 
