@@ -117,6 +117,7 @@ test('reasoning_content: kept per call and sample, counted as thinking tokens, n
   assert.equal(row?.split('|').map((c) => c.trim())[column], String(perSample));
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   assert.match(html, /<th>thinking<\/th>/);
+  assert.match(html, /<th>thinking\/sample<\/th>/);
   for (const s of samples) {
     const tr = html.split('<tr').find((t) => t.includes(`<td>${s.id}</td>`));
     assert.ok(tr, `report.html has a row for ${s.id}`);
