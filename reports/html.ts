@@ -6,7 +6,7 @@ import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
-import { CUT_CALLS_NOTE, CUT_NOTE, THINKING_NOTE, thinkingPerSample, thinks, type SummaryRow } from './summary.js';
+import { CUT_CALLS_NOTE, CUT_NOTE, THINKING_NOTE, thinkingCells, thinks, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, fmtInterval } from './intervals.js';
 import { CLIENT_SCRIPT, clientScriptSource } from './html/client-script.js';
@@ -187,13 +187,13 @@ const SUMMARY_COLUMNS: Column[] = [
   // Reasoning models only: a run without thinking keeps the columns it always had.
   {
     head: 'thinking/sample',
-    cell: (r) => fmtInt(thinkingPerSample(r)),
+    cell: (r) => thinkingCells(r, fmtInt)[0],
     count: true,
     show: (rows) => rows.some(thinks),
   },
   {
     head: 'unclosed think',
-    cell: (r) => fmtInt(r.unclosedThinkCalls ?? 0),
+    cell: (r) => thinkingCells(r, fmtInt)[1],
     count: true,
     show: (rows) => rows.some(thinks),
   },

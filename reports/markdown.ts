@@ -3,7 +3,7 @@ import type { ReportFacet } from '../harness/report/facet.js';
 import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
-import { CUT_CALLS_NOTE, THINKING_NOTE, thinkingPerSample, thinks, type SummaryRow } from './summary.js';
+import { CUT_CALLS_NOTE, THINKING_NOTE, thinkingCells, thinks, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
 import { fixtureNote, taskLabel } from './fixtures.js';
@@ -37,7 +37,7 @@ export function summaryMarkdown(
     String(r.truncated),
     String(r.empty),
     String(r.cutCalls ?? 0),
-    ...(thinking ? [String(thinkingPerSample(r)), String(r.unclosedThinkCalls ?? 0)] : []),
+    ...(thinking ? thinkingCells(r) : []),
   ]);
   const head = [
     'task',

@@ -423,6 +423,12 @@ export function thinkingPerSample(r: Pick<SummaryRow, 'thinkingTokens' | 'n'>): 
   return r.n > 0 ? Math.round((r.thinkingTokens ?? 0) / r.n) : 0;
 }
 
+/** The thinking/sample and unclosed-think cells; an aggregate row (an average of tasks' scores) has neither. */
+export function thinkingCells(r: SummaryRow, fmt: (n: number) => string = String): [string, string] {
+  if (r.aggregate) return ['–', '–'];
+  return [fmt(thinkingPerSample(r)), fmt(r.unclosedThinkCalls ?? 0)];
+}
+
 export const THINKING_NOTE =
   "thinking/sample: tokens of thinking per sample (the server's reasoning_content and any <think> text in the answers), apart from the answers' own tokens; unclosed think: calls whose <think> never closed (the method's rule then decides what it keeps: MemAgent keeps the whole reply)";
 
