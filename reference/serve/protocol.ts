@@ -135,7 +135,8 @@ function parseContinueFinal(raw: Record<string, unknown>): boolean | HttpError {
   if (raw.continue_final_message !== true) return false;
   if (raw.add_generation_prompt !== false)
     return badRequest(
-      'Cannot set both `continue_final_message` and `add_generation_prompt` to True (add_generation_prompt defaults to true: send it as false)',
+      // vLLM's sentence (ChatCompletionRequest.check_generation_prompt), then why a request with only the first gets it.
+      'Cannot set both `continue_final_message` and `add_generation_prompt` to True. add_generation_prompt defaults to true: send it as false.',
       'add_generation_prompt',
     );
   return true;
