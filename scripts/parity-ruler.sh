@@ -78,6 +78,8 @@ for flavour in memagent ruler; do
     scored+=("$out")
   done
   "$python" "$root/scripts/parity-ruler.py" ruler-score --tag "$flavour data" --ruler "$ruler" --export "$work/$flavour/export-ruler" --run "$run" >>"$checks"
+  "$python" "$root/scripts/parity-ruler.py" ruler-evaluate --tag "$flavour data" --ruler "$ruler" \
+    --shims "$root/scripts/parity-shims" --export "$work/$flavour/export-ruler" --run "$run" >>"$checks"
   if [ "$flavour" = memagent ]; then
     bench export "$run" --format memagent --out "$work/$flavour/export-memagent" >/dev/null
     bench score "$work/$flavour/export-memagent/results" --json >"$work/$flavour/score-memagent.json"
