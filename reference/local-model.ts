@@ -3,6 +3,7 @@ import type { Model, ModelRequest, ModelResponse, Tokenizer } from '../harness/t
 import { LineCountCache } from '../harness/tokenizer/line-count.js';
 import type { ReaderSkill } from '../harness/reader-skill.js';
 import { builtinReaderSkills } from './builtin-reader.js';
+import { messagesToRead } from './continue-final.js';
 import { READER_ID, createReferenceReader } from './reader/index.js';
 
 /**
@@ -35,7 +36,7 @@ export function createLocalModel(
           400,
         );
       }
-      let text = referenceReply(request.messages, request.params.maxTokens);
+      let text = referenceReply(messagesToRead(request), request.params.maxTokens);
       let finishReason = 'stop';
       // Memories repeat line by line between calls: count from cached line counts, encode only to cut.
       let completionTokens = lines.count(text);

@@ -6,7 +6,7 @@ import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
-import { CUT_CALLS_NOTE, CUT_NOTE, type SummaryRow } from './summary.js';
+import { CUT_CALLS_NOTE, CUT_NOTE, THINKING_NOTE, thinkingCells, thinks, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, fmtInterval } from './intervals.js';
 import { CLIENT_SCRIPT, clientScriptSource } from './html/client-script.js';
@@ -184,6 +184,19 @@ const SUMMARY_COLUMNS: Column[] = [
   { head: 'calls', cell: (r) => fmtInt(r.calls), count: true },
   // Calls whose answer ended on the length limit: always shown, so a run with none says 0.
   { head: 'cut calls', cell: (r) => fmtInt(r.cutCalls ?? 0), count: true },
+  // Reasoning models only: a run without thinking keeps the columns it always had.
+  {
+    head: 'thinking/sample',
+    cell: (r) => thinkingCells(r, fmtInt)[0],
+    count: true,
+    show: (rows) => rows.some(thinks),
+  },
+  {
+    head: 'unclosed think',
+    cell: (r) => thinkingCells(r, fmtInt)[1],
+    count: true,
+    show: (rows) => rows.some(thinks),
+  },
 ];
 
 function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: readonly ReportFacet[]): string {
@@ -194,6 +207,7 @@ function summarySection(rows: SummaryRow[], missing: MissingCell[], facets: read
     `ci95: ${INTERVAL_NOTE}`,
     rows.some((r) => r.middleTruncated > 0) ? CUT_NOTE : '',
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
+    rows.some(thinks) ? THINKING_NOTE : '',
     fixtureNote(rows),
     ...breakdownNotes(rows, facets),
     ...aggregateNotes(rows, facets),

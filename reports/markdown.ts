@@ -3,7 +3,7 @@ import type { ReportFacet } from '../harness/report/facet.js';
 import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
-import { CUT_CALLS_NOTE, type SummaryRow } from './summary.js';
+import { CUT_CALLS_NOTE, THINKING_NOTE, thinkingCells, thinks, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
 import { fixtureNote, taskLabel } from './fixtures.js';
@@ -23,6 +23,8 @@ export function summaryMarkdown(
   facets: readonly ReportFacet[],
   missing: MissingCell[] = [],
 ): string {
+  // Reasoning models only: a run without thinking keeps the columns it always had.
+  const thinking = rows.some(thinks);
   const body = rows.map((r) => [
     taskLabel(r),
     r.method,
@@ -35,6 +37,7 @@ export function summaryMarkdown(
     String(r.truncated),
     String(r.empty),
     String(r.cutCalls ?? 0),
+    ...(thinking ? thinkingCells(r) : []),
   ]);
   const head = [
     'task',
@@ -48,6 +51,7 @@ export function summaryMarkdown(
     'truncated',
     'empty',
     'cut calls',
+    ...(thinking ? ['thinking/sample', 'unclosed think'] : []),
   ];
   insertIntervalColumns(head, body, rows, 'score ×100', TABLE_INTERVAL_COLUMNS);
   const table = mdTable(head, body, 5);
@@ -56,6 +60,7 @@ export function summaryMarkdown(
     rows.some((r) => r.complete === false) ? INCOMPLETE_NOTE : '',
     missingNote(missing),
     rows.some((r) => (r.cutCalls ?? 0) > 0) ? CUT_CALLS_NOTE : '',
+    thinking ? THINKING_NOTE : '',
     fixtureNote(rows),
     ...breakdownNotes(rows, facets),
     ...aggregateNotes(rows, facets),

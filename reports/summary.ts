@@ -413,6 +413,22 @@ function table(header: string[], body: string[][], rightAlign: boolean[]): strin
 export const CUT_NOTE =
   'context cut: samples whose context was cut in the middle to fit the context limit (--max-context); "truncated" counts contexts the server rejected as too long';
 
+/** Whether a row's samples thought (a reasoning model): only then do the tables show thinking columns. */
+export function thinks(r: Pick<SummaryRow, 'thinkingTokens' | 'unclosedThinkCalls'>): boolean {
+  return (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0;
+}
+
+/** Thinking tokens per sample of a row, rounded. */
+export function thinkingPerSample(r: Pick<SummaryRow, 'thinkingTokens' | 'n'>): number {
+  return r.n > 0 ? Math.round((r.thinkingTokens ?? 0) / r.n) : 0;
+}
+
+/** The thinking/sample and unclosed-think cells; an aggregate row (an average of tasks' scores) has neither. */
+export function thinkingCells(r: SummaryRow, fmt: (n: number) => string = String): [string, string] {
+  if (r.aggregate) return ['–', '–'];
+  return [fmt(thinkingPerSample(r)), fmt(r.unclosedThinkCalls ?? 0)];
+}
+
 export const THINKING_NOTE =
   "thinking/sample: tokens of thinking per sample (the server's reasoning_content and any <think> text in the answers), apart from the answers' own tokens; unclosed think: calls whose <think> never closed (the method's rule then decides what it keeps: MemAgent keeps the whole reply)";
 

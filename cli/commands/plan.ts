@@ -10,6 +10,7 @@ import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import type { RunConfig } from '../../harness/config/run-config.js';
 import { formatDryRun, type DryRunRow } from '../../harness/runner/dry-run.js';
 import { planRun } from '../../harness/runner/plan.js';
+import { checkWindow, enforceWindow } from '../../harness/runner/preflight.js';
 import type { Catalog } from '../../harness/registry/family.js';
 import type { CliContext } from '../context.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
@@ -173,9 +174,12 @@ async function planCommand(
   params: GpuParams,
   outputs: OutputAssumption,
   catalog: Catalog,
+  warn: (line: string) => void,
 ): Promise<PlanResult> {
   const tokenizer = loadTokenizer(config.tokenizer);
   const plan = await planRun(config, tokenizer, catalog);
+  // The run's window preflight, on --max-model-len (a plan asks no endpoint): the same line and exit 2 as bench run.
+  enforceWindow(checkWindow(plan, config, undefined), config, warn);
   const work = plannedWorkload(plan, config, outputs);
   if (work.order.length === 0)
     throw new UserError('bench plan: the run has no samples to plan (check --samples and --shard)');
@@ -302,7 +306,7 @@ export async function planCli(cmd: CommandOf<'plan'>, io: CommandIO, ctx: CliCon
   }
   outputs = parseOutputTokens(cmd.outputTokens, outputs);
   if (cmd.config) {
-    const r = await planCommand(cmd.config, params, outputs, await ctx.catalog());
+    const r = await planCommand(cmd.config, params, outputs, await ctx.catalog(), io.err);
     if (cmd.json) out.plan = planJson(r);
     else {
       if (cmd.calibrate !== undefined) io.out('');

@@ -2,7 +2,7 @@
 // _id, response, answer, pred, judge_*: what BytedTsinghua-SIA/MemAgent taskutils/memory_eval/ruler_hqa.py /
 // ruler_general.py write and visualize.py, run in DIR, reads.
 import { join } from 'node:path';
-import { exportName, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
+import { exportName, isScoredStatus, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
 import { pyStrip } from '../../harness/protocol/pytext.js';
 import { pyRound } from '../../harness/protocol/round.js';
 import { getMetric, scoreAll, type MetricRegistry } from '../../harness/scorers/index.js';
@@ -17,12 +17,12 @@ export function memagentFolder(r: Pick<SampleRecord, 'task' | 'lengthKind' | 'le
 }
 
 function memagentRow(r: SampleRecord, metrics: MetricRegistry): PlacedRow {
-  const ok = r.status === 'ok';
+  const ok = isScoredStatus(r.status);
   // The driver stores the stripped reply and extract_answer's result (None when there is no answer phrase). A failed
   // generation is an empty reply: no answer, every judge 0.
   const response = ok ? pyStrip(r.rawOutput) : '';
   const pred = ok ? r.prediction : null;
-  const judged = scoreSample(r, metrics).score;
+  const judged = scoreSample({ ...r, status: ok ? 'ok' : r.status }, metrics).score;
   const rel = join('results', memagentFolder(r), `${exportName(r)}.jsonl`);
   if (r.task === 'ruler-hqa') {
     // ruler_hqa.py: the eval_{N}.json item {input, answers, num_docs, index} (context popped), then _id, response,

@@ -18,6 +18,8 @@ import { basename, dirname, sep } from 'node:path';
 import { textContext } from '../../harness/context.js';
 import { DatasetMissingError, UserError } from '../../harness/errors.js';
 import type { LengthTarget, PreparedTask, GeneratedSample, TaskEnv } from '../../harness/types.js';
+import { modelTemplateAround } from '../../harness/protocol/ruler-templates.js';
+import { niahFlavour } from './index.js';
 import { NIAH_SPECS, TOKENS_TO_GENERATE } from './spec.js';
 import {
   detectFile,
@@ -135,6 +137,9 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
   const dataPath = env.options.data!;
   refuseOthersOptions(env, ctx, RULER_NIAH, `${task} with RULER data does not use it`);
   const files = isDirectory(dataPath) ? rulerFilesIn(dataPath, task) : [dataPath];
+  // --flavour ruler (and --protocol ruler): the one-shot prompt is RULER's own and is scored on the raw reply, as for
+  // our own niah_* samples in RULER's flavour; the samples are the same either way.
+  const ruler = niahFlavour(env.options) === 'ruler';
   const byLength = new LengthFiles<Omit<RulerItem, 'file'>>('RULER rows');
   for (const path of files) {
     const named = rulerTaskInPath(path);
@@ -180,27 +185,36 @@ export function prepareRulerNiah(env: TaskEnv, task: string, version: string, ct
       context: textContext(split.haystack, env.tokenizer),
       metric: RULER_METRIC,
       prompt: {
-        nativeTemplate: `${split.preamble}\n{context}\n${split.question}`,
+        nativeTemplate: `${split.preamble}${split.separator}{context}${split.separator}${split.question}`,
         maxNewTokens: TOKENS_TO_GENERATE,
         ...(item.answerPrefix !== undefined ? { answerPrefix: item.answerPrefix } : {}),
+        ...(ruler
+          ? {
+              fullContext: `${split.preamble}${split.separator}{context}${split.separator}${split.question}`,
+              answerFormat: 'raw' as const,
+            }
+          : {}),
       },
       metadata: {
+        ...(ruler ? { flavour: 'ruler' } : {}),
         source: item.file.path,
         line: item.ref.line,
         ruler_index: item.rulerIndex,
         ruler_length: item.rulerLength,
         value_type: split.valueType,
         separator: split.separator,
+        ruler_model_template: modelTemplateAround(row.input).name,
         template_prefix_chars: split.prefixChars,
         template_suffix_chars: split.suffixChars,
         data_sha256: item.file.sha256,
       },
     };
   };
-  return bucketedTask(task, byLength.entries, build, {
+  const prepared = bucketedTask(task, byLength.entries, build, {
     metric: RULER_METRIC,
     data: byLength.data(dataPath, RULER_NIAH),
   });
+  return ruler ? { ...prepared, flavour: 'ruler' } : prepared;
 }
 
 /**

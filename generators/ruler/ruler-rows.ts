@@ -9,6 +9,7 @@
 // templates is of a task we do not know and is refused; one with another task's template names that task.
 import { textContext } from '../../harness/context.js';
 import { MEMAGENT_DECODING } from '../../harness/protocol/decoding.js';
+import { modelTemplateAround } from '../../harness/protocol/ruler-templates.js';
 import type { GeneratedSample, LengthTarget, PreparedTask, TaskEnv } from '../../harness/types.js';
 import { readRowAgain, rowError, scanRows, type RowRef, type ScannedFile } from '../../harness/data/read.js';
 import { bucketedTask, type Entry } from '../../harness/data/source.js';
@@ -147,13 +148,17 @@ export function prepareRulerSynthetic(env: TaskEnv, task: string, files: string[
     const row = readRowAgain(item.file, item.ref) as { input: string };
     const split = splitSyntheticInput(row.input, kind) as SyntheticSplit;
     const template = `${split.before}{context}${split.after}`;
+    // The native method wraps the task prompt in --chat-template itself: its template is the row's without the
+    // model template prepare.py put around it (the same row again under that --chat-template).
+    const model = modelTemplateAround(row.input);
+    const native = `${split.before.slice(model.head.length)}{context}${split.after.slice(0, split.after.length - model.tail.length)}`;
     return {
       question: syntheticPrompt(kind, 'ruler', { query: split.query }).question,
       answers: item.answers,
       context: textContext(split.context, env.tokenizer),
       metric,
       prompt: {
-        nativeTemplate: template,
+        nativeTemplate: native,
         fullContext: template,
         answerFormat: 'raw',
         maxNewTokens: spec.tokensToGenerate,
@@ -168,6 +173,7 @@ export function prepareRulerSynthetic(env: TaskEnv, task: string, files: string[
         ruler_length: item.rulerLength,
         template_before_chars: split.before.length,
         template_after_chars: split.after.length,
+        ruler_model_template: model.name,
         tokens_to_generate: spec.tokensToGenerate,
         data_sha256: item.file.sha256,
       },

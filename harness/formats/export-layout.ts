@@ -69,9 +69,14 @@ export function exportName(record: Pick<SampleRecord, 'model' | 'method'>): stri
   return `${safeName(record.model)}__${record.method}`;
 }
 
+/** Whether the run scored the sample's reply: ok, or over-target (it ran and is scored as usual). */
+export function isScoredStatus(status: SampleRecord['status']): boolean {
+  return status === 'ok' || status === 'over-target';
+}
+
 /** The answer the run's metric scored: '' for a failed sample; the phrase answer for metrics that read the raw reply. */
 export function scoredAnswer(r: SampleRecord, metrics: MetricRegistry): string {
-  if (r.status !== 'ok') return '';
+  if (!isScoredStatus(r.status)) return '';
   if (getMetric(metrics, r.metric).input === 'raw') return extractPhraseAnswer(r.rawOutput) ?? '';
   return r.prediction ?? '';
 }

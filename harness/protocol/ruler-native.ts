@@ -18,7 +18,11 @@ export const RULER_RUN_DEFAULTS: Readonly<Record<string, string>> = {
 /** The run's flag values under --protocol ruler: RULER's defaults filled in, the route chosen by the placement. */
 export function rulerRunFlags(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
-  for (const [flag, value] of Object.entries(RULER_RUN_DEFAULTS)) out[flag] ??= value;
+  for (const [flag, value] of Object.entries(RULER_RUN_DEFAULTS)) {
+    // With --data the data's rows and lengths are the grid (RULER's prepare.py already chose them).
+    if (out.data !== undefined && (flag === 'samples' || flag === 'lengths')) continue;
+    out[flag] ??= value;
+  }
   if (out.flavour !== 'ruler')
     throw new UserError(
       `--protocol ruler scores RULER's way (--flavour ruler); drop --flavour ${String(out.flavour)}, or drop --protocol`,

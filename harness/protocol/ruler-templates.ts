@@ -34,3 +34,15 @@ export function wrapInModelTemplate(name: ChatTemplateName, taskPrompt: string):
   if (name === 'server') return taskPrompt;
   return RULER_MODEL_TEMPLATES[name].replace('{task_template}', () => taskPrompt);
 }
+
+/** The RULER model template a prompt is wrapped in (its text before and after {task_template}), the longest that
+ *  fits; `base` when none does. What RULER's rows hold: prepare.py wraps every task template in one. */
+export function modelTemplateAround(prompt: string): { name: RulerModelTemplate; head: string; tail: string } {
+  let best: { name: RulerModelTemplate; head: string; tail: string } = { name: 'base', head: '', tail: '' };
+  for (const name of Object.keys(RULER_MODEL_TEMPLATES) as RulerModelTemplate[]) {
+    const [head, tail] = RULER_MODEL_TEMPLATES[name].split('{task_template}');
+    const fits = prompt.length >= head.length + tail.length && prompt.startsWith(head) && prompt.endsWith(tail);
+    if (fits && head.length + tail.length > best.head.length + best.tail.length) best = { name, head, tail };
+  }
+  return best;
+}

@@ -117,7 +117,29 @@ export function parseChatRequest(body: unknown, defaultMaxTokens: number): Parse
   }
   const sampling = parseSampling(raw, defaultMaxTokens);
   if ('status' in sampling) return sampling;
-  return { model, request: { messages, params: sampling.params }, explicitMaxTokens: sampling.explicitMaxTokens };
+  const continued = parseContinueFinal(raw);
+  if (typeof continued !== 'boolean') return continued;
+  return {
+    model,
+    request: { messages, params: sampling.params, ...(continued ? { continueFinal: true } : {}) },
+    explicitMaxTokens: sampling.explicitMaxTokens,
+  };
+}
+
+/** vLLM's continue_final_message / add_generation_prompt pair: continuing the last message instead of opening a
+ *  new assistant turn, which needs add_generation_prompt false (vLLM's default is true). */
+function parseContinueFinal(raw: Record<string, unknown>): boolean | HttpError {
+  for (const name of ['continue_final_message', 'add_generation_prompt'])
+    if (raw[name] !== undefined && raw[name] !== null && typeof raw[name] !== 'boolean')
+      return badRequest(`'${name}' must be a boolean`, name);
+  if (raw.continue_final_message !== true) return false;
+  if (raw.add_generation_prompt !== false)
+    return badRequest(
+      // vLLM's sentence (ChatCompletionRequest.check_generation_prompt), then why a request with only the first gets it.
+      'Cannot set both `continue_final_message` and `add_generation_prompt` to True. add_generation_prompt defaults to true: send it as false.',
+      'add_generation_prompt',
+    );
+  return true;
 }
 
 /**

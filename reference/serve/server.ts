@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ChatMessage, Model, ModelResponse } from '../../harness/types.js';
 import { ModelCallError, errorMessage } from '../../harness/errors.js';
 import { asReasoningReply, withoutContinuation, type ReasoningMode } from './reasoning.js';
+import { messagesToRead } from '../continue-final.js';
 import { FaultPlanner, NO_FAULTS, hashBody, type FaultConfig, type FaultKind } from './faults.js';
 import {
   applyStop,
@@ -207,6 +208,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     let response;
     // A reasoning reply continuing thinking already closed answers only; the reader never sees the thinking.
     const reading = options.reasoning ? withoutContinuation(request) : { request, thought: false };
+    // continue_final_message: the model reads the assistant turn it continues as the end of its prompt.
+    if (reading.request.continueFinal) {
+      const { continueFinal: _, ...rest } = reading.request;
+      reading.request = { ...rest, messages: messagesToRead(reading.request) };
+    }
     try {
       response = await model.generate(reading.request, gone);
     } catch (err) {

@@ -138,11 +138,31 @@ function controlsHtml(filters: BuiltFilter[], shown: number, pageSize: number): 
   );
 }
 
+/** Whether a run's samples thought (a reasoning model): only then does the table get its thinking column. */
+function thought(r: SampleRecord): boolean {
+  return (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0 || (r.reasoning ?? '') !== '';
+}
+
+/** The thinking cell: tokens of thinking over the sample's calls, unclosed <think> calls, the kept reasoning text. */
+function thinkingCell(r: SampleRecord, maxText: number): string {
+  const unclosed = r.unclosedThinkCalls ?? 0;
+  return (
+    `<div class="tok">${fmtInt(r.thinkingTokens ?? 0)} tokens</div>` +
+    (unclosed > 0
+      ? `<div class="err">${escapeHtml(`${fmtInt(unclosed)} ${unclosed === 1 ? 'call' : 'calls'} with <think> unclosed`)}</div>`
+      : '') +
+    (r.reasoning
+      ? `<details><summary>reasoning</summary><pre>${escapeHtml(cut(r.reasoning, maxText))}</pre></details>`
+      : '')
+  );
+}
+
 function rowHtml(
   r: SampleRecord,
   filters: BuiltFilter[],
   facets: readonly ReportFacet[],
   manyModels: boolean,
+  thinking: boolean,
   maxText: number,
 ): string {
   const data = filters
@@ -162,6 +182,7 @@ function rowHtml(
       ? '<i>(no answer extracted)</i>'
       : `<div class="pred">${escapeHtml(cut(r.prediction, maxText))}</div>`,
     `<div class="gold">${escapeHtml((r.answers ?? []).join(' | '))}</div>`,
+    ...(thinking ? [thinkingCell(r, maxText)] : []),
     (r.rawOutput
       ? `<details><summary>raw output</summary><pre>${escapeHtml(cut(r.rawOutput, maxText))}</pre></details>`
       : '') + (r.error ? `<div class="err">${escapeHtml(cut(r.error, 500))}</div>` : ''),
@@ -183,6 +204,7 @@ export function sampleTableHtml(
   // A filter with one value filters nothing; its column still shows the value.
   const filters = built.filter((f) => f.options.length > 1);
   const manyModels = new Set(shown.map((r) => r.model)).size > 1;
+  const thinking = shown.some(thought);
   const head = [
     'id',
     'method',
@@ -193,6 +215,7 @@ export function sampleTableHtml(
     'question',
     'prediction',
     'gold',
+    ...(thinking ? ['thinking'] : []),
     'output',
   ];
   const more =
@@ -203,7 +226,7 @@ export function sampleTableHtml(
     `<div id="sample-controls" class="controls" hidden data-page-size="${opts.pageSize}">` +
     `${controlsHtml(filters, shown.length, opts.pageSize)}</div>\n` +
     `<table id="samples" class="samples"><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>\n` +
-    shown.map((r) => rowHtml(r, filters, facets, manyModels, opts.maxTextChars)).join('\n') +
+    shown.map((r) => rowHtml(r, filters, facets, manyModels, thinking, opts.maxTextChars)).join('\n') +
     '\n</tbody></table>\n' +
     '<p id="sample-empty" class="note" hidden>No sample matches these filters.</p>\n' +
     `<div id="sample-pager-bottom" class="controls" hidden>${pagerHtml()}</div>\n` +

@@ -101,6 +101,29 @@ test('reasoning_content: kept per call and sample, counted as thinking tokens, n
   assert.deepEqual(predictions(out), predictions(plain));
   assert.match(r.stdout, /thinking\/sample/);
   assert.match(readFileSync(join(out, 'summary.csv'), 'utf8').split('\n')[0], /thinking_tokens_per_sample/);
+
+  // bench report: summary.md's thinking/sample column; report.html's per-sample thinking cell, escaped.
+  const rep = await runBench(['report', out, '--format', 'svg', '--size', 'single']);
+  assert.equal(rep.code, 0, rep.stderr);
+  const md = readFileSync(join(out, 'summary.md'), 'utf8');
+  const header = md.split('\n').find((l) => l.includes('thinking/sample'));
+  assert.ok(header, 'summary.md has the thinking/sample column');
+  const column = header
+    .split('|')
+    .map((c) => c.trim())
+    .indexOf('thinking/sample');
+  const perSample = Math.round(samples.reduce((n, s) => n + s.thinkingTokens, 0) / samples.length);
+  const row = md.split('\n').find((l) => l.startsWith('|') && l.includes('memagent') && !l.includes('thinking/sample'));
+  assert.equal(row?.split('|').map((c) => c.trim())[column], String(perSample));
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  assert.match(html, /<th>thinking<\/th>/);
+  assert.match(html, /<th>thinking\/sample<\/th>/);
+  for (const s of samples) {
+    const tr = html.split('<tr').find((t) => t.includes(`<td>${s.id}</td>`));
+    assert.ok(tr, `report.html has a row for ${s.id}`);
+    assert.match(tr, new RegExp(`<div class="tok">${s.thinkingTokens.toLocaleString('en-US')} tokens</div>`));
+    assert.ok(tr.includes(`<summary>reasoning</summary><pre>${SERVED_THOUGHT}</pre>`));
+  }
 }, 120_000);
 
 test("an unclosed <think> is flagged per call and MemAgent keeps the whole reply, as upstream's rule says", async () => {
@@ -115,6 +138,11 @@ test("an unclosed <think> is flagged per call and MemAgent keeps the whole reply
     assert.match(s.extra.final_memory, /^<think>\nOkay, let me think\./, 'the memory is the whole reply');
   }
   assert.ok(storedPrompts(out).includes('look through the text'), 'the kept reply is carried as memory');
+  const rep = await runBench(['report', out, '--format', 'svg', '--size', 'single']);
+  assert.equal(rep.code, 0, rep.stderr);
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  assert.match(html, /<div class="err">\d+ calls? with &lt;think&gt; unclosed<\/div>/);
+  assert.equal(html.includes('<think>'), false, 'model output is escaped');
 }, 120_000);
 
 test('--thinking-budget N: think up to N tokens, close the thinking, answer in a second request; recorded', async () => {

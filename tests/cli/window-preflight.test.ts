@@ -111,3 +111,23 @@ test('the preflight stops the run before any completion call; --allow-truncation
     await server.close();
   }
 }, 120_000);
+
+test('bench plan runs the same preflight on --max-model-len: the same line, exit 2; a plan that fits predicts', async () => {
+  const args = ['niah_single_2', '--lengths', '8k', '--samples', '2', '--method', 'memagent'];
+  const r = await runBench(['plan', ...args, '--max-model-len', '4096']);
+  assertOneLine(
+    r,
+    2,
+    /^bench: memagent's largest call needs 7,304 tokens \(prompt up to 6,280 \+ max_tokens 1,024, niah_single_2 at 8k\), more than the endpoint's window of 4,096 tokens \(--max-model-len\): use a smaller --chunk-tokens or --memory-tokens, serve a longer window, or pass --allow-truncation to run anyway$/,
+  );
+  const allowed = await runBench(['plan', ...args, '--max-model-len', '4096', '--allow-truncation']);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(
+    allowed.stderr,
+    /^warning: memagent's largest call needs 7,304 tokens .*running anyway \(--allow-truncation\)/m,
+  );
+  assert.match(allowed.stdout, /expected tokens:/);
+  const fits = await runBench(['plan', ...args, '--max-model-len', '8192']);
+  assert.equal(fits.code, 0, fits.stderr);
+  assert.equal(fits.stderr, '');
+}, 120_000);

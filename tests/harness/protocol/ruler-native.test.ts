@@ -4,7 +4,7 @@
 // template.py's literal meta-llama3 string, under `meta-llama3`. Real child processes, the embedded model.
 import { beforeAll, test } from 'vitest';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBench } from '../../helpers/cli.js';
@@ -68,6 +68,11 @@ test("--protocol ruler's preset: RULER's defaults for the flags not given, the r
     api: 'completions',
   });
   assert.equal(rulerRunFlags({ samples: '7' }).samples, '7');
+  // With --data the rows are the grid: no sample count or lengths of RULER's defaults.
+  const withData = rulerRunFlags({ data: 'rows' });
+  assert.equal(withData.samples, undefined);
+  assert.equal(withData.lengths, undefined);
+  assert.equal(withData.method, 'native');
   assert.equal(rulerRunFlags({ 'answer-prefix': 'user' }).api, undefined);
   assert.throws(() => rulerRunFlags({ flavour: 'memagent' }), /drop --flavour memagent/);
   assert.throws(() => rulerRunFlags({ api: 'chat' }), /drop --api chat/);
@@ -180,6 +185,53 @@ test("meta-llama3: template.py's string around the row input, then the answer pr
   assert.equal(manifest.identity.api, 'completions');
   assert.deepEqual(manifest.identity.decoding.vt, { temperature: 0, top_p: 1 });
 });
+
+test("RULER's own rows (--data) under a model template: stripped, then re-wrapped by --chat-template, byte for byte", async () => {
+  // Rows as prepare.py --model_template_type meta-llama3 writes them: template.py's string around the task's input
+  // (vt's example and cwe's demonstration inside it), the answer prefix apart.
+  const [head, tail] = RULER_MODEL_TEMPLATES['meta-llama3'].split('{task_template}');
+  const rows = generatedRows();
+  const data = join(root, 'llama3-rows');
+  for (const task of TASKS) {
+    const dir = join(data, '4096', 'data', task);
+    mkdirSync(dir, { recursive: true });
+    const file = join(root, 'gen', task, '4096', 'data', task, 'validation.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const wrapped = lines.map((l) => {
+      const r = JSON.parse(l) as Record<string, unknown>;
+      return JSON.stringify({ ...r, input: head + String(r.input) + tail });
+    });
+    writeFileSync(join(dir, 'validation.jsonl'), `${wrapped.join('\n')}\n`);
+  }
+  const out = join(root, 'llama3-data');
+  const r = await runBench([
+    'run',
+    TASKS.join(','),
+    '--data',
+    data,
+    '--protocol',
+    'ruler',
+    '--chat-template',
+    'meta-llama3',
+    '--store-prompts',
+    '--no-progress',
+    '--out',
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const sent = sentPrompts(out);
+  assert.equal(sent.size, 18);
+  for (const [key, prompt] of sent) {
+    const row = rows.get(key)!;
+    assert.equal(prompt, head + row.input + tail + row.answer_prefix, key);
+  }
+  const samples = readFileSync(join(out, 'samples.jsonl'), 'utf8').split('\n').filter(Boolean);
+  for (const line of samples) {
+    const s = JSON.parse(line) as { metadata: Record<string, unknown>; status: string };
+    assert.equal(s.metadata.ruler_model_template, 'meta-llama3');
+    assert.equal(s.metadata.flavour, 'ruler');
+  }
+}, 300_000);
 
 test('--protocol ruler refuses a task without a RULER flavour, and a chat template with a raw completion', async () => {
   const r = await runBench(['run', 'ruler-hqa', '--protocol', 'ruler', '--lengths', '4k', '--samples', '1']);

@@ -1,0 +1,2 @@
+"""Stand-in for wonderwords (see README.md)."""
+from . import random_word  # noqa: F401
