@@ -125,6 +125,11 @@ export function chartFrame(frame: ChartFrame): FramedChart {
   const top = MARGIN + block.height + legend.height + (legend.height ? f * 0.8 : f * 0.4);
   const height = grownHeight(frame.size, top, frame.extraHeight ?? 0);
   const axisTitle = { display: true, font: { size: f } };
+  // The value axis's title in lines no longer than the plot is tall (about: less the length axis's ticks and title),
+  // so that it never runs past the plot into the legend or off the figure.
+  const plotHeight = height - top - MARGIN - f * 5 - (frame.extraHeight ?? 0);
+  const yLines = wrapText(y.title, f, Math.max(plotHeight, f * 4));
+  const yTitle = yLines.length > 1 ? yLines : y.title;
   const config = {
     type: frame.type,
     data: frame.data,
@@ -136,7 +141,7 @@ export function chartFrame(frame: ChartFrame): FramedChart {
         y: {
           min: y.min,
           max: y.max,
-          title: { ...axisTitle, text: y.title, padding: { top: 0, bottom: 2 } },
+          title: { ...axisTitle, text: yTitle, padding: { top: 0, bottom: 2 } },
           grid: y.grid ?? { color: '#e6e6e6', lineWidth: 0.5 },
           border: { color: '#888888', width: 0.6 },
           ticks: {

@@ -315,3 +315,41 @@ test('bench report --format svg,pdf --size single --no-title; bad --format / --s
     /^bench: bad --format '': empty item/,
   );
 });
+
+test('bench report --dpi 150: PNGs at 150 ppi (pixels and pHYs), recorded in --json; bad --dpi: one line, exit 2', async () => {
+  const dir = runDir(records(['memagent', 'rag']));
+  const ok = await runBench(['report', dir, '--dpi', '150', '--size', 'single', '--json']);
+  assert.equal(ok.code, 0, ok.stderr);
+  const doc = JSON.parse(ok.stdout) as { figures: { dpi: number; formats: string[]; sizes: string[]; title: boolean } };
+  assert.deepEqual(doc.figures, { formats: ['png'], sizes: ['single'], title: true, dpi: 150 });
+  const png = readFileSync(join(dir, 'charts', 'accuracy-ruler-hqa-single.png'));
+  // 3.25 in × 150 = 487.5: whole pixels, rounded down; the height in points is as at 300 ppi.
+  const px = pngSize(png);
+  assert.equal(px.width, 487);
+  const at300 = pngSize(
+    accuracyFigure({ task: 'ruler-hqa', rows: rows(['memagent', 'rag']), size: CHART_SIZES.single }).bytes,
+  );
+  assert.equal(px.height, Math.floor(at300.height / 2));
+  const phys = png.indexOf('pHYs');
+  // 150 dpi = 5905.5 pixels per metre, stored as 5906.
+  assert.deepEqual([png.readUInt32BE(phys + 4), png.readUInt32BE(phys + 8), png[phys + 12]], [5906, 5906, 1]);
+  const plain = await runBench(['report', dir, '--size', 'single', '--json']);
+  assert.equal(
+    (JSON.parse(plain.stdout) as { figures: { dpi: number } }).figures.dpi,
+    300,
+    'the default is recorded too',
+  );
+  for (const bad of ['71', '1201', '300.5', 'abc', '', '-300'])
+    assertOneLine(
+      await runBench(['report', dir, `--dpi=${bad}`]),
+      2,
+      new RegExp(
+        `^bench: bad --dpi '${bad.replace('.', '\\.')}': expected a whole number of pixels per inch from 72 to 1200 \\(default 300\\)$`,
+      ),
+    );
+  assertOneLine(
+    await runBench(['compare', dir, '--methods', 'memagent,rag', '--dpi', '0']),
+    2,
+    /^bench: bad --dpi '0'/,
+  );
+});
