@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { loadImage } from '@napi-rs/canvas';
 import type { ChartDataset } from 'chart.js';
 import { accuracyChartFrame, accuracyFigure, paperTokens } from '../../../reports/charts/accuracy.js';
-import { CHART_SIZES, pixelSize } from '../../../reports/charts/canvas.js';
+import { CHART_SIZES, pixelSize, textWidth } from '../../../reports/charts/canvas.js';
+import { axisTitleLines } from '../../../reports/charts/frame.js';
 import { differenceChartFrame, SIGNIFICANT_LEGEND } from '../../../reports/charts/difference.js';
 import { writeCharts } from '../../../reports/charts/index.js';
 import { KNOWN_METHOD_STYLES, methodStyle, modelDashes, OKABE_ITO } from '../../../reports/charts/style.js';
@@ -352,4 +353,14 @@ test('bench report --dpi 150: PNGs at 150 ppi (pixels and pHYs), recorded in --j
     2,
     /^bench: bad --dpi '0'/,
   );
+});
+
+test('a value-axis title longer than the plot is tall breaks before its parenthesis, else wraps', () => {
+  assert.equal(axisTitleLines('score ×100', 8, 100), 'score ×100');
+  assert.deepEqual(axisTitleLines('memory holds the gold (% of samples)', 8, 100), [
+    'memory holds the gold',
+    '(% of samples)',
+  ]);
+  const lines = axisTitleLines('a title of many short words and no parenthesis at all', 8, 60);
+  assert.ok(Array.isArray(lines) && lines.length > 1 && lines.every((l) => textWidth(l, 8) <= 60), String(lines));
 });
