@@ -143,7 +143,8 @@ export function suiteHeatmapFigure(input: SuiteHeatmapInput): RenderedChart {
   const height = Math.ceil((top + nRows * ch + bottomPad) / 6) * 6;
   const bottom = top + nRows * ch;
 
-  const valueFits = cw >= textWidth('100.00', f) + 2;
+  // Two decimals where they fit; else whole points (a single-column figure with the paper's seven lengths).
+  const valueDigits = cw >= textWidth('100.00', f) + 2 ? 2 : cw >= textWidth('100', f) + 2 ? 0 : null;
   /** A cell's second line: its interval with 2, 1 or 0 decimals, whichever fits, and k/K; '' when none fits. */
   const subLine = (cell: HeatCell): string => {
     if (ch < f * 2.3) return '';
@@ -182,8 +183,8 @@ export function suiteHeatmapFigure(input: SuiteHeatmapInput): RenderedChart {
           text(ctx, '–', x + cw / 2, y + ch / 2, f, 'center', 'middle', { color: '#777777' });
           return;
         }
-        if (!valueFits) return;
-        const value = fmt2(cell.score);
+        if (valueDigits === null) return;
+        const value = valueDigits === 2 ? fmt2(cell.score) : cell.score.toFixed(0);
         const sub = subLine(cell);
         const color = heatTextColour(cell.score / 100);
         if (sub) {
