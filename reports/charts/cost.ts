@@ -1,6 +1,7 @@
 // Accuracy against cost: one point per method × length at its estimated GPU-seconds per sample (log axis) and its
-// score, the method's colour and marker (style.ts), each point labelled with its length, and the Pareto front (no
-// other point is both cheaper and more accurate) drawn as a dark step line through its points.
+// score, the method's colour and marker (style.ts), each point labelled with its length (one label per cluster of
+// overlapping points, placed clear of the others: point-labels.ts), and the Pareto front (no other point is both
+// cheaper and more accurate) drawn as a dark step line through its points.
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { ChartDataset, Plugin } from 'chart.js';
 import type { RenderedChart } from '../../harness/report/facet.js';
