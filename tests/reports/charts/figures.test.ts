@@ -364,3 +364,69 @@ test('a value-axis title longer than the plot is tall breaks before its parenthe
   const lines = axisTitleLines('a title of many short words and no parenthesis at all', 8, 60);
   assert.ok(Array.isArray(lines) && lines.length > 1 && lines.every((l) => textWidth(l, 8) <= 60), String(lines));
 });
+
+test('every chart kind of a report prints its text at 8–9 pt, at both sizes, titled or not', () => {
+  const hqa = records(['memagent', 'full-context', 'rag']).map((r) => ({
+    ...r,
+    ...(r.method === 'memagent'
+      ? { memory: { evidenceChunks: [1], holds: '0111110', capturedAt: 1, lostAt: null } }
+      : {}),
+  }));
+  const niah = [8192, 16384, 32768].flatMap((length) =>
+    [0, 25, 50, 75, 100].map((depth, index) =>
+      record({
+        task: 'niah_single_1',
+        length,
+        lengthLabel: `${length / 1024}k`,
+        index,
+        score: (depth / 25 + length / 8192) % 3 === 0 ? 0 : 1,
+        metadata: { needles: [{ depth, key: 'k' }] },
+      }),
+    ),
+  );
+  const probe = [0, 1, 2, 3, 4, 5].map((index) =>
+    record({
+      task: 'ctx-dist',
+      index,
+      score: index % 2,
+      metadata: { placement: [[0, 1], [0.2, 0.8], [0.4, 0.6], [0, 0.2], [0.8, 1], 'random'][index] },
+    }),
+  );
+  const all = [...hqa, ...niah, ...probe];
+  const cost = (r: ReturnType<typeof summarize>[number], i: number) => ({
+    ...r,
+    cost: {
+      callsPerSample: 1,
+      promptTokensPerSample: 1,
+      completionTokensPerSample: 1,
+      longestChain: 1,
+      // Several points on one spot, the rest a decade apart.
+      estGpuSecondsPerSample: r.method === 'rag' ? 1 : 10 ** (i % 3),
+      costPreset: 'p',
+      wallSecondsPerSample: null,
+    },
+  });
+  const summary = summarize(all, FACETS).map(cost);
+  for (const title of [true, false]) {
+    const out = mkdtempSync(join(tmpdir(), 'bench-figures-'));
+    const files = writeCharts(out, {
+      facets: FACETS,
+      rows: summary,
+      records: all,
+      paper: [],
+      paired: applyHolm(pairSeries(all), 0.05),
+      formats: ['svg'],
+      title,
+    });
+    const kinds = new Set(files.map((f) => f.kind));
+    for (const kind of ['accuracy', 'difference', 'cost', 'retention', 'niah-heatmap', 'probe'])
+      assert.ok(kinds.has(kind), `${kind} in ${[...kinds]}`);
+    for (const f of files) {
+      const sizes = [...readFileSync(f.file, 'utf8').matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+      assert.ok(
+        sizes.length > 5 && sizes.every((s) => s >= 8 && s <= 9),
+        `${f.name}: font sizes ${[...new Set(sizes)]}`,
+      );
+    }
+  }
+});
