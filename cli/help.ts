@@ -212,7 +212,7 @@ Options:
 ${EXIT_CODES}
 `;
 
-const REPORT = `Usage: bench report <run-dir>... [--out DIR] [--paper] [--format F] [--size S] [--no-title]
+const REPORT = `Usage: bench report <run-dir>... [--out DIR] [--paper] [--format F] [--size S] [--no-title] [--dpi N]
 
 Writes summary.csv, summary.json, summary.md, charts (charts/<chart>-<size>.<format>, each with a caption file
 charts/<chart>.caption.txt holding its title and notes) and a self-contained report.html. A cell with fewer samples
@@ -223,11 +223,12 @@ Options:
   --out DIR             output directory                      [the run directory (one run); bench-out/report (several)]
   --paper               overlay and tabulate the paper's published numbers (baselines/paper/), dashed
   --cost-preset P       simulated GPU behind est_gpu_seconds_per_sample and the cost chart    [qwen2.5-7b-h100]
-  --json                print {command, files, summary (summary.json), warnings, paired, html} as one JSON
-                        document instead of the file list
+  --json                print {command, files, summary (summary.json), warnings, paired, html, figures} as
+                        one JSON document instead of the file list (figures: formats, sizes, title, dpi)
   --format F            chart formats, comma-separated: png, svg, pdf (vector, text as text)                   [png]
   --size S              single (3.25 in wide), double (6.75 in), or single,double; 8 pt text     [single,double]
   --no-title            leave titles out of the images (the caption files keep them)
+  --dpi N               PNG pixels per inch, 72 to 1200, written into each PNG (SVG and PDF are vector)        [300]
 
 ${EXIT_CODES}
 `;
@@ -278,6 +279,7 @@ Options:
   --format F            the chart's formats with --out, comma-separated: png, svg, pdf                       [png]
   --size S              single (3.25 in wide), double (6.75 in), or single,double         [single,double]
   --no-title            leave the title out of the chart (its caption file keeps it)
+  --dpi N               PNG pixels per inch, 72 to 1200, written into each PNG                               [300]
 
 Exit codes: 0 B is not worse anywhere, 1 B is worse somewhere, 2 usage or input error.
 `;

@@ -9,7 +9,7 @@ import { guardFiles, guardFilesAsync } from '../../harness/run-dir/io-errors.js'
 import { modelRecordKey } from '../../harness/run-dir/record-key.js';
 import { checkOutputDir } from '../../harness/path-checks.js';
 import type { SampleRecord } from '../../harness/types.js';
-import { DEFAULT_FIGURES, type FigureOptions, type ReportFacet } from '../../harness/report/facet.js';
+import { DEFAULT_DPI, DEFAULT_FIGURES, type FigureOptions, type ReportFacet } from '../../harness/report/facet.js';
 import { builtinCatalog } from '../../generators/index.js';
 import type { CliContext } from '../context.js';
 import { plural } from '../../harness/util/plural.js';
@@ -62,6 +62,8 @@ export interface ReportResult {
   warnings: string[];
   /** Paired differences between methods (or models) sharing sample ids, Holm-marked across all of them. */
   paired: DiffRow[];
+  /** How the charts were written (--format, --size, --no-title, --dpi), the PNG dpi filled in. */
+  figures: FigureOptions & { dpi: number };
 }
 
 /** The real path of `dir` (symlinks followed) where it exists, else its absolute path. */
@@ -232,11 +234,12 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
       }),
     );
     files.push(htmlFile);
-    return { files, rows, warnings, paired };
+    return { files, rows, warnings, paired, figures: { ...figures, dpi: figures.dpi ?? DEFAULT_DPI } };
   });
 }
 
-/** `bench report --json`: the files written, summary.json's document, the warnings and the paired differences. */
+/** `bench report --json`: the files written, summary.json's document, the warnings, the paired differences and the
+ *  charts' formats, sizes, title flag and PNG dpi. */
 export function reportJson(result: ReportResult): Record<string, unknown> {
   const summaryFile = result.files.find((f) => f.endsWith('summary.json'));
   return {
@@ -246,6 +249,7 @@ export function reportJson(result: ReportResult): Record<string, unknown> {
     warnings: result.warnings,
     paired: result.paired.length ? diffJson(result.paired, DEFAULT_ALPHA) : null,
     html: result.files.find((f) => f.endsWith('report.html')) ?? null,
+    figures: result.figures,
   };
 }
 

@@ -1,5 +1,6 @@
-// NIAH heatmap in the gkamradt convention: depth % rows (0% at top) × context length columns, red→yellow→green.
-// chart.js has no heatmap type, so this one is drawn on the canvas directly.
+// NIAH heatmap in the gkamradt convention: depth % rows (0% at top) × context length columns, here on the viridis
+// scale (dark violet 0 → yellow 100; heatmap-draw.ts) in place of the original's red → green, which colour-blind
+// readers cannot tell apart. chart.js has no heatmap type, so this one is drawn on the canvas directly.
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { SampleRecord } from '../../harness/types.js';
 import { fmt2, modelLabel } from '../../reports/format.js';
@@ -14,7 +15,14 @@ import {
 } from '../../reports/charts/canvas.js';
 import { drawTitleBlock, titleBlock } from '../../reports/charts/frame.js';
 import { shortModel } from '../../reports/labels.js';
-import { colourBarWidth, drawCellBorders, drawColourBar, drawText as text, heatColor } from './heatmap-draw.js';
+import {
+  colourBarWidth,
+  drawCellBorders,
+  drawColourBar,
+  drawText as text,
+  heatColor,
+  heatTextColour,
+} from './heatmap-draw.js';
 
 export { heatColor } from './heatmap-draw.js';
 
@@ -157,9 +165,7 @@ export function heatmapFigure(input: HeatmapInput): RenderedChart {
             valuePx,
             'center',
             'middle',
-            {
-              color: '#1a1a1a',
-            },
+            { color: cell ? heatTextColour(cell.mean) : '#555555' },
           );
       }),
     );
@@ -197,7 +203,7 @@ export function heatmapFigure(input: HeatmapInput): RenderedChart {
     grid.cells.flat().some((c) => c === null) ? 'Grey: no sample at that depth.' : '',
     cut.length ? `Context cut in the middle to fit the limit at ${cut.join(', ')}.` : '',
     bin > 0 ? `Depth = first needle, rounded to the nearest ${bin}%.` : 'Depth = first needle.',
-    'Cell values: mean score ×100; errors count as 0.',
+    'Cell values: mean score ×100; errors count as 0. Colour: viridis, dark violet 0 to yellow 100.',
   ].filter(Boolean);
   return { bytes: drawFigure(size, output, title, draw), caption: { title, subtitle, notes } };
 }

@@ -1,25 +1,54 @@
 // What RULER's two heatmaps (the NIAH depth × length one, heatmap-chart.ts, and the suite's model × length one,
-// suite-heatmap-chart.ts) draw alike, in points on any surface (PNG, SVG, PDF): the red → yellow → green scale, text,
-// cell borders and the colour bar with its "score ×100" label.
+// suite-heatmap-chart.ts) draw alike, in points on any surface (PNG, SVG, PDF): the viridis scale (perceptually
+// uniform, legible to colour-blind readers and in greyscale), cell text dark or light by the cell's luminance, cell
+// borders and the colour bar with its "score ×100" label.
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { font, textWidth } from '../../reports/charts/canvas.js';
 
-const STOPS: Array<[number, [number, number, number]]> = [
-  [0, [0xf0, 0x49, 0x6e]],
-  [0.5, [0xeb, 0xb8, 0x39]],
-  [1, [0x0c, 0xd7, 0x9f]],
-];
+/** matplotlib's viridis sampled at 9 evenly spaced points (0 = dark violet, 1 = yellow); linear between them. */
+const VIRIDIS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'];
+const STOPS: Array<[number, [number, number, number]]> = VIRIDIS.map((hex, i) => [
+  i / (VIRIDIS.length - 1),
+  [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16)],
+]);
 
-/** Colour for a score fraction 0..1 on the #F0496E → #EBB839 → #0CD79F scale. */
-export function heatColor(fraction: number): string {
-  const t = Math.min(1, Math.max(0, fraction));
+function rgbAt(fraction: number): [number, number, number] {
+  const t = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
   let i = 0;
   while (i < STOPS.length - 2 && t > STOPS[i + 1][0]) i++;
   const [t0, c0] = STOPS[i];
   const [t1, c1] = STOPS[i + 1];
   const u = (t - t0) / (t1 - t0);
-  const c = c0.map((v, k) => Math.round(v + (c1[k] - v) * u));
+  return c0.map((v, k) => Math.round(v + (c1[k] - v) * u)) as [number, number, number];
+}
+
+/** Colour for a score fraction 0..1 on the viridis scale. */
+export function heatColor(fraction: number): string {
+  const c = rgbAt(fraction);
   return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+}
+
+/** WCAG relative luminance of an 8-bit sRGB colour. */
+export function luminance(rgb: readonly [number, number, number]): number {
+  const [r, g, b] = rgb.map((v) => {
+    const c = v / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+export const DARK_TEXT = '#000000';
+export const LIGHT_TEXT = '#ffffff';
+
+/** Cell text on a fill of this luminance: black or white, whichever contrasts more (WCAG contrast ratio; the better
+ *  of the two is never below 4.58:1, reached at luminance 0.18). */
+export function textColourOn(fillLuminance: number): string {
+  return (fillLuminance + 0.05) / 0.05 >= 1.05 / (fillLuminance + 0.05) ? DARK_TEXT : LIGHT_TEXT;
+}
+
+/** The text colour on a score's cell. */
+export function heatTextColour(fraction: number): string {
+  return textColourOn(luminance(rgbAt(fraction)));
 }
 
 export function drawText(
@@ -77,6 +106,13 @@ export function drawCellBorders(
   }
 }
 
+export const COLOUR_BAR_LABEL = 'score ×100';
+
+/** The shortest bar its rotated label fits beside (a grid this tall or taller). */
+export function colourBarMinHeight(f: number): number {
+  return textWidth(COLOUR_BAR_LABEL, f) + 2;
+}
+
 /** Width the colour bar, its ticks and its rotated label take right of the grid. */
 export function colourBarWidth(f: number, tickPx: number): number {
   return 2 + f * 1.3 + textWidth('100', tickPx) + 3 + f * 0.8 + f * 0.6;
@@ -106,7 +142,7 @@ export function drawColourBar(
     ctx.stroke();
     drawText(ctx, String(v), barX + barW + 3, y, tickPx, 'left', 'middle');
   }
-  drawText(ctx, 'score ×100', opts.W - 2 - f * 0.55, (top + bottom) / 2, f, 'center', 'middle', {
+  drawText(ctx, COLOUR_BAR_LABEL, opts.W - 2 - f * 0.55, (top + bottom) / 2, f, 'center', 'middle', {
     rotate: Math.PI / 2,
   });
 }

@@ -1,5 +1,5 @@
 // The paper's RULER heatmap (MemAgent figs/avg_00.png, fwe_00.png): rows = model × method, columns = context lengths,
-// each cell a score ×100 on the red → yellow → green scale of the NIAH heatmap (heatmap-draw.ts). Our rows first,
+// each cell a score ×100 on the NIAH heatmap's viridis scale (heatmap-draw.ts; the paper's is red → yellow → green). Our rows first,
 // each cell with its 95% interval where the cell has room (and "k/K" where tasks of the average are missing, "*"
 // when there is no room); the paper's rows below when the report overlays them, grouped as in its figure. Drawn in
 // points on the shared figure surface (PNG, SVG or PDF; the title block only when asked); the notes go to the
@@ -19,7 +19,15 @@ import {
 import { drawTitleBlock, titleBlock } from '../../reports/charts/frame.js';
 import { fmt2, fmtPct } from '../../reports/format.js';
 import { displayLength, shortModel } from '../../reports/labels.js';
-import { colourBarWidth, drawCellBorders, drawColourBar, drawText as text, heatColor } from './heatmap-draw.js';
+import {
+  colourBarMinHeight,
+  colourBarWidth,
+  drawCellBorders,
+  drawColourBar,
+  drawText as text,
+  heatColor,
+  heatTextColour,
+} from './heatmap-draw.js';
 
 export interface HeatCell {
   /** Percent 0..100. */
@@ -130,11 +138,13 @@ export function suiteHeatmapFigure(input: SuiteHeatmapInput): RenderedChart {
   const rowMin = Math.max(f * 1.5, Math.max(1, ...labels.map((l) => l.length)) * f * 1.15 + f * 0.35);
   const rowMax = Math.max(rowMin, f * 2.6);
   const fit = (size.height - top - bottomPad) / nRows;
-  const ch = Math.min(rowMax, Math.max(rowMin, fit));
+  // Rows no lower than the colour bar's rotated label needs, so that a one-row figure still fits it.
+  const ch = Math.max(Math.min(rowMax, Math.max(rowMin, fit)), colourBarMinHeight(f) / nRows);
   const height = Math.ceil((top + nRows * ch + bottomPad) / 6) * 6;
   const bottom = top + nRows * ch;
 
-  const valueFits = cw >= textWidth('100.00', f) + 2;
+  // Two decimals where they fit; else whole points (a single-column figure with the paper's seven lengths).
+  const valueDigits = cw >= textWidth('100.00', f) + 2 ? 2 : cw >= textWidth('100', f) + 2 ? 0 : null;
   /** A cell's second line: its interval with 2, 1 or 0 decimals, whichever fits, and k/K; '' when none fits. */
   const subLine = (cell: HeatCell): string => {
     if (ch < f * 2.3) return '';
@@ -173,16 +183,14 @@ export function suiteHeatmapFigure(input: SuiteHeatmapInput): RenderedChart {
           text(ctx, '–', x + cw / 2, y + ch / 2, f, 'center', 'middle', { color: '#777777' });
           return;
         }
-        if (!valueFits) return;
-        const value = fmt2(cell.score);
+        if (valueDigits === null) return;
+        const value = valueDigits === 2 ? fmt2(cell.score) : cell.score.toFixed(0);
         const sub = subLine(cell);
+        const color = heatTextColour(cell.score / 100);
         if (sub) {
-          text(ctx, value, x + cw / 2, y + ch / 2 - f * 0.6, f, 'center', 'middle', { color: '#1a1a1a' });
-          text(ctx, sub, x + cw / 2, y + ch / 2 + f * 0.6, f, 'center', 'middle', { color: '#333333' });
-        } else
-          text(ctx, cell.partial ? `${value}*` : value, x + cw / 2, y + ch / 2, f, 'center', 'middle', {
-            color: '#1a1a1a',
-          });
+          text(ctx, value, x + cw / 2, y + ch / 2 - f * 0.6, f, 'center', 'middle', { color });
+          text(ctx, sub, x + cw / 2, y + ch / 2 + f * 0.6, f, 'center', 'middle', { color });
+        } else text(ctx, cell.partial ? `${value}*` : value, x + cw / 2, y + ch / 2, f, 'center', 'middle', { color });
       });
     });
     drawCellBorders(ctx, { left, top, right, bottom }, nRows, nCols, { color: '#555555', width: 0.4 });

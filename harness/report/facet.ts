@@ -27,13 +27,19 @@ export interface ChartSize {
   font: number;
 }
 
-/** What `bench report` / `bench compare` ask of their charts (--format, --size, --no-title). */
+/** What `bench report` / `bench compare` ask of their charts (--format, --size, --no-title, --dpi). */
 export interface FigureOptions {
   formats: ChartFormat[];
   sizes: ChartSizeName[];
   /** Draw titles in the images. */
   title: boolean;
+  /** PNG pixels per inch (written into each PNG's pHYs); default the size's (DEFAULT_DPI). */
+  dpi?: number;
 }
+
+/** The PNG resolution unless --dpi says otherwise, and the range --dpi accepts. */
+export const DEFAULT_DPI = 300;
+export const DPI_RANGE = { min: 72, max: 1200 } as const;
 
 /** Every chart as PNG at both sizes, titled: what a report writes unless told otherwise. */
 export const DEFAULT_FIGURES: FigureOptions = { formats: ['png'], sizes: ['single', 'double'], title: true };

@@ -22,7 +22,13 @@ import {
   type ChartConfiguration,
   type Plugin,
 } from 'chart.js';
-import type { ChartFormat, ChartOutput, ChartSize, ChartSizeName } from '../../harness/report/facet.js';
+import {
+  DEFAULT_DPI,
+  type ChartFormat,
+  type ChartOutput,
+  type ChartSize,
+  type ChartSizeName,
+} from '../../harness/report/facet.js';
 
 // chart.js's Title and Legend are not registered: frame.ts draws both, at print sizes.
 Chart.register(
@@ -45,8 +51,8 @@ export const CHART_FORMATS: readonly ChartFormat[] = ['png', 'svg', 'pdf'];
  * of 6 pt, so a PNG's pixels are whole at 300 ppi.
  */
 const SIZES: Record<ChartSizeName, ChartSize> = {
-  single: { name: 'single', width: 234, height: 180, ppi: 300, font: 8 },
-  double: { name: 'double', width: 486, height: 216, ppi: 300, font: 8 },
+  single: { name: 'single', width: 234, height: 180, ppi: DEFAULT_DPI, font: 8 },
+  double: { name: 'double', width: 486, height: 216, ppi: DEFAULT_DPI, font: 8 },
 };
 
 /**
@@ -65,6 +71,11 @@ Object.defineProperty(CHART_SIZES, 'slide', { value: SIZES.double, enumerable: f
 
 /** What a plain render gives: a PNG with its title drawn. */
 export const DEFAULT_OUTPUT: ChartOutput = { format: 'png', title: true };
+
+/** The size at another PNG resolution (--dpi); the layout in points, and so the SVG and PDF, stay the same. */
+export function atDpi(size: ChartSize, dpi: number | undefined): ChartSize {
+  return dpi === undefined || dpi === size.ppi ? size : { ...size, ppi: dpi };
+}
 
 /** PNG pixels of a chart `height` pt tall (default the size's). */
 export function pixelSize(size: ChartSize, height = size.height): { width: number; height: number } {

@@ -1,14 +1,17 @@
 // Accuracy against cost: one point per method × length at its estimated GPU-seconds per sample (log axis) and its
-// score, the method's colour and marker (style.ts), each point labelled with its length, and the Pareto front (no
-// other point is both cheaper and more accurate) drawn as a dark step line through its points.
+// score, the method's colour and marker (style.ts), each point labelled with its length (one label per cluster of
+// overlapping points, placed clear of the others: point-labels.ts), and the Pareto front (no other point is both
+// cheaper and more accurate) drawn as a dark step line through its points.
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { ChartDataset, Plugin } from 'chart.js';
 import type { RenderedChart } from '../../harness/report/facet.js';
 import type { SummaryRow } from '../summary.js';
 import { lengthAxis, SERIES_MARKER } from './accuracy.js';
-import { DEFAULT_OUTPUT, font, type ChartOutput, type ChartSize } from './canvas.js';
+import { DEFAULT_OUTPUT, font, textWidth, type ChartOutput, type ChartSize } from './canvas.js';
 import { chartFrame, renderFrame, type FramedChart } from './frame.js';
-import type { LegendEntry } from './legend.js';
-import { chartJsMarker, markerRadius, methodStyle } from './style.js';
+import { drawMarker, type LegendEntry } from './legend.js';
+import { placePointLabels } from './point-labels.js';
+import { markerRadius, methodStyle, type MethodStyle } from './style.js';
 
 export interface CostChartInput {
   task: string;
@@ -43,31 +46,93 @@ export function paretoFront(points: readonly CostPoint[]): CostPoint[] {
 
 const decadeLabel = (v: number) => (v >= 1 ? `${v}` : `${v}`.replace(/^0/, ''));
 
-function labelsPlugin(points: CostPoint[][], front: ReadonlySet<CostPoint>, f: number): Plugin {
+/** How much larger a marker is drawn per later marker on the same spot (so every one of them shows). */
+const NEST_STEP = 0.65;
+/** The Pareto ring's distance from the markers it rings. */
+const RING_GAP = 1.6;
+
+interface DrawnPoint {
+  point: CostPoint;
+  style: MethodStyle;
+  x: number;
+  y: number;
+  r: number;
+}
+
+/**
+ * The markers, drawn here rather than by chart.js: each with a white edge, and a marker that later ones cover (the
+ * same cost and score) drawn larger, so that every method on a spot shows as a ring; one label per cluster of
+ * overlapping markers (point-labels.ts), with a leader line where it stands off; rings round the Pareto front.
+ */
+function pointsPlugin(groups: CostPoint[][], front: ReadonlySet<CostPoint>, f: number): Plugin {
   return {
-    id: 'costLabels',
+    id: 'costPoints',
     afterDatasetsDraw(chart) {
-      const ctx = chart.ctx;
-      ctx.save();
-      ctx.font = font(f * 0.8);
-      ctx.fillStyle = '#444444';
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'middle';
-      points.forEach((group, i) => {
+      const ctx = chart.ctx as unknown as SKRSContext2D;
+      const drawn: DrawnPoint[] = [];
+      groups.forEach((group, i) => {
         const meta = chart.getDatasetMeta(i);
-        group.forEach((p, j) => {
+        const style = methodStyle(group[0]?.row.method ?? '');
+        group.forEach((point, j) => {
           const el = meta.data[j];
-          if (!el) return;
-          ctx.fillText(p.row.lengthLabel, el.x + SERIES_MARKER * 1.8, el.y);
-          if (front.has(p)) {
-            ctx.beginPath();
-            ctx.strokeStyle = '#222222';
-            ctx.lineWidth = 0.8;
-            ctx.arc(el.x, el.y, SERIES_MARKER * 2.2, 0, 2 * Math.PI);
-            ctx.stroke();
-          }
+          if (el) drawn.push({ point, style, x: el.x, y: el.y, r: markerRadius(style.marker, SERIES_MARKER) });
         });
       });
+      const base = drawn.map((d) => d.r);
+      drawn.forEach((d, i) => {
+        const above = drawn.slice(i + 1).filter((o) => Math.hypot(o.x - d.x, o.y - d.y) < base[i] * 0.75).length;
+        d.r = base[i] * (1 + NEST_STEP * above);
+      });
+      for (const d of drawn) {
+        drawMarker(ctx, d.style.marker, d.x, d.y, d.r / markerRadius(d.style.marker, 1) + 0.5, '#ffffff');
+        drawMarker(ctx, d.style.marker, d.x, d.y, d.r / markerRadius(d.style.marker, 1), d.style.color, false, 0.5);
+      }
+      const area = chart.chartArea;
+      const labels = placePointLabels(
+        drawn.map((d) => ({
+          x: d.x,
+          y: d.y,
+          r: d.r,
+          text: d.point.row.lengthLabel,
+          keepOut: front.has(d.point) ? RING_GAP + 0.8 : 0,
+        })),
+        {
+          area: { left: area.left, top: area.top, right: area.right, bottom: area.bottom },
+          height: f,
+          measure: (t) => textWidth(t, f),
+        },
+      );
+      ctx.save();
+      for (const l of labels) {
+        const c = l.cluster;
+        if (c.members.some((m) => front.has(drawn[m].point))) {
+          ctx.beginPath();
+          ctx.strokeStyle = '#222222';
+          ctx.lineWidth = 0.8;
+          ctx.setLineDash([]);
+          ctx.arc(c.x, c.y, c.r + RING_GAP, 0, 2 * Math.PI);
+          ctx.stroke();
+        }
+        if (l.leader) {
+          ctx.beginPath();
+          ctx.strokeStyle = '#777777';
+          ctx.lineWidth = 0.4;
+          ctx.moveTo(l.leader.x1, l.leader.y1);
+          ctx.lineTo(l.leader.x2, l.leader.y2);
+          ctx.stroke();
+        }
+        // A white halo keeps the label legible over grid lines and the front's line.
+        ctx.font = font(f);
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'middle';
+        const y = (l.box.top + l.box.bottom) / 2;
+        ctx.lineJoin = 'round';
+        ctx.strokeStyle = '#ffffff';
+        ctx.lineWidth = 1.6;
+        ctx.strokeText(c.text, l.box.left, y);
+        ctx.fillStyle = '#333333';
+        ctx.fillText(c.text, l.box.left, y);
+      }
       ctx.restore();
     },
   };
@@ -85,7 +150,6 @@ export function costChartFrame(input: CostChartInput): FramedChart {
     const [method, model] = key.split('\u0000');
     const group = points.filter((p) => p.row.method === method && p.row.model === model).sort((a, b) => a.x - b.x);
     const { color, marker } = methodStyle(method);
-    const m = chartJsMarker(marker);
     const label = models.size > 1 ? `${method} · ${model}` : method;
     datasets.push({
       label,
@@ -93,12 +157,9 @@ export function costChartFrame(input: CostChartInput): FramedChart {
       showLine: false,
       borderColor: color,
       backgroundColor: color,
-      pointStyle: m.pointStyle,
-      pointRotation: m.rotation,
-      pointRadius: markerRadius(marker, SERIES_MARKER),
-      pointBorderWidth: 0.5,
-      pointBorderColor: color,
-      pointBackgroundColor: color,
+      // pointsPlugin draws the markers (nested where they coincide) and their labels.
+      pointRadius: 0,
+      pointHoverRadius: 0,
       clip: 6,
     });
     groups.push(group);
@@ -135,6 +196,7 @@ export function costChartFrame(input: CostChartInput): FramedChart {
   const notes = [
     `x: estimated GPU-seconds per sample on the simulated ${presets.join(', ') || 'server'} (each sample alone on an idle GPU, from its calls and tokens: summary.csv est_gpu_seconds_per_sample); log scale.`,
     'y: the headline score ×100 (summary.csv score_x100). Colour and marker: method; the label beside a point: its length.',
+    'Points at the same cost and score are drawn nested (the one behind larger) and share one label; a thin grey line joins a label set apart to its point.',
     `Dashed line and rings: the Pareto front (${front.map((p) => `${p.row.method} ${p.row.lengthLabel}`).join(', ') || 'none'}): no other point is both cheaper and more accurate.`,
     ...(reference
       ? [
@@ -155,7 +217,7 @@ export function costChartFrame(input: CostChartInput): FramedChart {
     notes,
     x: lengthAxis(xMin, xMax, ticks, f, 'estimated GPU-seconds per sample (log)', input.size.width - f * 6),
     y: { min: 0, max: 100, title: 'score (×100)', stepSize: 20 },
-    plugins: [labelsPlugin(groups, new Set(front), f)],
+    plugins: [pointsPlugin(groups, new Set(front), f)],
   });
 }
 

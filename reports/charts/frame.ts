@@ -5,7 +5,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { ChartConfiguration, Plugin, ScriptableScaleContext } from 'chart.js';
 import type { ChartCaption, ChartOutput, RenderedChart } from '../../harness/report/facet.js';
-import { font, renderChartJs, wrapText, type ChartSize } from './canvas.js';
+import { font, renderChartJs, textWidth, wrapText, type ChartSize } from './canvas.js';
 import { drawLegend, layoutLegend, type LegendGroups, type LegendLayout } from './legend.js';
 
 /** The y axis: a fixed range, its title, and (default) light grid lines. */
@@ -115,6 +115,15 @@ function headerPlugin(block: TitleBlock, legend: LegendLayout, size: ChartSize):
   };
 }
 
+/** An axis title in one line when it fits `width`, else two split before its parenthesis when both fit, else wrapped. */
+export function axisTitleLines(title: string, f: number, width: number): string | string[] {
+  if (textWidth(title, f) <= width) return title;
+  const paren = title.indexOf(' (');
+  const parts = paren > 0 ? [title.slice(0, paren), title.slice(paren + 1)] : [];
+  if (parts.length && parts.every((p) => textWidth(p, f) <= width)) return parts;
+  return wrapText(title, f, width);
+}
+
 /** The whole Chart.js configuration of one report chart, its height and its caption. */
 export function chartFrame(frame: ChartFrame): FramedChart {
   const f = frame.size.font;
@@ -125,6 +134,10 @@ export function chartFrame(frame: ChartFrame): FramedChart {
   const top = MARGIN + block.height + legend.height + (legend.height ? f * 0.8 : f * 0.4);
   const height = grownHeight(frame.size, top, frame.extraHeight ?? 0);
   const axisTitle = { display: true, font: { size: f } };
+  // The value axis's title in lines no longer than the plot is tall (about: less the length axis's ticks and title),
+  // so that it never runs past the plot into the legend or off the figure.
+  const plotHeight = height - top - MARGIN - f * 5 - (frame.extraHeight ?? 0);
+  const yTitle = axisTitleLines(y.title, f, Math.max(plotHeight, f * 4));
   const config = {
     type: frame.type,
     data: frame.data,
@@ -136,7 +149,7 @@ export function chartFrame(frame: ChartFrame): FramedChart {
         y: {
           min: y.min,
           max: y.max,
-          title: { ...axisTitle, text: y.title, padding: { top: 0, bottom: 2 } },
+          title: { ...axisTitle, text: yTitle, padding: { top: 0, bottom: 2 } },
           grid: y.grid ?? { color: '#e6e6e6', lineWidth: 0.5 },
           border: { color: '#888888', width: 0.6 },
           ticks: {

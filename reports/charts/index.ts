@@ -13,7 +13,7 @@ import type { SampleRecord } from '../../harness/types.js';
 import { paperBaselinesFor, paperLengthTable, type PaperBaseline, type PaperLength } from '../baselines.js';
 import type { SummaryRow } from '../summary.js';
 import { accuracyFigure } from './accuracy.js';
-import { CHART_SIZES, type ChartFormat, type ChartSize, type ChartSizeName } from './canvas.js';
+import { atDpi, CHART_SIZES, type ChartFormat, type ChartSize, type ChartSizeName } from './canvas.js';
 import { captionText } from './frame.js';
 import { slug } from '../labels.js';
 import type { DiffRow } from '../paired.js';
@@ -196,7 +196,11 @@ export function captionFiles(files: readonly ChartFile[]): string[] {
   return [...new Set(files.map((f) => f.caption))];
 }
 
-/** writeCharts' sizes, formats and title flag for a command's figure options (default DEFAULT_FIGURES). */
+/** writeCharts' sizes (at --dpi), formats and title flag for a command's figure options (default DEFAULT_FIGURES). */
 export function chartOptions(figures: FigureOptions = DEFAULT_FIGURES): Pick<ChartPlan, 'sizes' | 'formats' | 'title'> {
-  return { sizes: figures.sizes.map((s) => CHART_SIZES[s]), formats: figures.formats, title: figures.title };
+  return {
+    sizes: figures.sizes.map((s) => atDpi(CHART_SIZES[s], figures.dpi)),
+    formats: figures.formats,
+    title: figures.title,
+  };
 }

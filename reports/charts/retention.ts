@@ -122,10 +122,16 @@ export function retentionChartFrame(
       type: 'linear',
       min: 0,
       max: maxX,
-      title: { display: true, text: 'chunks since the last evidence chunk', font: { size: f } },
-      grid: { color: '#efefef', lineWidth: 0.5 },
+      title: {
+        display: true,
+        text: 'chunks since the last evidence chunk',
+        font: { size: f },
+        padding: { top: 1, bottom: 0 },
+      },
+      grid: { color: '#efefef', lineWidth: 0.5, tickLength: 3 },
       border: { color: '#888888', width: 0.6 },
-      ticks: { font: { size: f }, precision: 0, maxTicksLimit: 12 },
+      // Upright ticks: chart.js would otherwise reserve room for labels turned 50°.
+      ticks: { font: { size: f }, precision: 0, maxTicksLimit: 12, maxRotation: 0, padding: 1 },
     },
     y: { min: 0, max: 100, stepSize: 20, title: 'memory holds the gold (% of samples)' },
   });

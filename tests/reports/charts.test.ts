@@ -8,6 +8,7 @@ import { renderAccuracyChart, xPosition } from '../../reports/charts/accuracy.js
 import { CHART_SIZES, wrapText } from '../../reports/charts/canvas.js';
 import { categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
 import { depthOf, heatColor, heatmapGrid, renderHeatmap } from '../../generators/ruler/heatmap-chart.js';
+import { heatTextColour, luminance } from '../../generators/ruler/heatmap-draw.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import { placementLabel, probeTable, renderProbeChart } from '../../generators/ruler-hqa/probe-chart.js';
 import { renderRougeChart, rougeRecalls } from '../../generators/longbench/rouge-chart.js';
@@ -136,11 +137,25 @@ test('heatmap grid: depth from needles[0] or metadata.depth, 0% first, means per
   assert.deepEqual(binned.depths, [0, 10]);
 });
 
-test('heat colours run red → yellow → green', () => {
-  assert.equal(heatColor(0), 'rgb(240, 73, 110)');
-  assert.equal(heatColor(0.5), 'rgb(235, 184, 57)');
-  assert.equal(heatColor(1), 'rgb(12, 215, 159)');
+test('heat colours run on viridis, dark violet → yellow, lighter with every step; cell text always contrasts', () => {
+  assert.equal(heatColor(0), 'rgb(68, 1, 84)');
+  assert.equal(heatColor(0.5), 'rgb(33, 145, 140)');
+  assert.equal(heatColor(1), 'rgb(253, 231, 37)');
   assert.equal(heatColor(2), heatColor(1));
+  assert.equal(heatColor(-1), heatColor(0));
+  const rgb = (c: string) => (/\d+, \d+, \d+/.exec(c)?.[0] ?? '').split(', ').map(Number) as [number, number, number];
+  // Lightness that only grows is what lets a colour-blind (or greyscale) reader order the cells; red → green fails.
+  let previous = -1;
+  for (let i = 0; i <= 100; i++) {
+    const l = luminance(rgb(heatColor(i / 100)));
+    assert.ok(l > previous, `luminance falls at ${i}%`);
+    previous = l;
+    const text = luminance(rgb(heatTextColour(i / 100) === '#ffffff' ? 'rgb(255, 255, 255)' : 'rgb(0, 0, 0)'));
+    const ratio = (Math.max(l, text) + 0.05) / (Math.min(l, text) + 0.05);
+    assert.ok(ratio >= 4.5, `text contrast ${ratio.toFixed(2)} at ${i}%`);
+  }
+  assert.equal(heatTextColour(0), '#ffffff');
+  assert.equal(heatTextColour(1), '#000000');
 });
 
 test('probe placements: labels, order with random last, means', () => {

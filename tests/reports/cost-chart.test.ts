@@ -1,7 +1,10 @@
-// The cost chart's Pareto front: the points no other point is both cheaper and more accurate than, cheapest first.
+// The cost chart: its Pareto front (the points no other point is both cheaper and more accurate than, cheapest first)
+// and its point labels, which never print over each other.
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
-import { costPoints, paretoFront } from '../../reports/charts/cost.js';
+import { CHART_SIZES } from '../../reports/charts/canvas.js';
+import { costFigure, costPoints, paretoFront } from '../../reports/charts/cost.js';
+import { clusterPoints, placePointLabels, type Box } from '../../reports/charts/point-labels.js';
 import type { SummaryRow } from '../../reports/summary.js';
 
 const row = (method: string, lengthLabel: string, score: number, gpu: number | null): SummaryRow =>
@@ -40,4 +43,74 @@ test('paretoFront keeps the cheapest point and each later one that is more accur
     ['a', 'c', 'e'],
   );
   assert.deepEqual(paretoFront([]), []);
+});
+
+const box = { left: 0, top: 0, right: 300, bottom: 200 };
+const measure = (t: string) => t.length * 4.5;
+const overlaps = (a: Box, b: Box) =>
+  Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+
+test('markers on the same spot form one cluster with one label of their distinct texts', () => {
+  const points = [
+    { x: 50, y: 50, r: 2, text: '8k' },
+    { x: 50.5, y: 50, r: 2, text: '8k' },
+    { x: 52, y: 51, r: 2, text: '32k' },
+    { x: 90, y: 50, r: 2, text: '8k' },
+  ];
+  const clusters = clusterPoints(points);
+  assert.deepEqual(
+    clusters.map((c) => [c.members, c.text]),
+    [
+      [[0, 1, 2], '8k, 32k'],
+      [[3], '8k'],
+    ],
+  );
+  const [c] = clusters;
+  for (const p of points.slice(0, 3))
+    assert.ok(Math.hypot(p.x - c.x, p.y - c.y) + p.r <= c.r + 1e-9, 'the circle holds every marker');
+  assert.ok(c.r < 2 + 2, 'and is no larger than it needs');
+});
+
+test('labels of crowded points never overlap each other or another marker, and stay in the plot', () => {
+  // A row of points closer together than their labels are wide: right of each is taken by the next one.
+  const points = Array.from({ length: 8 }, (_, i) => ({ x: 40 + i * 9, y: 100, r: 2.5, text: `${2 ** i}k` }));
+  const labels = placePointLabels(points, { area: box, height: 8, measure });
+  assert.equal(labels.length, 8);
+  for (const [i, a] of labels.entries()) {
+    assert.ok(a.clear, `${a.cluster.text} found a free spot`);
+    assert.ok(a.box.left >= box.left && a.box.right <= box.right && a.box.top >= box.top && a.box.bottom <= box.bottom);
+    for (const b of labels.slice(i + 1)) assert.ok(!overlaps(a.box, b.box), `${a.cluster.text} / ${b.cluster.text}`);
+    points.forEach((p, k) => {
+      if (a.cluster.members.includes(k)) return;
+      const m = { left: p.x - p.r, top: p.y - p.r, right: p.x + p.r, bottom: p.y + p.r };
+      assert.ok(!overlaps(a.box, m), `${a.cluster.text} over the marker of ${p.text}`);
+    });
+  }
+  // Some had to stand off, joined to their point by a leader line starting at the markers' edge.
+  const off = labels.filter((l) => l.leader);
+  assert.ok(off.length > 0);
+  for (const l of off) {
+    const { x1, y1 } = l.leader!;
+    assert.ok(Math.abs(Math.hypot(x1 - l.cluster.x, y1 - l.cluster.y) - (l.cluster.r + 0.5)) < 1e-9);
+  }
+  // A lone point's label goes right of it, no leader.
+  const [lone] = placePointLabels([{ x: 100, y: 100, r: 2, text: '8k' }], { area: box, height: 8, measure });
+  assert.ok(lone.box.left > 100 && Math.abs((lone.box.top + lone.box.bottom) / 2 - 100) < 1e-9 && !lone.leader);
+  // At the plot's right edge it goes left instead.
+  const [edge] = placePointLabels([{ x: 298, y: 100, r: 2, text: '8k' }], { area: box, height: 8, measure });
+  assert.ok(edge.box.right < 298);
+});
+
+test('the cost chart renders points that coincide, and its caption says how they are drawn', () => {
+  const rows = [row('memagent', '8k', 0.5, 1), row('rag', '8k', 0.5, 1), row('full-context', '8k', 0.5, 1)];
+  for (const format of ['png', 'svg'] as const) {
+    const out = costFigure({ task: 't', rows, size: CHART_SIZES.single, output: { format, title: true } });
+    assert.ok(out.bytes.length > 1000);
+    assert.ok(out.caption.notes.some((n) => /drawn nested .* share one label/.test(n)));
+    if (format === 'svg') {
+      const svg = out.bytes.toString('utf8');
+      // One label for the three points (SVG text is kept as text, one glyph run per label).
+      assert.equal(svg.match(/<text fill="#333"[^>]*>8k</g)?.length ?? 0, 1);
+    }
+  }
 });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { loadImage } from '@napi-rs/canvas';
 import type { ChartDataset } from 'chart.js';
 import { accuracyChartFrame, accuracyFigure, paperTokens } from '../../../reports/charts/accuracy.js';
-import { CHART_SIZES, pixelSize } from '../../../reports/charts/canvas.js';
+import { CHART_SIZES, pixelSize, textWidth } from '../../../reports/charts/canvas.js';
+import { axisTitleLines } from '../../../reports/charts/frame.js';
 import { differenceChartFrame, SIGNIFICANT_LEGEND } from '../../../reports/charts/difference.js';
 import { writeCharts } from '../../../reports/charts/index.js';
 import { KNOWN_METHOD_STYLES, methodStyle, modelDashes, OKABE_ITO } from '../../../reports/charts/style.js';
@@ -314,4 +315,118 @@ test('bench report --format svg,pdf --size single --no-title; bad --format / --s
     2,
     /^bench: bad --format '': empty item/,
   );
+});
+
+test('bench report --dpi 150: PNGs at 150 ppi (pixels and pHYs), recorded in --json; bad --dpi: one line, exit 2', async () => {
+  const dir = runDir(records(['memagent', 'rag']));
+  const ok = await runBench(['report', dir, '--dpi', '150', '--size', 'single', '--json']);
+  assert.equal(ok.code, 0, ok.stderr);
+  const doc = JSON.parse(ok.stdout) as { figures: { dpi: number; formats: string[]; sizes: string[]; title: boolean } };
+  assert.deepEqual(doc.figures, { formats: ['png'], sizes: ['single'], title: true, dpi: 150 });
+  const png = readFileSync(join(dir, 'charts', 'accuracy-ruler-hqa-single.png'));
+  // 3.25 in × 150 = 487.5: whole pixels, rounded down; the height in points is as at 300 ppi.
+  const px = pngSize(png);
+  assert.equal(px.width, 487);
+  const at300 = pngSize(
+    accuracyFigure({ task: 'ruler-hqa', rows: rows(['memagent', 'rag']), size: CHART_SIZES.single }).bytes,
+  );
+  assert.equal(px.height, Math.floor(at300.height / 2));
+  const phys = png.indexOf('pHYs');
+  // 150 dpi = 5905.5 pixels per metre, stored as 5906.
+  assert.deepEqual([png.readUInt32BE(phys + 4), png.readUInt32BE(phys + 8), png[phys + 12]], [5906, 5906, 1]);
+  const plain = await runBench(['report', dir, '--size', 'single', '--json']);
+  assert.equal(
+    (JSON.parse(plain.stdout) as { figures: { dpi: number } }).figures.dpi,
+    300,
+    'the default is recorded too',
+  );
+  for (const bad of ['71', '1201', '300.5', 'abc', '', '-300'])
+    assertOneLine(
+      await runBench(['report', dir, `--dpi=${bad}`]),
+      2,
+      new RegExp(
+        `^bench: bad --dpi '${bad.replace('.', '\\.')}': expected a whole number of pixels per inch from 72 to 1200 \\(default 300\\)$`,
+      ),
+    );
+  assertOneLine(
+    await runBench(['compare', dir, '--methods', 'memagent,rag', '--dpi', '0']),
+    2,
+    /^bench: bad --dpi '0'/,
+  );
+});
+
+test('a value-axis title longer than the plot is tall breaks before its parenthesis, else wraps', () => {
+  assert.equal(axisTitleLines('score ×100', 8, 100), 'score ×100');
+  assert.deepEqual(axisTitleLines('memory holds the gold (% of samples)', 8, 100), [
+    'memory holds the gold',
+    '(% of samples)',
+  ]);
+  const lines = axisTitleLines('a title of many short words and no parenthesis at all', 8, 60);
+  assert.ok(Array.isArray(lines) && lines.length > 1 && lines.every((l) => textWidth(l, 8) <= 60), String(lines));
+});
+
+test('every chart kind of a report prints its text at 8–9 pt, at both sizes, titled or not', () => {
+  const hqa = records(['memagent', 'full-context', 'rag']).map((r) => ({
+    ...r,
+    ...(r.method === 'memagent'
+      ? { memory: { evidenceChunks: [1], holds: '0111110', capturedAt: 1, lostAt: null } }
+      : {}),
+  }));
+  const niah = [8192, 16384, 32768].flatMap((length) =>
+    [0, 25, 50, 75, 100].map((depth, index) =>
+      record({
+        task: 'niah_single_1',
+        length,
+        lengthLabel: `${length / 1024}k`,
+        index,
+        score: (depth / 25 + length / 8192) % 3 === 0 ? 0 : 1,
+        metadata: { needles: [{ depth, key: 'k' }] },
+      }),
+    ),
+  );
+  const probe = [0, 1, 2, 3, 4, 5].map((index) =>
+    record({
+      task: 'ctx-dist',
+      index,
+      score: index % 2,
+      metadata: { placement: [[0, 1], [0.2, 0.8], [0.4, 0.6], [0, 0.2], [0.8, 1], 'random'][index] },
+    }),
+  );
+  const all = [...hqa, ...niah, ...probe];
+  const cost = (r: ReturnType<typeof summarize>[number], i: number) => ({
+    ...r,
+    cost: {
+      callsPerSample: 1,
+      promptTokensPerSample: 1,
+      completionTokensPerSample: 1,
+      longestChain: 1,
+      // Several points on one spot, the rest a decade apart.
+      estGpuSecondsPerSample: r.method === 'rag' ? 1 : 10 ** (i % 3),
+      costPreset: 'p',
+      wallSecondsPerSample: null,
+    },
+  });
+  const summary = summarize(all, FACETS).map(cost);
+  for (const title of [true, false]) {
+    const out = mkdtempSync(join(tmpdir(), 'bench-figures-'));
+    const files = writeCharts(out, {
+      facets: FACETS,
+      rows: summary,
+      records: all,
+      paper: [],
+      paired: applyHolm(pairSeries(all), 0.05),
+      formats: ['svg'],
+      title,
+    });
+    const kinds = new Set(files.map((f) => f.kind));
+    for (const kind of ['accuracy', 'difference', 'cost', 'retention', 'niah-heatmap', 'probe'])
+      assert.ok(kinds.has(kind), `${kind} in ${[...kinds]}`);
+    for (const f of files) {
+      const sizes = [...readFileSync(f.file, 'utf8').matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
+      assert.ok(
+        sizes.length > 5 && sizes.every((s) => s >= 8 && s <= 9),
+        `${f.name}: font sizes ${[...new Set(sizes)]}`,
+      );
+    }
+  }
 });
