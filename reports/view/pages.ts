@@ -305,7 +305,7 @@ function stepsHtml(run: ViewRun, r: SampleRecord, from: number, compact = false)
     ].join(' ');
     const html = `<article class="step${ev.has(s.chunk) ? ' evidence' : ''}" id="chunk-${s.chunk}">
 <h3>after chunk ${s.chunk} <span class="range">tokens ${s.chunk * chunk}–${Math.min(r.builtTokens, (s.chunk + 1) * chunk)}</span> · ${s.tokens} memory tokens ${badges}</h3>
-<pre class="memory${compact ? ' compact' : ''}">${diffHtml(prev, s.memory)}</pre>
+${s.memory === null ? '<p class="note">This memory cannot be rebuilt: its line in memory.jsonl edits a memory the file does not hold.</p>' : `<pre class="memory${compact ? ' compact' : ''}">${diffHtml(prev, s.memory)}</pre>`}
 </article>`;
     prev = s.memory;
     return html;

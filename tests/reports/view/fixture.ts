@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryHash, type MemoryTraceLine } from '../../../harness/memory/trace-line.js';
 import { retention } from '../../../harness/memory/retention.js';
+import { MemoryTraceEncoder } from '../../../harness/memory/trace-codec.js';
+import { splitSegments } from '../../../harness/memory/memory-delta.js';
 import type { SampleRecord } from '../../../harness/types.js';
 import { record } from '../fixtures.js';
 
@@ -48,7 +50,8 @@ export function viewFixture(): { dir: string; outside: string } {
     }
   writeFileSync(join(dir, 'samples.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const lines: MemoryTraceLine[] = [];
-  let prev = '';
+  // Encoded as a run writes them: keyframes, edits and unchanged lines.
+  const encoder = new MemoryTraceEncoder();
   for (let chunk = 0; chunk < CHUNKS; chunk++) {
     const memory = memoryAt(chunk);
     lines.push({
@@ -57,11 +60,10 @@ export function viewFixture(): { dir: string; outside: string } {
       chunk,
       tokens: memory.length,
       hash: memoryHash(memory),
-      ...(memory === prev ? {} : { memory }),
+      ...encoder.encode(chunk, memory, splitSegments(memory)),
       gold: [holds[chunk] === '1'],
       holds: holds[chunk] === '1',
     });
-    prev = memory;
   }
   writeFileSync(join(dir, 'memory.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   mkdirSync(join(dir, 'charts'));
