@@ -80,9 +80,11 @@ export function compactMemoryTrace(file: string, keep: KeepChunks): TraceCompact
 export class MemoryTraceWriter {
   private appender?: JsonlAppender;
   constructor(readonly file: string) {}
-  append(line: MemoryTraceLine): void {
+  /** Appends lines in one write. */
+  append(lines: readonly MemoryTraceLine[]): void {
+    if (lines.length === 0) return;
     this.appender ??= new JsonlAppender(this.file);
-    this.appender.append(line);
+    this.appender.appendRows(lines);
   }
   close(): void {
     this.appender?.close();

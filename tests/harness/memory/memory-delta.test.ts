@@ -24,16 +24,17 @@ const SEPARATORS = ['\n', ' ', '. ', '\n\n', '', '\r\n', '\t'];
 function memory(seed: number, n: number): string {
   const rng = rngFor(`memory-delta/${seed}`);
   let out = '';
-  for (let i = 0; i < n; i++)
-    out += PIECES[rng.below(PIECES.length)] + SEPARATORS[rng.below(SEPARATORS.length)];
+  for (let i = 0; i < n; i++) out += PIECES[rng.below(PIECES.length)] + SEPARATORS[rng.below(SEPARATORS.length)];
   return out;
 }
 
 test('segments end after a newline or a sentence end and a space, and join back to the text', () => {
   assert.deepEqual(splitSegments('a. b\nc! d e'), ['a. ', 'b\n', 'c! ', 'd e']);
   assert.deepEqual(splitSegments(''), ['']);
+  assert.deepEqual(splitSegments('a\n\nb. '), ['a\n', '\n', 'b. ']);
   for (let seed = 0; seed < 200; seed++) {
     const text = memory(seed, 30);
+    assert.deepEqual(splitSegments(text), text.split(/(?<=\n|[.!?] )/));
     assert.equal(splitSegments(text).join(''), text);
   }
 });

@@ -36,16 +36,15 @@ test('encoder and decoder: keyframes, edits and unchanged lines rebuild every me
     const notes = Array.from({ length: Math.min(chunk, 9) + 1 }, (_, i) => `#${chunk - i} note.\n`).reverse();
     const text = chunk === 20 ? 'All new.' : chunk >= 12 && chunk < 15 ? texts[11] : notes.join('');
     texts.push(text);
-    w.append({ ...line('t/8k/0', chunk, text), memory: undefined, ...encoder.encode(chunk, text, splitSegments(text)) });
+    w.append([
+      { ...line('t/8k/0', chunk, text), memory: undefined, ...encoder.encode(chunk, text, splitSegments(text)) },
+    ]);
   }
   w.close();
   const rows = read(file);
   const kind = (c: number) => (typeof rows[c].memory === 'string' ? 'full' : rows[c].delta ? 'edit' : 'same');
   const at = [0, 1, 12, 14, 15, 20, 21, 22, 21 + KEYFRAME_EVERY - 1, 21 + KEYFRAME_EVERY];
-  assert.deepEqual(
-    at.map(kind),
-    ['full', 'edit', 'same', 'same', 'edit', 'full', 'full', 'edit', 'edit', 'full'],
-  );
+  assert.deepEqual(at.map(kind), ['full', 'edit', 'same', 'same', 'edit', 'full', 'full', 'edit', 'edit', 'full']);
   assert.ok(JSON.stringify(rows[2]).length < JSON.stringify(line('t/8k/0', 2, texts[2])).length);
   const decoder = new MemoryTraceDecoder();
   assert.deepEqual(

@@ -67,7 +67,9 @@ test('steps rebuild edited memories from the last keyframe before the page; a br
     const text = Array.from({ length: 8 }, (_, i) => `Note ${Math.floor((chunk + i) / 3)}-${i}.`).join('\n');
     texts.push(text);
     const fields = { sampleId: 'a', method: 'memagent', chunk, tokens: 1, hash: memoryHash(text) };
-    rows.push(JSON.stringify({ ...fields, ...encoder.encode(chunk, text, splitSegments(text)), gold: [], holds: false }));
+    rows.push(
+      JSON.stringify({ ...fields, ...encoder.encode(chunk, text, splitSegments(text)), gold: [], holds: false }),
+    );
   }
   assert.ok(rows.filter((r) => r.includes('"delta"')).length > KEYFRAME_EVERY, 'mostly edits');
   // Unit b: the same lines with one edit line lost (chunk 5), so chunks 5..KEYFRAME_EVERY-1 cannot be rebuilt.
