@@ -182,6 +182,7 @@ export async function executeUnit(
     elapsedMs: Math.round(performance.now() - started),
     metadata: { ...sample.metadata, ...over },
     ...(sample.evidence ? { evidence: sample.evidence } : {}),
+    ...(sample.evidenceNote ? { evidenceNote: sample.evidenceNote } : {}),
     ...(hasMemory ? { memory: retention(holds, evidenceChunks(sample.evidence ?? [], method.chunkTokens!)) } : {}),
     extra: redactDeep(output.extra ?? {}),
   };

@@ -231,7 +231,10 @@ export function chunkTokensOf(run: ViewRun): number {
 }
 
 function evidenceHtml(run: ViewRun, r: SampleRecord): string {
-  if (!r.evidence?.length) return '<p>The generator did not record where the evidence lies for this sample.</p>';
+  if (!r.evidence?.length)
+    return r.evidenceNote
+      ? `<p>${h(r.evidenceNote)}</p>`
+      : '<p>The generator did not record where the evidence lies for this sample.</p>';
   const chunk = chunkTokensOf(run);
   const rows = r.evidence
     .map((e) => {
