@@ -92,7 +92,8 @@ function openDocs<Q>(file: string, dataset: string, sha256: string): { docs: QaD
     const raw = readAt(fd, 4, headerBytes);
     if (!raw) throw new Error('short');
     const header = JSON.parse(Buffer.from(raw).toString('utf8')) as DocsHeader<Q>;
-    if (header.version !== DOCS_VERSION || header.dataset !== dataset || header.sha256 !== sha256) throw new Error('stale');
+    if (header.version !== DOCS_VERSION || header.dataset !== dataset || header.sha256 !== sha256)
+      throw new Error('stale');
     const { bytes, firsts } = header;
     const offsets = new Float64Array(bytes.length + 1);
     offsets[0] = 4 + headerBytes;

@@ -153,11 +153,12 @@ export const MEASUREMENTS: Record<string, Measurement> = {
       'the "this invocation" line prints the peak RSS',
   },
   'memory-trace-size': {
-    what: "memory.jsonl's bytes for a MemAgent sweep on the embedded reader, and the main sweep's at that rate",
+    what: "memory.jsonl's bytes for a MemAgent sweep on the embedded reader, the main sweep's at that rate, and the trace's CPU",
     method:
-      'by hand: `bench run ruler-hqa --lengths 32k,128k,256k --samples 8 --method memagent`, then the size of ' +
-      "memory.jsonl and its line count; the main sweep's updates from `bench run ruler-hqa --method memagent " +
-      '--dry-run` (calls − 128 final calls per length)',
+      'by hand: `bench run ruler-hqa --lengths 512k,1m --samples 16 --method memagent` and `--lengths ' +
+      '32k,128k,256k --samples 8`, then the size of memory.jsonl and its line count; the main sweep\'s updates from ' +
+      '`bench run ruler-hqa --method memagent --dry-run` (calls − 128 final calls per length); the CPU from ' +
+      '`/usr/bin/time -v` over the 512k × 8 run with and without --no-memory-trace, in turn, each in a fresh --out',
   },
   'view-load': {
     what: "bench view's page times on a generated 3.5m cell",
