@@ -43,7 +43,10 @@ export function viewFixture(): { dir: string; outside: string } {
           score: index % 4 === 0 ? 0 : 1,
           status: index === 5 && memagent ? 'error' : 'ok',
           ...(index === 5 && memagent ? { error: 'HTTP 500 <b>from server</b>' } : {}),
-          evidence: [{ label: 'supporting paragraph (Document 7)', start: 61_000, end: 61_400 }],
+          // Sample 7 is as a LongBench record is: no evidence, a note saying why (hostile, to be escaped).
+          ...(index === 7
+            ? { evidenceNote: 'This row names no evidence <b>at all</b>.' }
+            : { evidence: [{ label: 'supporting paragraph (Document 7)', start: 61_000, end: 61_400 }] }),
           ...(memagent ? { memory: retention(index === 0 ? holds : '0', [12]) } : {}),
         }),
       );
