@@ -62,16 +62,26 @@ export function fweOrder(seed: number, counts: readonly number[]): Int32Array {
   return list;
 }
 
+/** Token counts of " word" per rank. */
+function spacedLengths(ranks: number, spaced: (k: number) => Uint32Array): Int32Array {
+  return Int32Array.from({ length: ranks }, (_, k) => spaced(k).length);
+}
+
 /** The answer (ranks 2–4) rests on every occurrence of those words: one span per answer word, from its first
- *  occurrence to its last, in answer order. `tokens(i)` is word i's token count in the text. */
-function frequentWordSpans(order: Int32Array, vocab: readonly string[], tokens: (i: number) => number): EvidenceSpan[] {
+ *  occurrence to its last, in answer order. The text's first word is bare (`firstTokens`), the others spaced. */
+function frequentWordSpans(
+  order: Int32Array,
+  vocab: readonly string[],
+  spaced: Int32Array,
+  firstTokens: number,
+): EvidenceSpan[] {
   const ranks = [1, 2, 3];
   const first = [-1, -1, -1];
   const end = [0, 0, 0];
   const times = [0, 0, 0];
   let at = 0;
   for (let i = 0; i < order.length; i++) {
-    const len = tokens(i);
+    const len = i === 0 ? firstTokens : spaced[order[i]];
     const k = order[i] - 1;
     if (k >= 0 && k < 3) {
       if (first[k] < 0) first[k] = at;
@@ -149,7 +159,7 @@ export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
       prompt,
       answers: m.vocab.slice(1, 4),
       context: segmentContext(order.length, segments, tokens),
-      evidence: frequentWordSpans(order, m.vocab, (i) => (i === 0 ? m.bare(order[0]) : m.spaced(order[i])).length),
+      evidence: frequentWordSpans(order, m.vocab, spacedLengths(counts.length, m.spaced), m.bare(order[0]).length),
       promptTokens: built.total - tokensToGenerate,
       units: u,
       metadata: {
