@@ -2,7 +2,8 @@
 // consistent when a run directory is opened again, so each (sample, method, chunk) has one line and every sample's
 // lines run 0, 1, 2... without a gap:
 //   - a finished sample that is not rerun keeps its lines (the first copy of a duplicate);
-//   - an unfinished sample resumed from a checkpoint after n updates keeps chunks 0..n-1 (later ones are redone);
+//   - an unfinished sample resumed from a checkpoint after n updates keeps chunks 0..n-1 (later ones are redone, the
+//     first of them a keyframe: an edit never refers to a line of another process, harness/memory/trace-codec.ts);
 //     if one of those is missing (a worker's line lost in a kill after its checkpoint was saved), the checkpoint is
 //     dropped and the sample restarts, rather than leave a hole;
 //   - a sample that starts over (no checkpoint, --retry-errors) loses its lines.
