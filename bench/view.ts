@@ -1,8 +1,8 @@
 // bench view on the largest cell of the main sweep: a 3.5M-token run directory (ruler-hqa at 3.5m, MemAgent's
-// 5,000-token chunks: 735 memory updates per sample, each memory ~1,024 tokens and different from the last, so every
-// line of memory.jsonl carries its text). Measures the time to load the runs, the first sample page (which indexes
-// memory.jsonl), a warm sample page, its last page of steps, the cell's sample table and side by side, over real HTTP.
-// Run: npx tsx bench/view.ts [--samples N]   → table on stdout, bench-out/view.json.
+// 5,000-token chunks: 735 memory updates per sample, each memory ~1,024 tokens of notes of which one or two change at
+// every step, encoded as a run writes them: keyframes and edits, harness/memory/trace-codec.ts). Measures the time to
+// load the runs, the first sample page (which indexes memory.jsonl), a warm sample page, a page in the middle and the
+// last page of steps (rebuilt from their keyframes), the cell's sample table and side by side, over real HTTP.
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ import { parseArgs } from 'node:util';
 import { loadViewRuns } from '../cli/commands/view.js';
 import { builtinCatalog } from '../generators/index.js';
 import { memoryHash } from '../harness/memory/trace-line.js';
+import { MemoryTraceEncoder } from '../harness/memory/trace-codec.js';
+import { splitSegments } from '../harness/memory/memory-delta.js';
 import { retention } from '../harness/memory/retention.js';
 import type { SampleRecord } from '../harness/types.js';
 import { startView } from '../reports/view/server.js';
@@ -22,13 +24,18 @@ const CHUNK = 5000;
 const UPDATES = Math.ceil(TOKENS / CHUNK);
 const WORDS = ['memory', 'Alice', 'wrote', 'Paris', 'in', '1987', 'the', 'document', 'says', 'that', 'river', 'bank'];
 
-/** ~1,024 tokens of notes (about 700 words), a few of them rewritten at each step. */
+/** ~1,024 tokens of notes: a status line that changes at every step, then 30 notes of ~25 words, the oldest
+ *  dropped and a new one added every other step. */
 function memoryAt(sample: number, step: number): string {
-  const words: string[] = [];
-  for (let i = 0; i < 700; i++) words.push(WORDS[(i * 7 + sample + (i % 50 === 0 ? step : 0)) % WORDS.length]);
-  words.push(`step ${step}.`);
-  if (step >= 100) words.push('The author is Alice Liddell.');
-  return words.join(' ');
+  const notes = [`>> step ${step}: reading chunk ${step} of the document for sample ${sample}.`];
+  const first = Math.floor(step / 2);
+  for (let n = first; n < first + 30; n++) {
+    const words: string[] = [];
+    for (let i = 0; i < 25; i++) words.push(WORDS[(n * 7 + i * 3 + sample) % WORDS.length]);
+    notes.push(`#${n} ${words.join(' ')}.`);
+  }
+  if (step >= 100) notes.push('The author is Alice Liddell.');
+  return notes.join('\n');
 }
 
 function record(index: number, method: string, holds: string): SampleRecord {
@@ -76,7 +83,8 @@ async function main(): Promise<void> {
     ];
     writeFileSync(join(dir, 'samples.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const fd = openSync(join(dir, 'memory.jsonl'), 'w');
-    for (let s = 0; s < SAMPLES; s++)
+    for (let s = 0; s < SAMPLES; s++) {
+      const encoder = new MemoryTraceEncoder();
       for (let c = 0; c < UPDATES; c++) {
         const memory = memoryAt(s, c);
         const line = {
@@ -85,12 +93,13 @@ async function main(): Promise<void> {
           chunk: c,
           tokens: 1024,
           hash: memoryHash(memory),
-          memory,
+          ...encoder.encode(c, memory, splitSegments(memory)),
           gold: [c >= 100],
           holds: c >= 100,
         };
         writeSync(fd, JSON.stringify(line) + '\n');
       }
+    }
     closeSync(fd);
     const bytes = statSync(join(dir, 'memory.jsonl')).size;
     const facets = builtinCatalog().reportFacets.all();
@@ -109,6 +118,7 @@ async function main(): Promise<void> {
     const rows: Array<[string, { ms: number; value: number }]> = [
       ['sample page, first (indexes memory.jsonl)', await get(sample)],
       ['sample page, again', await get(sample)],
+      ['sample page, middle steps', await get(`${sample}&from=${STEPS_PER_PAGE * 14}`)],
       ['sample page, last steps', await get(`${sample}&from=${lastPage}`)],
       [
         'sample page, another sample',

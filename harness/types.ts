@@ -172,6 +172,8 @@ export interface GeneratedSample {
   /** Where the gold evidence lies in the context, as token spans (supporting paragraphs, needles, the vt chain), where
    *  the generator knows it. Never shown to any model; the record keeps it and the chunks it falls in. */
   evidence?: EvidenceSpan[];
+  /** Where the generator cannot know it: why (e.g. a dataset whose rows do not say), for the record and bench view. */
+  evidenceNote?: string;
 }
 
 /** A stretch of the context's token ids [start, end) that holds gold evidence. */
@@ -415,6 +417,8 @@ export interface SampleRecord {
   metadata: Record<string, unknown>;
   /** Where the gold evidence lies (Sample.evidence), when the generator knows it. */
   evidence?: EvidenceSpan[];
+  /** Why the generator cannot say where it lies (Sample.evidenceNote). */
+  evidenceNote?: string;
   /** For a method with a memory (MemAgent): the chunks holding evidence and when the memory held the gold. */
   memory?: MemoryRetention;
   /** The method's output extras (MethodOutput.extra: windows, final_memory, middle_truncated, prompt_tokens, ...).

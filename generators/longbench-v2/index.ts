@@ -51,6 +51,8 @@ function prepare(env: TaskEnv): PreparedTask {
         question: v2Problem(row),
         answers: [row.answer],
         context: textContext(parts.context, env.tokenizer),
+        evidenceNote:
+          "LongBench v2's items do not say where in the document the answer's evidence lies, so no chunk is marked.",
         metric: LONGBENCH_V2_METRIC,
         prompt: {
           fullContext: parts.fullContext,

@@ -59,6 +59,7 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset, e: boole
         question: questionOf(row, dataset),
         answers: row.answers,
         context: textContext(row.context, env.tokenizer),
+        evidenceNote: LONGBENCH_NO_EVIDENCE,
         metric,
         // A LongBench-E sample is scored and exported as `<dataset>_e` (pred_e/ for eval.py --e).
         scoring: { dataset: e ? `${dataset}_e` : row.dataset, allClasses: row.all_classes },
@@ -90,6 +91,10 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset, e: boole
     },
   };
 }
+
+/** LongBench's rows give the context and the answers, not where in the context the answer rests. */
+export const LONGBENCH_NO_EVIDENCE =
+  "LongBench's rows do not say where in the context the answer's evidence lies, so no chunk is marked.";
 
 /** Rows of the fixture bundled for `dataset` (datasets/longbench/fixtures), 0 when there is none. */
 function fixtureRows(dataset: LongBenchDataset): number {

@@ -7,7 +7,7 @@
 // Words come from datasets/words (9,214 adjectives and nouns) instead of wonderwords' nouns, adjectives and verbs;
 // n is capped at that pool, as MemAgent caps it (RULER switches to its english_words.json, not bundled), so contexts
 // stop growing near 220K tokens (docs/PROTOCOLS.md D23).
-import type { Tokenizer } from '../../harness/types.js';
+import type { EvidenceSpan, Tokenizer } from '../../harness/types.js';
 import { rngFor } from '../../harness/util/rng.js';
 import { loadWordLists } from './keys.js';
 import { fitUnits, type SizingRule } from './sizing.js';
@@ -129,6 +129,37 @@ function lastAfterShuffle(seed: number, m: number): number {
   return m > 1 ? rngFor('ruler-cwe-order', seed).below(m) : 0;
 }
 
+/** The answer rests on every occurrence of the common words: one span per common word, from its first occurrence
+ *  to its last (item number included), in answer order. */
+function commonWordSpans(
+  list: Int32Array,
+  common: ArrayLike<number>,
+  words: readonly string[],
+  codec: CweCodec,
+): EvidenceSpan[] {
+  const rank = new Map<number, number>();
+  for (let k = 0; k < common.length; k++) rank.set(common[k], k);
+  const first = new Float64Array(common.length).fill(-1);
+  const end = new Float64Array(common.length);
+  const times = new Int32Array(common.length);
+  let at = 0;
+  for (let i = 0; i < list.length; i++) {
+    const len = codec.numbers.length(i) + codec.words.length(list[i]);
+    const k = rank.get(list[i]);
+    if (k !== undefined) {
+      if (first[k] < 0) first[k] = at;
+      end[k] = at + len;
+      times[k]++;
+    }
+    at += len;
+  }
+  return Array.from(common, (w, k) => ({
+    label: `common word "${words[w]}" (${times[k]} times, first to last)`,
+    start: first[k],
+    end: end[k],
+  }));
+}
+
 export function cweBuilder(env: SyntheticEnv): SyntheticBuilder {
   const { tokenizer, seed, flavour, seams, tokensToGenerate } = env;
   const words = cweWordPool();
@@ -203,6 +234,7 @@ export function cweBuilder(env: SyntheticEnv): SyntheticBuilder {
       prompt,
       answers: common,
       context,
+      evidence: commonWordSpans(list, perm.subarray(0, CWE_COMMON), words, codec),
       promptTokens: total(u) - tokensToGenerate,
       units: u,
       metadata: {

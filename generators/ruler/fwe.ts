@@ -3,6 +3,7 @@
 // int(N · k^-2 / ζ(2)) times; the words, shuffled, are joined by single spaces. The answer is ranks 2–4.
 // Vocabulary size: (budget − 50) // 50 (RULER) or budget // 50 (MemAgent's copy). Only ranks with a count of at
 // least one are tokenized (about √(0.6·N) of them), so the vocabulary costs nothing at 512K.
+import type { EvidenceSpan } from '../../harness/types.js';
 import { rngFor } from '../../harness/util/rng.js';
 import { fitUnits, type SizingRule } from './sizing.js';
 import { checkStreams, frameOf, framedTokens, IdMemo, segmentContext } from './segments.js';
@@ -59,6 +60,43 @@ export function fweOrder(seed: number, counts: readonly number[]): Int32Array {
     list[j] = t;
   }
   return list;
+}
+
+/** Token counts of " word" per rank. */
+function spacedLengths(ranks: number, spaced: (k: number) => Uint32Array): Int32Array {
+  return Int32Array.from({ length: ranks }, (_, k) => spaced(k).length);
+}
+
+/** The answer (ranks 2–4) rests on every occurrence of those words: one span per answer word, from its first
+ *  occurrence to its last, in answer order. The text's first word is bare (`firstTokens`), the others spaced. */
+function frequentWordSpans(
+  order: Int32Array,
+  vocab: readonly string[],
+  spaced: Int32Array,
+  firstTokens: number,
+): EvidenceSpan[] {
+  const ranks = [1, 2, 3];
+  const first = [-1, -1, -1];
+  const end = [0, 0, 0];
+  const times = [0, 0, 0];
+  let at = 0;
+  for (let i = 0; i < order.length; i++) {
+    const len = i === 0 ? firstTokens : spaced[order[i]];
+    const k = order[i] - 1;
+    if (k >= 0 && k < 3) {
+      if (first[k] < 0) first[k] = at;
+      end[k] = at + len;
+      times[k]++;
+    }
+    at += len;
+  }
+  return ranks
+    .map((r, k) => ({
+      label: `frequent word "${vocab[r]}" (rank ${r + 1}, ${times[k]} times, first to last)`,
+      start: first[k],
+      end: end[k],
+    }))
+    .filter((_, k) => times[k] > 0);
 }
 
 export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
@@ -121,6 +159,7 @@ export function fweBuilder(env: SyntheticEnv): SyntheticBuilder {
       prompt,
       answers: m.vocab.slice(1, 4),
       context: segmentContext(order.length, segments, tokens),
+      evidence: frequentWordSpans(order, m.vocab, spacedLengths(counts.length, m.spaced), m.bare(order[0]).length),
       promptTokens: built.total - tokensToGenerate,
       units: u,
       metadata: {

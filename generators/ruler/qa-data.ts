@@ -23,6 +23,9 @@ export interface QaQuestion {
   /** Pool indices of the question's own documents, and of its article's other paragraphs (SQuAD). */
   own: number[];
   more: number[];
+  /** Pool indices of the documents that hold the answer's evidence: SQuAD's paragraph; HotpotQA's supporting
+   *  paragraphs (those its supporting_facts name; none where a record has no supporting_facts). */
+  gold: number[];
 }
 
 export interface QaData {
@@ -119,7 +122,7 @@ function parseSquad(file: string): { docs: string[]; questions: QaQuestion[] } {
           throw bad(`${p.where}.qas[${k}]`, 'has an answer without a text');
         const impossible = r.is_impossible === undefined ? outputs.length === 0 : r.is_impossible === true;
         if (impossible || outputs.length === 0) return;
-        questions.push({ query: r.question, outputs, own: [own], more: article.filter((d) => d !== own) });
+        questions.push({ query: r.question, outputs, own: [own], more: article.filter((d) => d !== own), gold: [own] });
       });
     }
   }
@@ -137,11 +140,11 @@ export function loadHotpotQa(path?: string): QaData {
 /** The pool and questions of a HotpotQA file (validated), one record at a time. */
 function parseHotpotQa(file: string): { docs: string[]; questions: QaQuestion[] } {
   const rendered: string[][] = [];
-  const raw: Array<{ query: string; answer: string }> = [];
+  const raw: Array<{ query: string; answer: string; gold: number[] }> = [];
   scanRows(
     file,
     (value, ref) => {
-      const r = value as { question?: unknown; answer?: unknown; context?: unknown };
+      const r = value as { question?: unknown; answer?: unknown; context?: unknown; supporting_facts?: unknown };
       const bad = (what: string) => rowError(file, ref, `${what}; expected ${HOTPOT_EXPECTED}`);
       if (typeof r !== 'object' || r === null || Array.isArray(r)) throw bad('not a JSON object');
       if (typeof r.question !== 'string' || typeof r.answer !== 'string') throw bad('lacks question/answer strings');
@@ -158,7 +161,13 @@ function parseHotpotQa(file: string): { docs: string[]; questions: QaQuestion[] 
           return renderParagraph(p[0], p[1] as string[]);
         }),
       );
-      raw.push({ query: r.question, answer: r.answer });
+      // The supporting paragraphs' titles (a record without supporting_facts names none).
+      const supporting = new Set<string>();
+      if (Array.isArray(r.supporting_facts))
+        for (const f of r.supporting_facts) if (Array.isArray(f) && typeof f[0] === 'string') supporting.add(f[0]);
+      const gold: number[] = [];
+      r.context.forEach((p, k) => supporting.has((p as [string])[0]) && gold.push(k));
+      raw.push({ query: r.question, answer: r.answer, gold });
     },
     { gzip: true },
   );
@@ -169,6 +178,7 @@ function parseHotpotQa(file: string): { docs: string[]; questions: QaQuestion[] 
     outputs: [q.answer],
     own: rendered[i].map((t) => indexOf.get(t)!),
     more: [],
+    gold: q.gold.map((k) => indexOf.get(rendered[i][k])!),
   }));
   return { docs, questions };
 }

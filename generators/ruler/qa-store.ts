@@ -14,6 +14,8 @@ import type { Tokenizer } from '../../harness/types.js';
 import { DOC_SEPARATOR, idsFileBytes, writeIdsFile } from '../ruler-hqa/pool.js';
 
 const VERSION = 1;
+/** The documents file's own version: 2 since its questions carry their gold documents. */
+const DOCS_VERSION = 2;
 
 /** The sorted distinct documents of a qa data file. */
 export interface QaDocs {
@@ -75,7 +77,7 @@ interface DocsHeader<Q> {
 }
 
 const docsFile = (dataset: string, sha256: string) =>
-  join(poolCacheDir(), `qa-docs-${dataset}-${sha256.slice(0, 16)}-v${VERSION}.bin`);
+  join(poolCacheDir(), `qa-docs-${dataset}-${sha256.slice(0, 16)}-v${DOCS_VERSION}.bin`);
 
 /** Opens a documents file; undefined when it is missing or not the one for (dataset, sha256). */
 function openDocs<Q>(file: string, dataset: string, sha256: string): { docs: QaDocs; questions: Q[] } | undefined {
@@ -90,7 +92,8 @@ function openDocs<Q>(file: string, dataset: string, sha256: string): { docs: QaD
     const raw = readAt(fd, 4, headerBytes);
     if (!raw) throw new Error('short');
     const header = JSON.parse(Buffer.from(raw).toString('utf8')) as DocsHeader<Q>;
-    if (header.version !== VERSION || header.dataset !== dataset || header.sha256 !== sha256) throw new Error('stale');
+    if (header.version !== DOCS_VERSION || header.dataset !== dataset || header.sha256 !== sha256)
+      throw new Error('stale');
     const { bytes, firsts } = header;
     const offsets = new Float64Array(bytes.length + 1);
     offsets[0] = 4 + headerBytes;
@@ -124,7 +127,7 @@ function writeDocs<Q>(
   try {
     const encoded = texts.map((t) => Buffer.from(t, 'utf8'));
     const header: DocsHeader<Q> = {
-      version: VERSION,
+      version: DOCS_VERSION,
       dataset,
       sha256,
       bytes: encoded.map((b) => b.length),

@@ -8,7 +8,7 @@
 // Documents and their ids (of `document + "\n\n"`) are read from the on-disk pool cache one at a time
 // (generators/ruler/qa-store.ts), so a sample's memory does not grow with the pool or the length.
 import { UserError } from '../../harness/errors.js';
-import type { Tokenizer } from '../../harness/types.js';
+import type { EvidenceSpan, Tokenizer } from '../../harness/types.js';
 import { rngFor, type Rng } from '../../harness/util/rng.js';
 import { HeaderCache } from '../ruler-hqa/build.js';
 import { fitUnits, type SizingRule } from './sizing.js';
@@ -171,12 +171,16 @@ export function qaBuilder(env: SyntheticEnv, data: QaData): SyntheticBuilder {
       let ctxTokens = 0;
       const ownPositions: number[] = [];
       const ownSet = new Set(q.own);
+      const goldSet = new Set(q.gold ?? []);
+      const evidence: EvidenceSpan[] = [];
       for (let i = 0; i < D; i++) {
         const d = docAt(i);
+        const start = ctxTokens;
         ctxTokens += clean(d)
           ? headers.header(i + 1).length + (i === D - 1 ? bare(d).length : pool.counts[d])
           : idsAt(i).length;
         if (ownSet.has(d)) ownPositions.push(i + 1);
+        if (goldSet.has(d)) evidence.push({ label: `gold paragraph (Document ${i + 1})`, start, end: ctxTokens });
       }
       const promptTokens = framedTokens(seams, frame, ctxTokens, 'Document', docs.text(docAt(D - 1)));
       if (promptTokens + tokensToGenerate > budget && u > 1 && guard < 1000) {
@@ -187,6 +191,7 @@ export function qaBuilder(env: SyntheticEnv, data: QaData): SyntheticBuilder {
         prompt,
         answers: q.outputs,
         context: segmentContext(D, { ids: idsAt, text: textAt }, ctxTokens),
+        ...(evidence.length ? { evidence } : {}),
         promptTokens,
         units: u,
         metadata: {

@@ -17,6 +17,32 @@ export function goldInMemory(memory: string, answers: readonly string[]): boolea
   });
 }
 
+/**
+ * goldInMemory over a memory given as segments (harness/memory/memory-delta.ts), for one sample's memories in turn:
+ * each segment is normalised once and kept while the memory keeps it, so a memory that changes a few notes per chunk
+ * costs those notes. Segments end at whitespace, so their normalisations joined by a space are the whole text's.
+ */
+export class GoldMatcher {
+  private golds: string[];
+  private normalised = new Map<string, string>();
+  constructor(answers: readonly string[]) {
+    this.golds = answers.map((a) => normalizeAnswer(a));
+  }
+  flags(segments: readonly string[]): boolean[] {
+    const next = new Map<string, string>();
+    const parts: string[] = [];
+    for (const seg of segments) {
+      let n = next.get(seg) ?? this.normalised.get(seg);
+      if (n === undefined) n = normalizeAnswer(seg);
+      next.set(seg, n);
+      if (n !== '') parts.push(n);
+    }
+    this.normalised = next;
+    const text = ` ${parts.join(' ')} `;
+    return this.golds.map((gold) => gold !== '' && text.includes(` ${gold} `));
+  }
+}
+
 /** Whether a memory holding `flags` (goldInMemory) holds the gold under `metric`. */
 export function holdsGold(flags: readonly boolean[], metric: string): boolean {
   if (flags.length === 0) return false;

@@ -1,7 +1,9 @@
-// memory.jsonl: one line per memory-update call. The memory text is written only where it differs from the same
-// sample's previous chunk (`memory` absent = unchanged; `hash` names it either way), so a memory that stays put
-// over hundreds of chunks costs a short line each.
+// memory.jsonl: one line per memory-update call. A line carries its memory in full (`memory`) only at a keyframe: a
+// unit's first line in a process, and every KEYFRAME_EVERY chunks after it. Otherwise it carries an edit of the
+// previous chunk's memory (`delta`, harness/memory/memory-delta.ts), or neither where the memory stayed the same;
+// `hash` names the text either way, so a reader checks what it rebuilt (harness/memory/trace-codec.ts).
 import { createHash } from 'node:crypto';
+import type { MemoryDelta } from './memory-delta.js';
 
 export interface MemoryTraceLine {
   /** The sample's id (task/length/index) and method: with `chunk`, what the line is unique by. */
@@ -13,8 +15,10 @@ export interface MemoryTraceLine {
   tokens: number;
   /** sha256 of the memory text, first 16 hex digits. */
   hash: string;
-  /** The memory after this update; absent when the same as after the previous chunk. */
+  /** The memory after this update, at a keyframe. */
   memory?: string;
+  /** Otherwise the memory as an edit of the previous chunk's; neither field: the same as the previous chunk's. */
+  delta?: MemoryDelta;
   /** Per gold answer (the record's `answers`, in order): whether the memory holds it (normalized substring). */
   gold: boolean[];
   /** Whether the memory holds the gold under the sample's metric (MemoryRetention.holds). */

@@ -291,7 +291,14 @@ export class JsonlAppender {
    * ends in half a row, and reported as a RunDirIOError naming the file.
    */
   append(row: unknown): void {
-    const line = Buffer.from(JSON.stringify(row) + '\n');
+    this.appendRows([row]);
+  }
+  /** Appends rows in one write (all or, on a failure, none of them). */
+  appendRows(rows: readonly unknown[]): void {
+    if (rows.length === 0) return;
+    let text = '';
+    for (const row of rows) text += JSON.stringify(row) + '\n';
+    const line = Buffer.from(text);
     guardIO('writing', this.file, () => {
       const start = fstatSync(this.fd).size;
       try {

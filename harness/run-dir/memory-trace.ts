@@ -2,7 +2,8 @@
 // consistent when a run directory is opened again, so each (sample, method, chunk) has one line and every sample's
 // lines run 0, 1, 2... without a gap:
 //   - a finished sample that is not rerun keeps its lines (the first copy of a duplicate);
-//   - an unfinished sample resumed from a checkpoint after n updates keeps chunks 0..n-1 (later ones are redone);
+//   - an unfinished sample resumed from a checkpoint after n updates keeps chunks 0..n-1 (later ones are redone, the
+//     first of them a keyframe: an edit never refers to a line of another process, harness/memory/trace-codec.ts);
 //     if one of those is missing (a worker's line lost in a kill after its checkpoint was saved), the checkpoint is
 //     dropped and the sample restarts, rather than leave a hole;
 //   - a sample that starts over (no checkpoint, --retry-errors) loses its lines.
@@ -75,41 +76,18 @@ export function compactMemoryTrace(file: string, keep: KeepChunks): TraceCompact
   return { dropped: dropped + restartDropped, restart };
 }
 
-/** The last chunk's memory hash of each unit in the file (for writing unchanged memories as references). */
-function lastHashes(file: string): Map<string, { chunk: number; hash: string }> {
-  const out = new Map<string, { chunk: number; hash: string }>();
-  if (!existsSync(file)) return out;
-  for (const { value } of jsonlRows<MemoryTraceLine>(file, { mode: 'lenient' })) {
-    const unit = traceUnitKey(value);
-    const prev = out.get(unit);
-    if (!prev || value.chunk > prev.chunk) out.set(unit, { chunk: value.chunk, hash: value.hash });
-  }
-  return out;
-}
-
-/** Appends memory.jsonl lines, leaving out the memory text where it equals the same unit's previous chunk's. The
- *  file is created on the first line, so a run without a memory agent has none. */
+/** Appends memory.jsonl lines as they come (their memory text is encoded per sample, harness/memory/trace-codec.ts).
+ *  The file is created on the first line, so a run without a memory agent has none. */
 export class MemoryTraceWriter {
   private appender?: JsonlAppender;
-  private last: Map<string, { chunk: number; hash: string }>;
-  constructor(readonly file: string) {
-    this.last = lastHashes(file);
-  }
-  append(line: MemoryTraceLine): void {
-    const unit = traceUnitKey(line);
-    const prev = this.last.get(unit);
-    const row: MemoryTraceLine =
-      prev && prev.chunk === line.chunk - 1 && prev.hash === line.hash ? withoutMemory(line) : line;
+  constructor(readonly file: string) {}
+  /** Appends lines in one write. */
+  append(lines: readonly MemoryTraceLine[]): void {
+    if (lines.length === 0) return;
     this.appender ??= new JsonlAppender(this.file);
-    this.appender.append(row);
-    this.last.set(unit, { chunk: line.chunk, hash: line.hash });
+    this.appender.appendRows(lines);
   }
   close(): void {
     this.appender?.close();
   }
-}
-
-function withoutMemory(line: MemoryTraceLine): MemoryTraceLine {
-  const { memory: _memory, ...rest } = line;
-  return rest;
 }

@@ -134,8 +134,8 @@ export class RunDir {
     return restart;
   }
 
-  appendMemory(line: MemoryTraceLine): void {
-    this.memory?.append(line);
+  appendMemory(lines: readonly MemoryTraceLine[]): void {
+    this.memory?.append(lines);
   }
 
   close(): void {

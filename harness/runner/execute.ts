@@ -12,7 +12,9 @@ import type {
   SampleRecord,
   Tokenizer,
 } from '../types.js';
-import { evidenceChunks, goldInMemory, holdsGold, retention } from '../memory/retention.js';
+import { evidenceChunks, GoldMatcher, holdsGold, retention } from '../memory/retention.js';
+import { splitSegments } from '../memory/memory-delta.js';
+import { MemoryTraceEncoder } from '../memory/trace-codec.js';
 import { memoryHash, type MemoryTraceLine } from '../memory/trace-line.js';
 import type { CheckpointStore } from '../run-dir/checkpoints.js';
 import type { PromptStore } from '../run-dir/prompt-store.js';
@@ -86,6 +88,8 @@ export async function executeUnit(
   // A method with a memory: per update, whether the memory held the gold (kept in checkpoints like cutCalls).
   const hasMemory = method.chunkTokens !== undefined;
   let holds = resume?.memoryHolds ?? '';
+  const gold = new GoldMatcher(sample.answers);
+  const encoder = onMemory ? new MemoryTraceEncoder() : undefined;
   const output = await method.run(sample, {
     model: env.model,
     tokenizer: env.tokenizer,
@@ -101,17 +105,19 @@ export async function executeUnit(
     onPrompt: env.prompts ? (hash, request) => io(() => env.prompts!.put(hash, request)) : undefined,
     onMemory(update: MemoryUpdate) {
       const memory = redactSecrets(update.memory);
-      const gold = goldInMemory(memory, sample.answers);
-      const held = holdsGold(gold, sample.metric);
+      const segments = splitSegments(memory);
+      const flags = gold.flags(segments);
+      const held = holdsGold(flags, sample.metric);
       holds = holds.slice(0, update.chunk).padEnd(update.chunk, '0') + (held ? '1' : '0');
-      onMemory?.({
+      if (!onMemory || !encoder) return;
+      onMemory({
         sampleId: sample.id,
         method: spec.method,
         chunk: update.chunk,
         tokens: update.tokens,
         hash: memoryHash(memory),
-        memory,
-        gold,
+        ...encoder.encode(update.chunk, memory, segments),
+        gold: flags,
         holds: held,
       });
     },
@@ -176,6 +182,7 @@ export async function executeUnit(
     elapsedMs: Math.round(performance.now() - started),
     metadata: { ...sample.metadata, ...over },
     ...(sample.evidence ? { evidence: sample.evidence } : {}),
+    ...(sample.evidenceNote ? { evidenceNote: sample.evidenceNote } : {}),
     ...(hasMemory ? { memory: retention(holds, evidenceChunks(sample.evidence ?? [], method.chunkTokens!)) } : {}),
     extra: redactDeep(output.extra ?? {}),
   };

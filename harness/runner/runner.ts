@@ -324,14 +324,11 @@ async function runUnits(
     progress.addCalls(calls.length);
   };
   const onMemory = (lines: MemoryTraceLine[]) => {
-    for (const line of lines) {
-      if (failed instanceof RunDirIOError) return;
-      try {
-        runDir.appendMemory(line);
-      } catch (err) {
-        fail(err);
-        return;
-      }
+    if (failed instanceof RunDirIOError) return;
+    try {
+      runDir.appendMemory(lines);
+    } catch (err) {
+      fail(err);
     }
   };
   // Units start in schedule order (p-limit queues FIFO); after an abort or a failure the rest are skipped.

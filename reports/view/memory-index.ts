@@ -3,16 +3,18 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { MemoryTraceLine } from '../../harness/memory/trace-line.js';
 import { traceUnitKey } from '../../harness/memory/trace-line.js';
+import { MemoryTraceDecoder } from '../../harness/memory/trace-codec.js';
 
 interface Span {
   offset: number;
   length: number;
 }
 
-/** A memory step as shown: the line's fields with the memory text resolved (unchanged lines included). */
-export interface MemoryStep extends Omit<MemoryTraceLine, 'memory'> {
-  memory: string;
-  /** The text was the same as the previous chunk's (the line stored only its hash). */
+/** A memory step as shown: the line's fields with the memory text rebuilt (harness/memory/trace-codec.ts). */
+export interface MemoryStep extends Omit<MemoryTraceLine, 'memory' | 'delta'> {
+  /** null: the text cannot be rebuilt (the line edits a text the file no longer holds). */
+  memory: string | null;
+  /** The text was the same as the previous chunk's. */
   unchanged: boolean;
 }
 
@@ -89,7 +91,8 @@ export class MemoryIndex {
     return this.units.get(unit)?.length ?? 0;
   }
 
-  /** Steps [from, from + n) of the unit with their memory text, plus the memory before `from` (for the diff). */
+  /** Steps [from, from + n) of the unit with their memory text, plus the memory before `from` (for the diff). The
+   *  text is rebuilt from the last keyframe at or before `from - 1`. */
   steps(unit: string, from: number, n: number): { steps: MemoryStep[]; before: string | null } {
     const spans = this.units.get(unit) ?? [];
     if (spans.length === 0 || from >= spans.length) return { steps: [], before: null };
@@ -100,23 +103,24 @@ export class MemoryIndex {
         readSync(fd, buf, 0, buf.length, spans[i].offset);
         return JSON.parse(buf.toString('utf8')) as MemoryTraceLine;
       };
-      // The text in force at `from - 1`: walk back to the last line that wrote it out.
-      let before: string | null = null;
-      for (let i = from - 1; i >= 0; i--) {
-        const l = read(i);
-        if (typeof l.memory === 'string') {
-          before = l.memory;
-          break;
-        }
+      const lines = new Map<number, MemoryTraceLine>();
+      let start = Math.max(0, from - 1);
+      for (; start > 0; start--) {
+        const l = read(start);
+        lines.set(start, l);
+        if (typeof l.memory === 'string') break;
       }
+      const decoder = new MemoryTraceDecoder();
+      let before: string | null = null;
       const steps: MemoryStep[] = [];
-      let last = before;
-      for (let i = from; i < Math.min(spans.length, from + n); i++) {
-        const l = read(i);
-        const unchanged = typeof l.memory !== 'string';
-        const memory = unchanged ? (last ?? '') : l.memory!;
-        steps.push({ ...l, memory, unchanged });
-        last = memory;
+      for (let i = start; i < Math.min(spans.length, from + n); i++) {
+        const line = lines.get(i) ?? read(i);
+        const { memory, unchanged } = decoder.next(line);
+        if (i < from) before = memory;
+        else {
+          const { memory: _text, delta: _delta, ...fields } = line;
+          steps.push({ ...fields, memory, unchanged });
+        }
       }
       return { steps, before };
     } finally {

@@ -231,7 +231,10 @@ export function chunkTokensOf(run: ViewRun): number {
 }
 
 function evidenceHtml(run: ViewRun, r: SampleRecord): string {
-  if (!r.evidence?.length) return '<p>The generator did not record where the evidence lies for this sample.</p>';
+  if (!r.evidence?.length)
+    return r.evidenceNote
+      ? `<p>${h(r.evidenceNote)}</p>`
+      : '<p>The generator did not record where the evidence lies for this sample.</p>';
   const chunk = chunkTokensOf(run);
   const rows = r.evidence
     .map((e) => {
@@ -305,7 +308,7 @@ function stepsHtml(run: ViewRun, r: SampleRecord, from: number, compact = false)
     ].join(' ');
     const html = `<article class="step${ev.has(s.chunk) ? ' evidence' : ''}" id="chunk-${s.chunk}">
 <h3>after chunk ${s.chunk} <span class="range">tokens ${s.chunk * chunk}–${Math.min(r.builtTokens, (s.chunk + 1) * chunk)}</span> · ${s.tokens} memory tokens ${badges}</h3>
-<pre class="memory${compact ? ' compact' : ''}">${diffHtml(prev, s.memory)}</pre>
+${s.memory === null ? '<p class="note">This memory cannot be rebuilt: its line in memory.jsonl edits a memory the file does not hold.</p>' : `<pre class="memory${compact ? ' compact' : ''}">${diffHtml(prev, s.memory)}</pre>`}
 </article>`;
     prev = s.memory;
     return html;

@@ -153,14 +153,18 @@ export const MEASUREMENTS: Record<string, Measurement> = {
       'the "this invocation" line prints the peak RSS',
   },
   'memory-trace-size': {
-    what: "memory.jsonl's bytes for a MemAgent sweep on the embedded reader, and the main sweep's at that rate",
+    what: "memory.jsonl's bytes for a MemAgent sweep on the embedded reader, the main sweep's at that rate, and the trace's CPU",
     method:
-      'by hand: `bench run ruler-hqa --lengths 32k,128k,256k --samples 8 --method memagent`, then the size of ' +
-      "memory.jsonl and its line count; the main sweep's updates from `bench run ruler-hqa --method memagent " +
-      '--dry-run` (calls − 128 final calls per length)',
+      'by hand: `bench run ruler-hqa --lengths 512k,1m --samples 16 --method memagent` and `--lengths ' +
+      "32k,128k,256k --samples 8`, then the size of memory.jsonl and its line count; the main sweep's updates from " +
+      '`bench run ruler-hqa --method memagent --dry-run` (calls − 128 final calls per length); the CPU from ' +
+      '`/usr/bin/time -v` over the 512k × 8 run with and without --no-memory-trace, in turn, each in a fresh --out',
   },
   'view-load': {
     what: "bench view's page times on a generated 3.5m cell",
-    method: '`npm run bench:view` and `npm run bench:view -- --samples 128` (bench/view.ts)',
+    method:
+      '`npm run bench:view` and `npm run bench:view -- --samples 128` (bench/view.ts); the real run by hand: ' +
+      '`bench view` on `bench run ruler-hqa --lengths 3.5m --samples 1 --method memagent`, its sample page at ' +
+      'from=0, 350 and 725 over HTTP',
   },
 };

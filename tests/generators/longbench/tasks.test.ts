@@ -9,7 +9,7 @@ import { builtinCatalog } from '../../../generators/index.js';
 import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import type { LengthTarget, TaskDefinition } from '../../../harness/types.js';
 import { buildFixtureRows, FIXTURE_FIRST_QUESTION, toJsonl } from '../../../generators/longbench/fixture-rows.js';
-import { longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
+import { LONGBENCH_NO_EVIDENCE, longbenchGroups, longbenchTasks } from '../../../generators/longbench/index.js';
 import { fixturePath } from '../../../generators/longbench/load.js';
 import { instructionOf } from '../../../generators/longbench/prompts.js';
 import { jsonl, row, tempDir } from './helpers.js';
@@ -107,6 +107,9 @@ test('the Chinese fixtures run: rows as LongBench ships them, scored with the Ch
     assert.equal(s.metadata.language, 'zh');
     assert.equal(s.metadata.fixture, true);
     assert.equal(s.metadata.chat_template, true);
+    // A row does not say where its evidence lies: no spans, and a note saying so for bench view.
+    assert.equal(s.evidence, undefined);
+    assert.equal(s.evidenceNote, LONGBENCH_NO_EVIDENCE);
     assert.equal(getMetric(s.metric).score(s.answers[0], s.answers, s.scoring), 1, name);
   }
   const lsht = byName('longbench/lsht');

@@ -11,7 +11,7 @@ import { loadTokenizer } from '../../../harness/tokenizer/index.js';
 import { cachedQaDocs, cachedQaIds, sha256OfFile } from '../../../generators/ruler/qa-store.js';
 
 const DOCS = ['Alpha paragraph.', '', 'Ünïcode · text', '😀 starts astral', 'x'.repeat(5000)];
-const QUESTIONS = [{ query: 'q?', outputs: ['a'], own: [0], more: [2] }];
+const QUESTIONS = [{ query: 'q?', outputs: ['a'], own: [0], more: [2], gold: [0] }];
 const SHA = 'ab'.repeat(32);
 const tokenizer = loadTokenizer('qwen2.5');
 
@@ -47,7 +47,7 @@ test('documents come back from the cache as parsed, and a hit does not parse the
     ['A', '', 'Ü', '😀', 'x'],
   );
   const files = readdirSync(a);
-  assert.deepEqual(files, [`qa-docs-squad-${SHA.slice(0, 16)}-v1.bin`]);
+  assert.deepEqual(files, [`qa-docs-squad-${SHA.slice(0, 16)}-v2.bin`]);
 
   // Another process (another cache folder holding the same file): served from the file alone.
   const b = useCache('b');

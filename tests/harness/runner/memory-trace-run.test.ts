@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { BIN, startBenchServe } from '../../helpers/bench-serve.js';
 import { rngFor } from '../../../harness/util/rng.js';
 import { mergeCommand } from '../../../cli/commands/merge.js';
+import { MemoryTraceDecoder } from '../../../harness/memory/trace-codec.js';
+import type { MemoryTraceLine } from '../../../harness/memory/trace-line.js';
+import { goldInMemory } from '../../../harness/memory/retention.js';
 
 function lines(file: string): Array<Record<string, any>> {
   return readFileSync(file, 'utf8')
@@ -18,14 +21,19 @@ function lines(file: string): Array<Record<string, any>> {
     .map((l) => JSON.parse(l));
 }
 
-/** The trace as `sample#method#chunk → hash`, failing on a key written twice or a sample's chunks with a gap. */
+/** The trace as `sample#method#chunk → hash`, failing on a key written twice, a sample's chunks with a gap, or a
+ *  memory its lines do not rebuild (an edit of a line that is not the one before it). */
 function trace(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const chunks = new Map<string, number[]>();
+  const decoders = new Map<string, MemoryTraceDecoder>();
   for (const l of lines(join(dir, 'memory.jsonl'))) {
     const key = `${l.sampleId}#${l.method}#${l.chunk}`;
     assert.ok(!out.has(key), `${key} written twice`);
     out.set(key, l.hash);
+    const unit = `${l.sampleId}#${l.method}`;
+    if (!decoders.has(unit)) decoders.set(unit, new MemoryTraceDecoder());
+    assert.notEqual(decoders.get(unit)!.next(l as MemoryTraceLine).memory, null, `${key}: its memory is rebuilt`);
     chunks.set(`${l.sampleId}#${l.method}`, [...(chunks.get(`${l.sampleId}#${l.method}`) ?? []), l.chunk]);
   }
   for (const [unit, cs] of chunks)
@@ -48,8 +56,17 @@ test('a run writes one memory line per update call, and the records hold evidenc
   const t = trace(dir);
   assert.deepEqual([...t.keys()].sort(), updates.map((c) => `${c.sampleId}#${c.method}#${c.step}`).sort());
   const rows = lines(join(dir, 'memory.jsonl'));
-  // The first line of each sample holds its memory text; its gold flags are those of that text.
+  // The first line of each sample holds its memory text, later ones mostly an edit of the one before; each line's
+  // gold flags are those of the text it rebuilds to.
   for (const l of rows.filter((x) => x.chunk === 0)) assert.equal(typeof l.memory, 'string');
+  assert.ok(rows.filter((x) => Array.isArray(x.delta)).length > rows.length / 2, 'most lines are edits');
+  const answers = new Map(lines(join(dir, 'samples.jsonl')).map((r) => [r.id, r.answers as string[]]));
+  const decoders = new Map<string, MemoryTraceDecoder>();
+  for (const l of rows) {
+    if (!decoders.has(l.sampleId)) decoders.set(l.sampleId, new MemoryTraceDecoder());
+    const text = decoders.get(l.sampleId)!.next(l as MemoryTraceLine).memory!;
+    assert.deepEqual(l.gold, goldInMemory(text, answers.get(l.sampleId)!), `${l.sampleId} chunk ${l.chunk}`);
+  }
   for (const rec of lines(join(dir, 'samples.jsonl'))) {
     assert.equal(rec.evidence.length, 2, 'two supporting paragraphs');
     const m = rec.memory;

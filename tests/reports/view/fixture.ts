@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryHash, type MemoryTraceLine } from '../../../harness/memory/trace-line.js';
 import { retention } from '../../../harness/memory/retention.js';
+import { MemoryTraceEncoder } from '../../../harness/memory/trace-codec.js';
+import { splitSegments } from '../../../harness/memory/memory-delta.js';
 import type { SampleRecord } from '../../../harness/types.js';
 import { record } from '../fixtures.js';
 
@@ -41,14 +43,18 @@ export function viewFixture(): { dir: string; outside: string } {
           score: index % 4 === 0 ? 0 : 1,
           status: index === 5 && memagent ? 'error' : 'ok',
           ...(index === 5 && memagent ? { error: 'HTTP 500 <b>from server</b>' } : {}),
-          evidence: [{ label: 'supporting paragraph (Document 7)', start: 61_000, end: 61_400 }],
+          // Sample 7 is as a LongBench record is: no evidence, a note saying why (hostile, to be escaped).
+          ...(index === 7
+            ? { evidenceNote: 'This row names no evidence <b>at all</b>.' }
+            : { evidence: [{ label: 'supporting paragraph (Document 7)', start: 61_000, end: 61_400 }] }),
           ...(memagent ? { memory: retention(index === 0 ? holds : '0', [12]) } : {}),
         }),
       );
     }
   writeFileSync(join(dir, 'samples.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const lines: MemoryTraceLine[] = [];
-  let prev = '';
+  // Encoded as a run writes them: keyframes, edits and unchanged lines.
+  const encoder = new MemoryTraceEncoder();
   for (let chunk = 0; chunk < CHUNKS; chunk++) {
     const memory = memoryAt(chunk);
     lines.push({
@@ -57,11 +63,10 @@ export function viewFixture(): { dir: string; outside: string } {
       chunk,
       tokens: memory.length,
       hash: memoryHash(memory),
-      ...(memory === prev ? {} : { memory }),
+      ...encoder.encode(chunk, memory, splitSegments(memory)),
       gold: [holds[chunk] === '1'],
       holds: holds[chunk] === '1',
     });
-    prev = memory;
   }
   writeFileSync(join(dir, 'memory.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   mkdirSync(join(dir, 'charts'));

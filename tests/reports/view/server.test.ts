@@ -105,6 +105,13 @@ test('a sample page pages its memory steps and marks evidence, entry and exit', 
   assert.match(first.body, /id="chunk-12"[^]*?<ins>[^<]*Alice Liddell/);
 });
 
+test('a sample whose generator cannot place its evidence says why, escaped', async () => {
+  const r = await get(`/run/0/sample?id=${q('ruler-hqa/32k/7')}&method=memagent`);
+  assert.equal(r.status, 200);
+  assert.match(r.body, /<p>This row names no evidence &lt;b&gt;at all&lt;\/b&gt;\.<\/p>/);
+  assert.doesNotMatch(r.body, /<table class="evidence">/);
+});
+
 test('two methods side by side on one sample', async () => {
   const r = await get(`/compare?id=${q(LONG_ID)}&a=0:memagent&b=0:full-context`);
   assert.equal(r.status, 200);
