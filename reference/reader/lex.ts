@@ -1,9 +1,12 @@
-// The question-independent half of the scanner: split a range of text into sentences and their word keys, each key
-// interned once per thread. Scoring a lexed range against a question is then a pass over small integers
-// (scan.ts). The documents of a long haystack recur from sample to sample (RULER-HQA draws them from one pool), so a
-// document body that lies whole inside a section is lexed once and kept (lexedBody): the reader reads its
-// prompt's text as before, it just does not split the same text twice.
+// The scanner's first half: split a range of text into sentences and the ids of their words' keys. Scoring the
+// lexed range against a question is then a pass over small integers (scan.ts). Word ids come from one of two
+// sources: the question's own term table (text read once: the id is the term, or -1), or this thread's vocabulary
+// of every key seen (text lexed once for every question). The documents of a long haystack recur from sample to
+// sample (RULER-HQA draws them from one pool), so a document body that lies whole inside a section is lexed once
+// against the vocabulary and kept by its title (lexedBody): the reader reads its prompt's text as before, it just
+// does not split the same text twice.
 
+import type { KeyTable } from './question.js';
 import { ABBREVIATIONS, CHAR_CLASS, detached, isDigit, isSpace, isUpper, isWideWordChar, keyEnd } from './text.js';
 
 /**
@@ -104,10 +107,18 @@ function push(n: number, v: number): number {
 /**
  * Lexes text[a..b) (lower: its index-aligned lowercase). With split, one sentence per boundary; without, the whole
  * range is one sentence. With closeTail the unfinished last sentence counts; otherwise tailStart marks where it
- * begins (the range's end when it holds no word). Sentences without a word are dropped.
+ * begins (the range's end when it holds no word). Sentences without a word are dropped. Word ids: the question's
+ * term indices (-1 for other words) with `terms`, else vocabulary ids.
  */
-export function lexRange(text: string, lower: string, a: number, b: number, split: boolean, closeTail: boolean): Lexed {
-  if (vocab.keys.length > VOCAB_MAX) resetLexCaches();
+export function lexRange(
+  text: string,
+  lower: string,
+  a: number,
+  b: number,
+  split: boolean,
+  closeTail: boolean,
+  terms: KeyTable | null,
+): Lexed {
   const sents: number[] = [];
   let nWords = 0;
   let sStart = a;
@@ -147,7 +158,7 @@ export function lexRange(text: string, lower: string, a: number, b: number, spli
       sWords++;
       lwStart = ws;
       lwEnd = i;
-      nWords = push(nWords, vocab.idOf(lower, ws, i));
+      nWords = push(nWords, terms !== null ? terms.lookup(lower, ws, i) : vocab.idOf(lower, ws, i));
       continue;
     }
     if (split) {
@@ -202,27 +213,34 @@ function boundaryEnd(text: string, lower: string, i: number, b: number, lwStart:
   return j;
 }
 
-/** Lexed document bodies by their text, bounded by the characters and ints they hold. */
-const bodies = new Map<string, Lexed>();
+/** Lexed document bodies by title (a title may head several bodies), bounded by the characters and ints they hold. */
+const bodies = new Map<string, { body: string; lexed: Lexed }[]>();
 let bodiesSize = 0;
 const BODIES_MAX_SIZE = 48 << 20;
 
 /**
- * The lexed form of a complete document body text[a..b) (split into sentences, its tail closed), from the cache
- * when the same body text was lexed before.
+ * The lexed form (vocabulary ids) of a complete document body text[a..b) under its title, split into sentences
+ * and its tail closed, from the cache when the same body text was lexed before.
  */
-export function lexedBody(text: string, lower: string, a: number, b: number): Lexed {
-  const body = text.slice(a, b);
-  const hit = bodies.get(body);
-  if (hit !== undefined) return hit;
-  const lexed = lexRange(text, lower, a, b, true, true);
-  const size = body.length + lexed.length * 4 + 64;
+export function lexedBody(title: string, text: string, lower: string, a: number, b: number): Lexed {
+  const known = bodies.get(title);
+  if (known !== undefined) {
+    // slice + === compares natively, several times faster than startsWith(body, a) in V8.
+    const body = text.slice(a, b);
+    for (const k of known) if (k.body === body) return k.lexed;
+  }
+  if (vocab.keys.length > VOCAB_MAX) resetLexCaches();
+  const lexed = lexRange(text, lower, a, b, true, true, null);
+  const size = b - a + title.length + lexed.length * 4 + 96;
   if (bodiesSize + size > BODIES_MAX_SIZE) {
     bodies.clear();
     bodiesSize = 0;
   }
-  // A copy, not a slice: a slice would keep the whole prompt alive.
-  bodies.set(detached(body), lexed);
+  // Copies, not slices: a slice would keep the whole prompt alive.
+  const entry = { body: detached(text.slice(a, b)), lexed };
+  const list = bodies.get(title);
+  if (list === undefined) bodies.set(detached(title), [entry]);
+  else list.push(entry);
   bodiesSize += size;
   return lexed;
 }

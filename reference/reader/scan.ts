@@ -144,11 +144,19 @@ class Scorer {
 
   /**
    * Scores a lexed range that starts at text offset `at` (lex.ts) and appends its sentences to out, numbered from
-   * idx0; returns the next sentence number.
+   * idx0; returns the next sentence number. byVocab: its word ids are vocabulary ids, else the question's terms.
    */
-  score(lexed: Lexed, at: number, docIdx: number, doc: DocInfo, idx0: number, out: ScannedSentence[]): number {
+  score(
+    lexed: Lexed,
+    byVocab: boolean,
+    at: number,
+    docIdx: number,
+    doc: DocInfo,
+    idx0: number,
+    out: ScannedSentence[],
+  ): number {
     const q = this.q;
-    const terms = termsById(q);
+    const terms = byVocab ? termsById(q) : null;
     const weight = q.weight;
     const isStop = q.isStop;
     const pairs = q.pairs;
@@ -164,7 +172,7 @@ class Scorer {
       let pairScore = 0;
       let prev = -1;
       for (const wEnd = w + lexed[f + 2]; w < wEnd; w++) {
-        const t = terms.get(lexed[w]);
+        const t = terms === null ? lexed[w] : terms.get(lexed[w]);
         if (t < 0) prev = -1;
         else if (isStop[t] === 0) {
           if (seen[t] !== stamp) {
@@ -270,10 +278,10 @@ export function scanText(q: QuestionInfo, text: string, open: OpenDoc, final: bo
     // A whole document body (after its header, before the next) recurs across samples: lexed once (lex.ts).
     const lexed =
       h > 0 && closeTail
-        ? lexedBody(text, lower, segStart, segEnd)
-        : lexRange(text, lower, segStart, segEnd, true, closeTail);
+        ? lexedBody(docs[curDoc].title ?? '', text, lower, segStart, segEnd)
+        : lexRange(text, lower, segStart, segEnd, true, closeTail, q.table);
     tail = {
-      nextIdx: scorer.score(lexed, segStart, curDoc, docs[curDoc], segIdx, sents),
+      nextIdx: scorer.score(lexed, h > 0 && closeTail, segStart, curDoc, docs[curDoc], segIdx, sents),
       tailStart: segStart + lexedTailStart(lexed),
     };
     if (next === null) break;
@@ -333,7 +341,8 @@ export class StoredScorer {
   private fresh(title: string | null, idx: number, sentence: string): number {
     this.out.length = 0;
     this.scorer.score(
-      lexRange(sentence, lowerAligned(sentence), 0, sentence.length, false, true),
+      lexRange(sentence, lowerAligned(sentence), 0, sentence.length, false, true, this.scorer.q.table),
+      false,
       0,
       0,
       this.doc(title),
