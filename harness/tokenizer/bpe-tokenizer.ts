@@ -1,6 +1,5 @@
 // An exact byte-level BPE tokenizer: pre-tokenize with the vocabulary's own pattern, merge each piece by rank.
 import type { Tokenizer } from '../types.js';
-import { QWEN2_PATTERN, isAscii, qwenAsciiPieceEnd } from './ascii-pieces.js';
 import { bytePairEncode } from './bpe.js';
 import { toJsRegExp } from './pattern.js';
 import { buildTokenTable, type TokenTable } from './token-table.js';
@@ -23,14 +22,11 @@ export class BpeTokenizer implements Tokenizer {
   private readonly specialBytes: Map<number, Buffer>;
   private readonly cache = new Map<string, Uint32Array>();
   private readonly decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-  /** Qwen2's pattern, which ascii-pieces.ts runs by hand on ASCII text. */
-  private readonly asciiQwen: boolean;
 
   constructor(readonly vocab: VocabData) {
     this.id = vocab.name;
     this.table = buildTokenTable(vocab.bpeRanks);
     this.re = toJsRegExp(vocab.patStr);
-    this.asciiQwen = vocab.patStr === QWEN2_PATTERN;
     // Special tokens decode to their text; encode never produces them.
     this.specialBytes = new Map(
       Object.entries(vocab.specialTokens).map(([text, id]) => [id, Buffer.from(text, 'utf8')]),
@@ -66,18 +62,8 @@ export class BpeTokenizer implements Tokenizer {
 
   /** The pattern's pieces of the (normalised) text in order, each with its rank when it is one token. */
   private eachPiece(text: string, onPiece: (rank: number | undefined, piece: string) => void): void {
-    const { textRanks } = this.table;
-    if (this.asciiQwen && isAscii(text)) {
-      // ASCII is its own NFC form.
-      for (let at = 0; at < text.length; ) {
-        const end = qwenAsciiPieceEnd(text, at);
-        const piece = text.slice(at, end);
-        onPiece(textRanks.get(piece), piece);
-        at = end;
-      }
-      return;
-    }
     const s = this.vocab.nfc ? text.normalize('NFC') : text;
+    const { textRanks } = this.table;
     const re = this.re;
     let at = 0;
     re.lastIndex = 0;
