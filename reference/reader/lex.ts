@@ -10,15 +10,18 @@ import type { KeyTable } from './question.js';
 import { ABBREVIATIONS, CHAR_CLASS, detached, isDigit, isSpace, isUpper, isWideWordChar, keyEnd } from './text.js';
 
 /**
- * A lexed range, packed in one array: [sentences, tailStart, then per sentence: start, end, words, then the
- * sentences' word ids in order]. Offsets are relative to the range's start; start/end are trimmed of spaces.
+ * A lexed range, packed in one array: [sentences, tailStart, then per sentence: start, end, words, heavy, then the
+ * sentences' word ids in order]. Offsets are relative to the range's start; start/end are trimmed of spaces; heavy
+ * counts the sentence's digits and non-ASCII characters (what estimateTokens weighs as a token each).
  */
 export type Lexed = Int32Array;
 
 export const lexedSentences = (l: Lexed): number => l[0];
 export const lexedTailStart = (l: Lexed): number => l[1];
-/** Index in l of the first word id (sentence k's fields are at 2 + 3k). */
-export const lexedWordsAt = (l: Lexed): number => 2 + 3 * l[0];
+/** Fields per sentence. */
+export const SENTENCE_FIELDS = 4;
+/** Index in l of the first word id (sentence k's fields are at 2 + SENTENCE_FIELDS * k). */
+export const lexedWordsAt = (l: Lexed): number => 2 + SENTENCE_FIELDS * l[0];
 
 /** Distinct word keys of this thread, each with a small integer id; emptied (with every lexed body) when full. */
 class Vocab {
@@ -131,7 +134,7 @@ export function lexRange(
       while (x < end && isSpace(text.charCodeAt(x))) x++;
       let y = end;
       while (y > x && isSpace(text.charCodeAt(y - 1))) y--;
-      sents.push(x - a, y - a, sWords);
+      sents.push(x - a, y - a, sWords, heavyChars(text, x, y));
     }
     sStart = next;
     sWords = 0;
@@ -180,13 +183,23 @@ export function lexRange(
   else if (sWords > 0) tailStart = sStart;
   // Words of an unfinished tail are not part of any sentence.
   let used = 0;
-  for (let k = 2; k < sents.length; k += 3) used += sents[k];
+  for (let k = 2; k < sents.length; k += SENTENCE_FIELDS) used += sents[k];
   const out = new Int32Array(2 + sents.length + used);
-  out[0] = sents.length / 3;
+  out[0] = sents.length / SENTENCE_FIELDS;
   out[1] = tailStart - a;
   out.set(sents, 2);
   out.set(ints.subarray(0, used), 2 + sents.length);
   return out;
+}
+
+/** Digits and non-ASCII characters in s[a..b). */
+export function heavyChars(s: string, a: number, b: number): number {
+  let n = 0;
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || c >= 128) n++;
+  }
+  return n;
 }
 
 /** If the terminator at i ends a sentence, the index just past it (and any closing quotes); otherwise -1. */

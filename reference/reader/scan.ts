@@ -1,9 +1,19 @@
-// The hot path: one linear pass over a section that finds `Document {i}:` / `Passage {i}:` headers, splits
-// sentences and scores each one against the question. A sentence's score depends only on the question, its own
+// The hot path: one pass over a section that finds `Document {i}:` / `Passage {i}:` headers, splits sentences
+// (lex.ts: whole document bodies are split once per thread) and scores each one against the question. A sentence's score depends only on the question, its own
 // words, its document title and its position in the document, so scores are comparable across chunks.
 
 import type { QuestionInfo } from './question.js';
-import { type Lexed, lexRange, lexedBody, lexedSentences, lexedTailStart, lexedWordsAt, vocab } from './lex.js';
+import {
+  type Lexed,
+  SENTENCE_FIELDS,
+  heavyChars,
+  lexRange,
+  lexedBody,
+  lexedSentences,
+  lexedTailStart,
+  lexedWordsAt,
+  vocab,
+} from './lex.js';
 import { CHAR_CLASS, coreTitle, detached, isDigit, isWideWordChar } from './text.js';
 
 /** Weight of a question term found only in the sentence's document title, relative to finding it in the sentence. */
@@ -29,6 +39,8 @@ export interface ScannedSentence {
   start: number;
   end: number;
   base: number;
+  /** Digits and non-ASCII characters in text[start..end) (lex.ts). */
+  heavy: number;
 }
 
 export interface OpenDoc {
@@ -166,7 +178,7 @@ class Scorer {
     let w = lexedWordsAt(lexed);
     let idx = idx0;
     for (let k = 0; k < sentences; k++) {
-      const f = 2 + 3 * k;
+      const f = 2 + SENTENCE_FIELDS * k;
       const stamp = ++this.stamp;
       let score = 0;
       let pairScore = 0;
@@ -185,7 +197,7 @@ class Scorer {
       }
       let s = score + pairScore + doc.titleBonus + (idx === 0 ? LEAD_BONUS : 0);
       for (const t of doc.titleTerms) if (seen[t] !== stamp) s += TITLE_TERM_FACTOR * weight[t];
-      out.push({ doc: docIdx, idx, start: at + lexed[f], end: at + lexed[f + 1], base: s });
+      out.push({ doc: docIdx, idx, start: at + lexed[f], end: at + lexed[f + 1], base: s, heavy: lexed[f + 3] });
       idx++;
     }
     return idx;
@@ -312,7 +324,7 @@ export class StoredScorer {
   private readonly scorer: Scorer;
   private readonly docs = new Map<string, DocInfo>();
   private readonly out: ScannedSentence[] = [];
-  private readonly scores = new Map<string, number>();
+  private readonly scores = new Map<string, { base: number; heavy: number }>();
   constructor(q: QuestionInfo) {
     this.scorer = new Scorer(q);
   }
@@ -327,13 +339,15 @@ export class StoredScorer {
     }
     return d;
   }
-  score(title: string | null, idx: number, sentence: string): number {
-    const key = detached(`${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`);
+  /** The line's score, and its digits and non-ASCII characters (ScannedSentence.heavy). */
+  score(title: string | null, idx: number, sentence: string): { base: number; heavy: number } {
+    const key = `${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`;
     let s = this.scores.get(key);
     if (s === undefined) {
-      s = this.fresh(title, idx, sentence);
+      s = { base: this.fresh(title, idx, sentence), heavy: heavyChars(sentence, 0, sentence.length) };
       if (this.scores.size >= STORED_SCORES_MAX) this.scores.clear();
-      this.scores.set(key, s);
+      // Kept: a copy, not a slice of this update's prompt.
+      this.scores.set(detached(key), s);
     }
     return s;
   }

@@ -13,6 +13,8 @@ export interface Cand extends MemoryLine {
   /** Position in the pool, the last tie-breaker (memory lines first, then the section in reading order). */
   order: number;
   lowerText: string;
+  /** Digits and non-ASCII characters in text, each about a token (estimateTokens). */
+  heavy: number;
 }
 
 /** A linked document's sentences get this share of the linking document's best score... */
@@ -138,7 +140,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
     const key = keyOf(l.title, l.idx, l.text);
     if (seen.has(key)) continue;
     seen.add(key);
-    const base = stored.score(l.title, l.idx, l.text);
+    const { base, heavy } = stored.score(l.title, l.idx, l.text);
     pool.push({
       title: l.title,
       idx: l.idx,
@@ -147,6 +149,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
       final: base,
       order: pool.length,
       lowerText: l.text.toLowerCase(),
+      heavy,
     });
   }
 
@@ -269,6 +272,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
         final: s.base,
         order: pool.length,
         lowerText: scan.lower.slice(s.start, s.end),
+        heavy: s.heavy,
       });
     }
   }
@@ -321,7 +325,10 @@ export function selectLines(
     const idxDigits = c.title !== null && c.idx >= 0 ? String(c.idx).length : 0;
     const addChars = (idxDigits > 0 ? idxDigits + 2 : 2) + c.text.length + 1 + (header ? c.title!.length + 3 : 0);
     if (chars + addChars > budget.chars) continue;
-    const addTokens = estimateTokensWith(c.text, idxDigits, 3) + (header ? estimateTokensWith(c.title!, 0, 3) : 0);
+    // estimateTokens of the line, from the text's count of digits and non-ASCII characters: the same integers, so
+    // the same float.
+    const lineTokens = idxDigits + c.heavy + (c.text.length + 3 - c.heavy) / 3.6;
+    const addTokens = lineTokens + (header ? estimateTokensWith(c.title!, 0, 3) : 0);
     if (tokens + addTokens > budget.tokens) continue;
     chars += addChars;
     tokens += addTokens;
