@@ -1,9 +1,20 @@
-// The hot path: one linear pass over a section that finds `Document {i}:` / `Passage {i}:` headers, splits
-// sentences and scores each one against the question. A sentence's score depends only on the question, its own
+// The hot path: one pass over a section that finds `Document {i}:` / `Passage {i}:` headers, splits sentences
+// (lex.ts: whole document bodies are split once per thread) and scores each one against the question. A sentence's score depends only on the question, its own
 // words, its document title and its position in the document, so scores are comparable across chunks.
 
 import type { QuestionInfo } from './question.js';
-import { ABBREVIATIONS, CHAR_CLASS, coreTitle, detached, isDigit, isSpace, isUpper, isWideWordChar } from './text.js';
+import {
+  type Lexed,
+  SENTENCE_FIELDS,
+  heavyChars,
+  lexRange,
+  lexedBody,
+  lexedSentences,
+  lexedTailStart,
+  lexedWordsAt,
+  vocab,
+} from './lex.js';
+import { CHAR_CLASS, coreTitle, detached, isDigit, isWideWordChar } from './text.js';
 
 /** Weight of a question term found only in the sentence's document title, relative to finding it in the sentence. */
 const TITLE_TERM_FACTOR = 0.5;
@@ -28,6 +39,8 @@ export interface ScannedSentence {
   start: number;
   end: number;
   base: number;
+  /** Digits and non-ASCII characters in text[start..end) (lex.ts). */
+  heavy: number;
 }
 
 export interface OpenDoc {
@@ -142,80 +155,36 @@ class Scorer {
   }
 
   /**
-   * Scans text[a..b) (lower is its lowercase twin, index-aligned). With split, emits one sentence per boundary;
-   * without, the whole range is one sentence. Returns the start of the unfinished tail (b when none).
+   * Scores a lexed range that starts at text offset `at` (lex.ts) and appends its sentences to out, numbered from
+   * idx0; returns the next sentence number. byVocab: its word ids are vocabulary ids, else the question's terms.
    */
-  scan(
-    text: string,
-    lower: string,
-    a: number,
-    b: number,
+  score(
+    lexed: Lexed,
+    byVocab: boolean,
+    at: number,
     docIdx: number,
     doc: DocInfo,
     idx0: number,
-    split: boolean,
-    closeTail: boolean,
     out: ScannedSentence[],
-  ): { tailStart: number; nextIdx: number } {
+  ): number {
     const q = this.q;
-    const table = q.table;
+    const terms = byVocab ? termsById(q) : null;
     const weight = q.weight;
     const isStop = q.isStop;
     const pairs = q.pairs;
     const n = q.nTerms;
     const seen = this.seen;
-    let stamp = ++this.stamp;
+    const sentences = lexedSentences(lexed);
+    let w = lexedWordsAt(lexed);
     let idx = idx0;
-    let sStart = a;
-    let words = 0;
-    let score = 0;
-    let pairScore = 0;
-    let prev = -1;
-    let lwStart = -1;
-    let lwEnd = -1;
-
-    const close = (end: number, next: number): void => {
-      if (words > 0) {
-        let s = score + pairScore + doc.titleBonus + (idx === 0 ? LEAD_BONUS : 0);
-        for (const t of doc.titleTerms) if (seen[t] !== stamp) s += TITLE_TERM_FACTOR * weight[t];
-        let x = sStart;
-        while (x < end && isSpace(text.charCodeAt(x))) x++;
-        let y = end;
-        while (y > x && isSpace(text.charCodeAt(y - 1))) y--;
-        out.push({ doc: docIdx, idx, start: x, end: y, base: s });
-        idx++;
-      }
-      sStart = next;
-      words = 0;
-      score = 0;
-      pairScore = 0;
-      prev = -1;
-      stamp = ++this.stamp;
-    };
-
-    let i = a;
-    while (i < b) {
-      const c = text.charCodeAt(i);
-      const cls = c < 128 ? CHAR_CLASS[c] : isWideWordChar(c) ? 1 : 0;
-      if (cls === 1) {
-        const ws = i;
-        i++;
-        while (i < b) {
-          const c2 = text.charCodeAt(i);
-          if (c2 < 128 ? CHAR_CLASS[c2] === 1 : isWideWordChar(c2)) i++;
-          else if (
-            (c2 === 44 || c2 === 46) &&
-            i + 1 < b &&
-            isDigit(text.charCodeAt(i + 1)) &&
-            isDigit(text.charCodeAt(i - 1))
-          )
-            i++;
-          else break;
-        }
-        words++;
-        lwStart = ws;
-        lwEnd = i;
-        const t = table.lookup(lower, ws, i);
+    for (let k = 0; k < sentences; k++) {
+      const f = 2 + SENTENCE_FIELDS * k;
+      const stamp = ++this.stamp;
+      let score = 0;
+      let pairScore = 0;
+      let prev = -1;
+      for (const wEnd = w + lexed[f + 2]; w < wEnd; w++) {
+        const t = terms === null ? lexed[w] : terms.get(lexed[w]);
         if (t < 0) prev = -1;
         else if (isStop[t] === 0) {
           if (seen[t] !== stamp) {
@@ -225,58 +194,64 @@ class Scorer {
           if (prev >= 0 && pairs.has(prev * n + t)) pairScore += PAIR_BONUS;
           prev = t;
         }
-        continue;
       }
-      if (split) {
-        if (cls === 3) {
-          close(i, i + 1);
-        } else if (cls === 2) {
-          const end = boundaryEnd(text, lower, i, b, lwStart, lwEnd);
-          if (end >= 0) {
-            close(end, end);
-            i = end;
-            continue;
-          }
-        }
-      }
-      i++;
+      let s = score + pairScore + doc.titleBonus + (idx === 0 ? LEAD_BONUS : 0);
+      for (const t of doc.titleTerms) if (seen[t] !== stamp) s += TITLE_TERM_FACTOR * weight[t];
+      out.push({ doc: docIdx, idx, start: at + lexed[f], end: at + lexed[f + 1], base: s, heavy: lexed[f + 3] });
+      idx++;
     }
-    if (!split || closeTail) {
-      close(b, b);
-      return { tailStart: b, nextIdx: idx };
-    }
-    if (words === 0) return { tailStart: b, nextIdx: idx };
-    return { tailStart: sStart, nextIdx: idx };
+    return idx;
   }
+}
+
+/** A question's term indices by vocabulary id (lex.ts), as a small open-addressing table. */
+class TermsById {
+  readonly epoch = vocab.epoch;
+  private readonly ids: Int32Array;
+  private readonly terms: Int32Array;
+  private readonly mask: number;
+  constructor(q: QuestionInfo) {
+    let size = 64;
+    while (size < q.termIndex.size * 4) size <<= 1;
+    this.ids = new Int32Array(size).fill(-1);
+    this.terms = new Int32Array(size);
+    this.mask = size - 1;
+    for (const [key, t] of q.termIndex) {
+      const id = vocab.idOfKey(key);
+      let h = this.slot(id);
+      while (this.ids[h] !== -1 && this.ids[h] !== id) h = (h + 1) & this.mask;
+      this.ids[h] = id;
+      this.terms[h] = t;
+    }
+  }
+  private slot(id: number): number {
+    return Math.imul(id, 0x9e3779b1) >>> 0 & this.mask;
+  }
+  get(id: number): number {
+    let h = this.slot(id);
+    for (;;) {
+      const v = this.ids[h];
+      if (v === id) return this.terms[h];
+      if (v === -1) return -1;
+      h = (h + 1) & this.mask;
+    }
+  }
+}
+
+const termTables = new WeakMap<QuestionInfo, TermsById>();
+
+function termsById(q: QuestionInfo): TermsById {
+  let t = termTables.get(q);
+  if (t === undefined || t.epoch !== vocab.epoch) {
+    t = new TermsById(q);
+    termTables.set(q, t);
+  }
+  return t;
 }
 
 function isWordAt(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   return c < 128 ? CHAR_CLASS[c] === 1 : isWideWordChar(c);
-}
-
-/** If the terminator at i ends a sentence, the index just past it (and any closing quotes); otherwise -1. */
-function boundaryEnd(text: string, lower: string, i: number, b: number, lwStart: number, lwEnd: number): number {
-  let j = i + 1;
-  while (j < b) {
-    const c = text.charCodeAt(j);
-    if (c === 34 || c === 39 || c === 41 || c === 93 || c === 0x201d || c === 0x2019) j++;
-    else break;
-  }
-  if (j === b) return j;
-  if (!isSpace(text.charCodeAt(j))) return -1;
-  let k = j;
-  while (k < b && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
-  if (k < b) {
-    const c = text.charCodeAt(k);
-    if (!(isUpper(c) || isDigit(c) || c === 34 || c === 40 || c === 91 || c === 10 || c === 0x201c || c >= 0x100))
-      return -1;
-  }
-  if (text.charCodeAt(i) === 46 && lwEnd === i && lwStart >= 0) {
-    if (lwEnd - lwStart === 1 && isUpper(text.charCodeAt(lwStart))) return -1;
-    if (lwEnd - lwStart <= 5 && ABBREVIATIONS.has(lower.slice(lwStart, lwEnd))) return -1;
-  }
-  return j;
 }
 
 function lowerAligned(text: string): string {
@@ -311,7 +286,16 @@ export function scanText(q: QuestionInfo, text: string, open: OpenDoc, final: bo
     const next = h < headers.length && headers[h].start < end ? headers[h] : null;
     const segEnd = next === null ? end : next.start;
     const last = next === null;
-    tail = scorer.scan(text, lower, segStart, segEnd, curDoc, docs[curDoc], segIdx, true, !last || final, sents);
+    const closeTail = !last || final;
+    // A whole document body (after its header, before the next) recurs across samples: lexed once (lex.ts).
+    const lexed =
+      h > 0 && closeTail
+        ? lexedBody(docs[curDoc].title ?? '', text, lower, segStart, segEnd)
+        : lexRange(text, lower, segStart, segEnd, true, closeTail, q.table);
+    tail = {
+      nextIdx: scorer.score(lexed, h > 0 && closeTail, segStart, curDoc, docs[curDoc], segIdx, sents),
+      tailStart: segStart + lexedTailStart(lexed),
+    };
     if (next === null) break;
     docs.push(scorer.docInfo(next.title));
     curDoc = docs.length - 1;
@@ -340,7 +324,7 @@ export class StoredScorer {
   private readonly scorer: Scorer;
   private readonly docs = new Map<string, DocInfo>();
   private readonly out: ScannedSentence[] = [];
-  private readonly scores = new Map<string, number>();
+  private readonly scores = new Map<string, { base: number; heavy: number }>();
   constructor(q: QuestionInfo) {
     this.scorer = new Scorer(q);
   }
@@ -355,29 +339,28 @@ export class StoredScorer {
     }
     return d;
   }
-  score(title: string | null, idx: number, sentence: string): number {
-    const key = detached(`${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`);
+  /** The line's score, and its digits and non-ASCII characters (ScannedSentence.heavy). */
+  score(title: string | null, idx: number, sentence: string): { base: number; heavy: number } {
+    const key = `${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`;
     let s = this.scores.get(key);
     if (s === undefined) {
-      s = this.fresh(title, idx, sentence);
+      s = { base: this.fresh(title, idx, sentence), heavy: heavyChars(sentence, 0, sentence.length) };
       if (this.scores.size >= STORED_SCORES_MAX) this.scores.clear();
-      this.scores.set(key, s);
+      // Kept: a copy, not a slice of this update's prompt.
+      this.scores.set(detached(key), s);
     }
     return s;
   }
 
   private fresh(title: string | null, idx: number, sentence: string): number {
     this.out.length = 0;
-    this.scorer.scan(
-      sentence,
-      lowerAligned(sentence),
+    this.scorer.score(
+      lexRange(sentence, lowerAligned(sentence), 0, sentence.length, false, true, this.scorer.q.table),
+      false,
       0,
-      sentence.length,
       0,
       this.doc(title),
       idx,
-      false,
-      true,
       this.out,
     );
     return this.out.length > 0 ? this.out[0].base : 0;

@@ -5,7 +5,7 @@ import type { QuestionInfo } from './question.js';
 import type { MemoryLine } from './memory.js';
 import type { ScanResult } from './scan.js';
 import { storedScorer } from './scan.js';
-import { coreTitle, estimateTokens } from './text.js';
+import { coreTitle, estimateTokensWith } from './text.js';
 
 export interface Cand extends MemoryLine {
   base: number;
@@ -13,6 +13,8 @@ export interface Cand extends MemoryLine {
   /** Position in the pool, the last tie-breaker (memory lines first, then the section in reading order). */
   order: number;
   lowerText: string;
+  /** Digits and non-ASCII characters in text, each about a token (estimateTokens). */
+  heavy: number;
 }
 
 /** A linked document's sentences get this share of the linking document's best score... */
@@ -54,6 +56,29 @@ function containsWord(text: string, word: string, from = 0): number {
     if (!isAlnum(before) && !isAlnum(after)) return at;
     at++;
   }
+}
+
+/** The lines' lowercase texts joined by newlines, with where each begins. */
+function joinedLines(lines: readonly Cand[]): { text: string; starts: number[] } {
+  const starts: number[] = [];
+  let at = 0;
+  for (const c of lines) {
+    starts.push(at);
+    at += c.lowerText.length + 1;
+  }
+  return { text: lines.map((c) => c.lowerText).join('\n'), starts };
+}
+
+/** Index of the line whose text holds position pos (starts ascending, the first 0). */
+function lineAt(starts: readonly number[], pos: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 function isAlnum(c: number): boolean {
@@ -115,7 +140,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
     const key = keyOf(l.title, l.idx, l.text);
     if (seen.has(key)) continue;
     seen.add(key);
-    const base = stored.score(l.title, l.idx, l.text);
+    const { base, heavy } = stored.score(l.title, l.idx, l.text);
     pool.push({
       title: l.title,
       idx: l.idx,
@@ -124,6 +149,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
       final: base,
       order: pool.length,
       lowerText: l.text.toLowerCase(),
+      heavy,
     });
   }
 
@@ -158,6 +184,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
 
   const bonus = new Map<string, number>();
   const all = [...docs.values()];
+  let memoryText: { text: string; starts: number[] } | undefined;
   if (all.length >= 2) {
     const ranked = all
       .filter((d) => d.best > 0)
@@ -176,16 +203,25 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
           if (own.has(s.doc) && s.base > 0) best.push({ base: s.base, text: scan.lower.slice(s.start, s.end) });
       }
       best.sort((a, b) => b.base - a.base);
-      const texts = best.slice(0, 2).map((b) => b.text);
+      // Searched as one text: texts and titles hold no newline, so no match spans the joins (and a newline bounds
+      // a word like a text's edge does).
+      const texts = best
+        .slice(0, 2)
+        .map((b) => b.text)
+        .join('\n');
       for (const d of all) {
         if (d === top || d.coreLower.length < 4) continue;
-        if (texts.some((t) => containsWord(t, d.coreLower) >= 0) && !inQuestion(q, d))
-          give(d.title, LINK_FROM_TOP * top.best);
+        if (containsWord(texts, d.coreLower) >= 0 && !inQuestion(q, d)) give(d.title, LINK_FROM_TOP * top.best);
       }
       if (inQuestion(q, top) || top.coreLower.length < 4) continue;
-      for (const c of pool) {
-        if (c.title !== null && c.title !== top.title && containsWord(c.lowerText, top.coreLower) >= 0)
-          give(c.title, LINK_TO_TOP * top.best);
+      memoryText ??= joinedLines(pool);
+      for (
+        let at = containsWord(memoryText.text, top.coreLower);
+        at >= 0;
+        at = containsWord(memoryText.text, top.coreLower, at + 1)
+      ) {
+        const c = pool[lineAt(memoryText.starts, at)];
+        if (c.title !== null && c.title !== top.title) give(c.title, LINK_TO_TOP * top.best);
       }
       if (scan !== null) {
         for (
@@ -236,6 +272,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
         final: s.base,
         order: pool.length,
         lowerText: scan.lower.slice(s.start, s.end),
+        heavy: s.heavy,
       });
     }
   }
@@ -283,12 +320,15 @@ export function selectLines(
     const g = groups.get(key);
     if (g !== undefined && g.lines.length >= MAX_LINES_PER_DOC && key !== null) continue;
     if (budget.chars - chars < 24) break;
-    const header = g === undefined && c.title !== null ? `[${c.title}]\n` : '';
-    const addChars =
-      (c.title !== null && c.idx >= 0 ? String(c.idx).length + 2 : 2) + c.text.length + 1 + header.length;
+    // `[${title}]\n` before a new group's first line, then `#${idx} ${text}\n` (or `- ${text}\n`): measured unbuilt.
+    const header = g === undefined && c.title !== null;
+    const idxDigits = c.title !== null && c.idx >= 0 ? String(c.idx).length : 0;
+    const addChars = (idxDigits > 0 ? idxDigits + 2 : 2) + c.text.length + 1 + (header ? c.title!.length + 3 : 0);
     if (chars + addChars > budget.chars) continue;
-    const line = c.title !== null && c.idx >= 0 ? `#${c.idx} ${c.text}\n` : `- ${c.text}\n`;
-    const addTokens = estimateTokens(line) + estimateTokens(header);
+    // estimateTokens of the line, from the text's count of digits and non-ASCII characters: the same integers, so
+    // the same float.
+    const lineTokens = idxDigits + c.heavy + (c.text.length + 3 - c.heavy) / 3.6;
+    const addTokens = lineTokens + (header ? estimateTokensWith(c.title!, 0, 3) : 0);
     if (tokens + addTokens > budget.tokens) continue;
     chars += addChars;
     tokens += addTokens;

@@ -122,14 +122,19 @@ export function coreTitle(title: string): string {
 
 /** Rough token count for budgeting: digits and non-ASCII characters cost about one token each. */
 export function estimateTokens(s: string): number {
-  let digits = 0;
+  return estimateTokensWith(s, 0, 0);
+}
+
+/** estimateTokens of `s` with `digits` more digit characters and `others` more ASCII non-digits, unbuilt. */
+export function estimateTokensWith(s: string, digits: number, others: number): number {
+  let d = digits;
   let wide = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits++;
+    if (c >= 48 && c <= 57) d++;
     else if (c >= 128) wide++;
   }
-  return digits + wide + (s.length - digits - wide) / 3.6;
+  return d + wide + (s.length + digits + others - d - wide) / 3.6;
 }
 
 /**
