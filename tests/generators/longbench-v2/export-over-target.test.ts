@@ -4,6 +4,7 @@ import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { longbenchV2ExportLayout } from '../../../generators/longbench-v2/export.js';
 import { LONGBENCH_V2_TASK } from '../../../generators/longbench-v2/index.js';
+import { builtinCatalog } from '../../../generators/index.js';
 import type { SampleRecord } from '../../../harness/types.js';
 import { record } from '../../reports/fixtures.js';
 
@@ -19,7 +20,7 @@ const v2 = (status: SampleRecord['status']) =>
   });
 
 const fields = (status: SampleRecord['status']) => {
-  const placed = longbenchV2ExportLayout.place(v2(status), new Map());
+  const placed = longbenchV2ExportLayout.place(v2(status), builtinCatalog().metrics);
   return Object.fromEntries(placed.row);
 };
 
