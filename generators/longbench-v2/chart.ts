@@ -11,6 +11,7 @@ import {
   groupedBarSizing,
   groupedBars,
   intervalBarsPlugin,
+  intervalBounds,
 } from '../../reports/charts/bars.js';
 import { scoreInterval } from '../../reports/stats/interval.js';
 import { modelLabel } from '../../reports/format.js';
@@ -124,7 +125,7 @@ export function v2ChartFrame(input: V2ChartInput): FramedChart {
     ],
     x: categoryAxis(ticks),
     y: { min: 0, max: 100, stepSize: 20, title: 'accuracy ×100' },
-    plugins: [barValuesPlugin(f) as never, intervalBarsPlugin(bounds) as never],
+    plugins: [barValuesPlugin(f, intervalBounds(bounds)) as never, intervalBarsPlugin(bounds) as never],
   });
 }
 

@@ -13,6 +13,7 @@ import {
   groupedBarSizing,
   groupedBars,
   intervalBarsPlugin,
+  intervalBounds,
   uprightLabelHeight,
 } from '../../reports/charts/bars.js';
 import { modelLabel } from '../../reports/format.js';
@@ -102,7 +103,7 @@ export function eChartFrame(input: EChartInput): FramedChart {
     x: categoryAxis(ticks),
     extraHeight: uprightLabelHeight(labels, ticks, input.size.height),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'score ×100' },
-    plugins: [barValuesPlugin(f) as never, intervalBarsPlugin(bounds) as never],
+    plugins: [barValuesPlugin(f, intervalBounds(bounds)) as never, intervalBarsPlugin(bounds) as never],
   });
 }
 
