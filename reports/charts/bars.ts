@@ -44,7 +44,8 @@ export function barValuesPlugin(px: number, whiskers?: WhiskerBound): Plugin<'ba
       });
       const { chartArea } = chart;
       const layout = placeBarValues(bars, {
-        area: { left: chartArea.left, right: chartArea.right, top: chartArea.top, bottom: chartArea.bottom },
+        // Up to half a line above the plot: frame.ts keeps 0.8 of a line free between a legend and the plot.
+        area: { left: chartArea.left, right: chartArea.right, top: chartArea.top - px * 0.5, bottom: chartArea.bottom },
         height: px,
         measure: (t) => textWidth(t, px),
       });
