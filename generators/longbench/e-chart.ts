@@ -7,6 +7,7 @@ import { chartFrame, renderFrame, type FramedChart } from '../../reports/charts/
 import {
   barAxisMax,
   barValuesPlugin,
+  valueHeadroom,
   categoryAxis,
   categoryLabels,
   categoryTicks,
@@ -103,7 +104,11 @@ export function eChartFrame(input: EChartInput): FramedChart {
     x: categoryAxis(ticks),
     extraHeight: uprightLabelHeight(labels, ticks, input.size.height),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'score ×100' },
-    plugins: [barValuesPlugin(f, intervalBounds(bounds)) as never, intervalBarsPlugin(bounds) as never],
+    headroom: valueHeadroom(yMax, top, f),
+    plugins: [
+      barValuesPlugin(f, intervalBounds(bounds), valueHeadroom(yMax, top, f)) as never,
+      intervalBarsPlugin(bounds) as never,
+    ],
   });
 }
 

@@ -14,9 +14,10 @@ function capOf(width: number): number {
 
 /**
  * Writes each bar's value (already ×100) above it, or above its whisker when `whiskers` gives one, by
- * `placeBarValues`: upright, else all turned 90° where upright ones would touch, else none.
+ * `placeBarValues`: upright, else all turned 90° where upright ones would touch, else none. Labels may rise half a
+ * line above the plot (frame.ts keeps 0.8 of a line free under a legend), and `headroom` (pt, frame's) more.
  */
-export function barValuesPlugin(px: number, whiskers?: WhiskerBound): Plugin<'bar'> {
+export function barValuesPlugin(px: number, whiskers?: WhiskerBound, headroom = 0): Plugin<'bar'> {
   return {
     id: 'barValues',
     afterDatasetsDraw(chart: Chart<'bar'>) {
@@ -44,8 +45,12 @@ export function barValuesPlugin(px: number, whiskers?: WhiskerBound): Plugin<'ba
       });
       const { chartArea } = chart;
       const layout = placeBarValues(bars, {
-        // Up to half a line above the plot: frame.ts keeps 0.8 of a line free between a legend and the plot.
-        area: { left: chartArea.left, right: chartArea.right, top: chartArea.top - px * 0.5, bottom: chartArea.bottom },
+        area: {
+          left: chartArea.left,
+          right: chartArea.right,
+          top: chartArea.top - px * 0.5 - headroom,
+          bottom: chartArea.bottom,
+        },
         height: px,
         measure: (t) => textWidth(t, px),
       });
@@ -71,6 +76,15 @@ export function barValuesPlugin(px: number, whiskers?: WhiskerBound): Plugin<'ba
       ctx.restore();
     },
   };
+}
+
+/**
+ * Room (pt) above the plot for value labels (frame's `headroom`, barValuesPlugin's): none while the value axis runs at
+ * least 10 above the tallest mark (`top`: value or whisker, ×100); else two and a half lines, enough for a turned
+ * "66.67".
+ */
+export function valueHeadroom(yMax: number, top: number, px: number): number {
+  return yMax - top >= 10 ? 0 : px * 2.5;
 }
 
 /**
