@@ -6,11 +6,13 @@ import { DEFAULT_OUTPUT, type ChartOutput, type ChartSize } from '../../reports/
 import { chartFrame, renderFrame, type FramedChart } from '../../reports/charts/frame.js';
 import {
   barValuesPlugin,
+  valueHeadroom,
   categoryAxis,
   categoryTicks,
   groupedBarSizing,
   groupedBars,
   intervalBarsPlugin,
+  intervalBounds,
 } from '../../reports/charts/bars.js';
 import { scoreInterval } from '../../reports/stats/interval.js';
 import { modelLabel } from '../../reports/format.js';
@@ -99,6 +101,11 @@ export function v2ChartFrame(input: V2ChartInput): FramedChart {
       return c.low === null || c.high === null ? null : [c.low, c.high];
     }),
   );
+  const top = Math.max(
+    0,
+    ...bounds.flat().map((b) => (b ? b[1] : 0)),
+    ...SERIES.flatMap((d) => CATEGORIES.map((l) => grid[l][d].value ?? 0)),
+  );
   const labels = CATEGORIES.map((l) => [l === 'all' ? 'all lengths' : l, `n=${grid[l].all.n}`]);
   const ticks = categoryTicks(labels, plotWidth, f, f);
   const modelText = shortModel(input.model, input.isReferenceReader);
@@ -124,7 +131,11 @@ export function v2ChartFrame(input: V2ChartInput): FramedChart {
     ],
     x: categoryAxis(ticks),
     y: { min: 0, max: 100, stepSize: 20, title: 'accuracy ×100' },
-    plugins: [barValuesPlugin(f) as never, intervalBarsPlugin(bounds) as never],
+    headroom: valueHeadroom(100, top, f),
+    plugins: [
+      barValuesPlugin(f, intervalBounds(bounds), valueHeadroom(100, top, f)) as never,
+      intervalBarsPlugin(bounds) as never,
+    ],
   });
 }
 

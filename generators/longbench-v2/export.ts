@@ -2,7 +2,7 @@
 // with pred.py's fields in its order, which LongBench v2's result.py (run in DIR) reads.
 import { join } from 'node:path';
 import { pyStrip } from '../../harness/protocol/pytext.js';
-import { exportName, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
+import { exportName, isScoredStatus, type ExportLayout, type PlacedRow } from '../../harness/formats/export-layout.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { LONGBENCH_V2_TASK } from './index.js';
 import { V2_FIELDS } from './load.js';
@@ -22,8 +22,9 @@ const ITEM_FIELDS = V2_FIELDS.filter((k) => k !== 'answer' && k !== 'context');
 function v2Row(r: SampleRecord): PlacedRow {
   const m = r.metadata;
   const mode = typeof m.v2_prompt === 'string' ? m.v2_prompt : '0shot';
-  // response = output.strip(); a failed sample (which pred.py would not write) goes out with an empty response.
-  const response = r.status === 'ok' ? pyStrip(r.rawOutput) : '';
+  // response = output.strip(); an over-target sample was scored, so it goes out like an ok one (D45); a failed one
+  // (which pred.py would not write) with an empty response.
+  const response = isScoredStatus(r.status) ? pyStrip(r.rawOutput) : '';
   const pred = extractV2Answer(response);
   const first = r.extra?.first_output;
   return {

@@ -7,12 +7,14 @@ import { chartFrame, renderFrame, type FramedChart } from '../../reports/charts/
 import {
   barAxisMax,
   barValuesPlugin,
+  valueHeadroom,
   categoryAxis,
   categoryLabels,
   categoryTicks,
   groupedBarSizing,
   groupedBars,
   intervalBarsPlugin,
+  intervalBounds,
   uprightLabelHeight,
 } from '../../reports/charts/bars.js';
 import { modelLabel } from '../../reports/format.js';
@@ -102,7 +104,11 @@ export function eChartFrame(input: EChartInput): FramedChart {
     x: categoryAxis(ticks),
     extraHeight: uprightLabelHeight(labels, ticks, input.size.height),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'score ×100' },
-    plugins: [barValuesPlugin(f) as never, intervalBarsPlugin(bounds) as never],
+    headroom: valueHeadroom(yMax, top, f),
+    plugins: [
+      barValuesPlugin(f, intervalBounds(bounds), valueHeadroom(yMax, top, f)) as never,
+      intervalBarsPlugin(bounds) as never,
+    ],
   });
 }
 

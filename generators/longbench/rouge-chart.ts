@@ -10,6 +10,7 @@ import { legendModel } from '../../reports/charts/style.js';
 import {
   barAxisMax,
   barValuesPlugin,
+  valueHeadroom,
   categoryAxis,
   categoryLabels,
   uprightLabelHeight,
@@ -150,7 +151,8 @@ export function rougeChartFrame(input: RougeChartInput): FramedChart {
       input.size.height,
     ),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'recall ×100' },
-    plugins: [barValuesPlugin(f) as never],
+    headroom: valueHeadroom(yMax, top, f),
+    plugins: [barValuesPlugin(f, undefined, valueHeadroom(yMax, top, f)) as never],
   });
 }
 

@@ -5,6 +5,7 @@ import type { SummaryRow } from '../../reports/summary.js';
 import {
   barAxisMax,
   barValuesPlugin,
+  valueHeadroom,
   categoryAxis,
   categoryLabels,
   uprightLabelHeight,
@@ -152,7 +153,8 @@ export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
     x: categoryAxis(ticks),
     extraHeight: uprightLabelHeight(labels, ticks, input.size.height),
     y: { min: 0, max: yMax, stepSize: yMax > 50 && yMax % 20 === 0 ? 20 : 10, title: 'score ×100' },
-    plugins: [barValuesPlugin(f) as never],
+    headroom: valueHeadroom(yMax, top, f),
+    plugins: [barValuesPlugin(f, undefined, valueHeadroom(yMax, top, f)) as never],
   });
 }
 

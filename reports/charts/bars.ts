@@ -1,40 +1,90 @@
 // Shared pieces for grouped bar charts: value labels, error and interval whiskers, sizing, axes and series.
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import { fmt2 } from '../format.js';
+import { placeBarValues, type ValueBar } from './bar-values.js';
 import { font, textWidth } from './canvas.js';
 
+/** A bar's whisker from low to high (data units, ×100), or null for none. */
+export type WhiskerBound = (value: unknown, datasetIndex: number, barIndex: number) => [number, number] | null;
+
+/** The whiskers' end caps: half as wide as 4 pt, or a quarter of a narrower bar. */
+function capOf(width: number): number {
+  return Math.min(2, width * 0.25);
+}
+
 /**
- * Writes each bar's value (already ×100) above it, when every value of the chart fits over its bar (all or none, so a
- * missing number never reads as a missing bar).
+ * Writes each bar's value (already ×100) above it, or above its whisker when `whiskers` gives one, by
+ * `placeBarValues`: upright, else all turned 90° where upright ones would touch, else none. Labels may rise half a
+ * line above the plot (frame.ts keeps 0.8 of a line free under a legend), and `headroom` (pt, frame's) more.
  */
-export function barValuesPlugin(px: number): Plugin<'bar'> {
+export function barValuesPlugin(px: number, whiskers?: WhiskerBound, headroom = 0): Plugin<'bar'> {
   return {
     id: 'barValues',
     afterDatasetsDraw(chart: Chart<'bar'>) {
-      const ctx = chart.ctx;
-      ctx.save();
-      ctx.font = font(px);
-      ctx.fillStyle = '#222222';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'bottom';
-      const labels: Array<{ text: string; x: number; y: number }> = [];
-      let fits = true;
+      const y = chart.scales.y;
+      const bars: ValueBar[] = [];
       chart.data.datasets.forEach((ds, i) => {
         const meta = chart.getDatasetMeta(i);
         if (meta.hidden) return;
         meta.data.forEach((bar, j) => {
           const v = ds.data[j];
           if (typeof v !== 'number') return;
-          const text = String(Number(fmt2(v)));
-          const { width } = bar.getProps(['width'], true) as { width: number };
-          if (ctx.measureText(text).width > width * 1.25) fits = false;
-          labels.push({ text, x: bar.x, y: bar.y - 1 });
+          const { width, base } = bar.getProps(['width', 'base'], true) as { width: number; base: number };
+          const b = whiskers?.(v, i, j);
+          bars.push({
+            x: bar.x,
+            width,
+            top: Math.min(bar.y, base),
+            bottom: Math.max(bar.y, base),
+            text: String(Number(fmt2(v))),
+            ...(b
+              ? { whisker: { top: y.getPixelForValue(b[1]), bottom: y.getPixelForValue(b[0]), cap: capOf(width) } }
+              : {}),
+          });
         });
       });
-      if (fits) for (const l of labels) ctx.fillText(l.text, l.x, l.y);
+      const { chartArea } = chart;
+      const layout = placeBarValues(bars, {
+        area: {
+          left: chartArea.left,
+          right: chartArea.right,
+          top: chartArea.top - px * 0.5 - headroom,
+          bottom: chartArea.bottom,
+        },
+        height: px,
+        measure: (t) => textWidth(t, px),
+      });
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.font = font(px);
+      ctx.fillStyle = '#222222';
+      for (const l of layout.labels) {
+        if (layout.rotated) {
+          ctx.save();
+          ctx.translate(l.x, l.y);
+          ctx.rotate(-Math.PI / 2);
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'middle';
+          ctx.fillText(l.text, 0, 0);
+          ctx.restore();
+        } else {
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'bottom';
+          ctx.fillText(l.text, l.x, l.y);
+        }
+      }
       ctx.restore();
     },
   };
+}
+
+/**
+ * Room (pt) above the plot for value labels (frame's `headroom`, barValuesPlugin's): none while the value axis runs at
+ * least 10 above the tallest mark (`top`: value or whisker, ×100); else two and a half lines, enough for a turned
+ * "66.67".
+ */
+export function valueHeadroom(yMax: number, top: number, px: number): number {
+  return yMax - top >= 10 ? 0 : px * 2.5;
 }
 
 /**
@@ -57,10 +107,7 @@ export function categoryTicks(
 
 /** A plugin drawing a whisker with end caps on each bar from `bound`'s low to high (data units, ×100); none where
  *  `bound` gives null. */
-function whiskersPlugin(
-  id: string,
-  bound: (value: unknown, datasetIndex: number, barIndex: number) => [number, number] | null,
-): Plugin<'bar'> {
+function whiskersPlugin(id: string, bound: WhiskerBound): Plugin<'bar'> {
   return {
     id,
     afterDatasetsDraw(chart: Chart<'bar'>) {
@@ -76,7 +123,7 @@ function whiskersPlugin(
           const { width } = bar.getProps(['width'], true) as { width: number };
           const top = y.getPixelForValue(b[1]);
           const bottom = y.getPixelForValue(b[0]);
-          const cap = Math.min(2, width * 0.25);
+          const cap = capOf(width);
           ctx.beginPath();
           ctx.moveTo(bar.x, top);
           ctx.lineTo(bar.x, bottom);
@@ -94,16 +141,26 @@ function whiskersPlugin(
 
 /** Draws ±half-width whiskers (same units as the data) on bars; halfWidths[datasetIndex][barIndex]. */
 export function errorBarsPlugin(halfWidths: number[][]): Plugin<'bar'> {
-  return whiskersPlugin('errorBars', (v, i, j) => {
+  return whiskersPlugin('errorBars', errorBounds(halfWidths));
+}
+
+/** ±halfWidths[datasetIndex][barIndex] around each bar's value, within 0..100. */
+export function errorBounds(halfWidths: number[][]): WhiskerBound {
+  return (v, i, j) => {
     const h = halfWidths[i]?.[j];
     if (typeof v !== 'number' || h === undefined || !(h > 0)) return null;
     return [Math.max(0, v - h), Math.min(100, v + h)];
-  });
+  };
+}
+
+/** Each bar's interval low to high; bounds[datasetIndex][barIndex], null for none. */
+export function intervalBounds(bounds: ReadonlyArray<ReadonlyArray<[number, number] | null>>): WhiskerBound {
+  return (_, i, j) => bounds[i]?.[j] ?? null;
 }
 
 /** Draws whiskers from each bar's interval low to high (×100); bounds[datasetIndex][barIndex], null for none. */
 export function intervalBarsPlugin(bounds: ReadonlyArray<ReadonlyArray<[number, number] | null>>): Plugin<'bar'> {
-  return whiskersPlugin('intervalBars', (_, i, j) => bounds[i]?.[j] ?? null);
+  return whiskersPlugin('intervalBars', intervalBounds(bounds));
 }
 
 /**

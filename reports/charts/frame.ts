@@ -44,6 +44,8 @@ export interface ChartFrame {
   plugins?: Plugin[];
   /** Height (pt) added for long upright category labels. */
   extraHeight?: number;
+  /** Room (pt) added between the legend and the plot, for value labels over bars that reach the plot's top. */
+  headroom?: number;
 }
 
 /** A chart ready to render: its configuration, its height in pt, and its caption. */
@@ -131,8 +133,9 @@ export function chartFrame(frame: ChartFrame): FramedChart {
   const y = frame.y;
   const block = titleBlock(frame.size, frame.output, frame.title, frame.subtitle);
   const legend = layoutLegend(frame.legend, frame.size.width - 2 * MARGIN, f);
-  const top = MARGIN + block.height + legend.height + (legend.height ? f * 0.8 : f * 0.4);
-  const height = grownHeight(frame.size, top, frame.extraHeight ?? 0);
+  const top = MARGIN + block.height + legend.height + (legend.height ? f * 0.8 : f * 0.4) + (frame.headroom ?? 0);
+  // Headroom comes out of the plot, not on top of the print size.
+  const height = grownHeight(frame.size, top - (frame.headroom ?? 0), frame.extraHeight ?? 0);
   const axisTitle = { display: true, font: { size: f } };
   // The value axis's title in lines no longer than the plot is tall (about: less the length axis's ticks and title),
   // so that it never runs past the plot into the legend or off the figure.

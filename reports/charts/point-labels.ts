@@ -79,7 +79,8 @@ export function clusterPoints(points: readonly LabelPoint[]): PointCluster[] {
     });
 }
 
-function overlap(a: Box, b: Box): number {
+/** The area two boxes share (0 when apart or touching). */
+export function overlap(a: Box, b: Box): number {
   const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
   const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
   return w > 0 && h > 0 ? w * h : 0;
