@@ -3,6 +3,7 @@
 // per skill list (the reader is a pure function).
 
 import type { ReaderSkill, SkilledQuestion } from '../../harness/reader-skill.js';
+import { hashRange } from './lex.js';
 import { STOP_KEYS, STOP_WORDS, WEAK_WORDS, isUpper, isWordChar, keyEnd, keyOf, spacedWords } from './text.js';
 
 export type AnswerType =
@@ -377,11 +378,6 @@ export class KeyTable {
   }
 }
 
-function hashRange(s: string, a: number, b: number): number {
-  let h = 2166136261;
-  for (let i = a; i < b; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return (h ^ (h >>> 15)) >>> 0;
-}
 
 const CACHE_SIZE = 64;
 const caches = new WeakMap<readonly ReaderSkill[], Map<string, QuestionInfo>>();
