@@ -10,8 +10,10 @@ import type { MemoryTraceLine } from '../memory/trace-line.js';
 import type { FromWorker, ToWorker, UnitWorkerData } from './unit-worker.js';
 
 /** A worker's old-generation heap cap: V8 otherwise lets garbage from millions of decoded chunks grow to GBs before
- *  collecting. A unit's live data (cached pool ids, one window, one memory, one 120K-token prompt) is far smaller. */
-const WORKER_HEAP_MB = 384;
+ *  collecting. A unit's live data (cached pool ids, the reader's lexed bodies, one window, one memory, one 120K-token
+ *  prompt, a rival's per-sample state over a 1M-token document) is far smaller; 384 MB was too little for the six
+ *  methods of issue 19 together at 1M. */
+const WORKER_HEAP_MB = 512;
 /** A young generation larger than V8's default: each update's prompt, scan and memory die young, and a bigger
  *  nursery lets them die there instead of being promoted and marked again (bench/sweep.ts: GC time about halved). */
 const YOUNG_GENERATION_MB = 96;

@@ -226,10 +226,11 @@ function boundaryEnd(text: string, lower: string, i: number, b: number, lwStart:
   return j;
 }
 
-/** Lexed document bodies by title (a title may head several bodies), bounded by the characters and ints they hold. */
+/** Lexed document bodies by title (a title may head several bodies), bounded by the bytes they hold (two per
+ *  character, as a two-byte string takes; a worker's heap is capped, harness/runner/worker-pool.ts). */
 const bodies = new Map<string, { body: string; lexed: Lexed }[]>();
 let bodiesSize = 0;
-const BODIES_MAX_SIZE = 48 << 20;
+const BODIES_MAX_BYTES = 48 << 20;
 
 /**
  * The lexed form (vocabulary ids) of a complete document body text[a..b) under its title, split into sentences
@@ -244,8 +245,8 @@ export function lexedBody(title: string, text: string, lower: string, a: number,
   }
   if (vocab.keys.length > VOCAB_MAX) resetLexCaches();
   const lexed = lexRange(text, lower, a, b, true, true, null);
-  const size = b - a + title.length + lexed.length * 4 + 96;
-  if (bodiesSize + size > BODIES_MAX_SIZE) {
+  const size = 2 * (b - a + title.length) + lexed.length * 4 + 160;
+  if (bodiesSize + size > BODIES_MAX_BYTES) {
     bodies.clear();
     bodiesSize = 0;
   }
