@@ -7,7 +7,17 @@
 // does not split the same text twice.
 
 import type { KeyTable } from './question.js';
-import { ABBREVIATIONS, CHAR_CLASS, detached, isDigit, isSpace, isUpper, isWideWordChar, keyEnd } from './text.js';
+import {
+  ABBREVIATIONS,
+  CHAR_CLASS,
+  detached,
+  heavyChars,
+  isDigit,
+  isSpace,
+  isUpper,
+  isWideWordChar,
+  keyEnd,
+} from './text.js';
 
 /**
  * A lexed range, packed in one array: [sentences, tailStart, then per sentence: start, end, words, heavy, then the
@@ -192,15 +202,6 @@ export function lexRange(
   return out;
 }
 
-/** Digits and non-ASCII characters in s[a..b). */
-export function heavyChars(s: string, a: number, b: number): number {
-  let n = 0;
-  for (let i = a; i < b; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || c >= 128) n++;
-  }
-  return n;
-}
 
 /** If the terminator at i ends a sentence, the index just past it (and any closing quotes); otherwise -1. */
 function boundaryEnd(text: string, lower: string, i: number, b: number, lwStart: number, lwEnd: number): number {

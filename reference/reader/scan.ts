@@ -6,7 +6,6 @@ import type { QuestionInfo } from './question.js';
 import {
   type Lexed,
   SENTENCE_FIELDS,
-  heavyChars,
   lexRange,
   lexedBody,
   lexedSentences,
@@ -14,7 +13,7 @@ import {
   lexedWordsAt,
   vocab,
 } from './lex.js';
-import { CHAR_CLASS, coreTitle, detached, isDigit, isWideWordChar } from './text.js';
+import { CHAR_CLASS, coreTitle, detached, heavyChars, isDigit, isWideWordChar } from './text.js';
 
 /** Weight of a question term found only in the sentence's document title, relative to finding it in the sentence. */
 const TITLE_TERM_FACTOR = 0.5;

@@ -127,14 +127,18 @@ export function estimateTokens(s: string): number {
 
 /** estimateTokens of `s` with `digits` more digit characters and `others` more ASCII non-digits, unbuilt. */
 export function estimateTokensWith(s: string, digits: number, others: number): number {
-  let d = digits;
-  let wide = 0;
-  for (let i = 0; i < s.length; i++) {
+  const heavy = heavyChars(s, 0, s.length);
+  return digits + heavy + (s.length + others - heavy) / 3.6;
+}
+
+/** Digits and non-ASCII characters in s[a..b): what estimateTokens counts as a token each. */
+export function heavyChars(s: string, a: number, b: number): number {
+  let n = 0;
+  for (let i = a; i < b; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) d++;
-    else if (c >= 128) wide++;
+    if ((c >= 48 && c <= 57) || c >= 128) n++;
   }
-  return d + wide + (s.length + digits + others - d - wide) / 3.6;
+  return n;
 }
 
 /**
