@@ -44,7 +44,8 @@ export function paretoFront(points: readonly CostPoint[]): CostPoint[] {
   return front;
 }
 
-const decadeLabel = (v: number) => (v >= 1 ? `${v}` : `${v}`.replace(/^0/, ''));
+/** A decade tick's label: 0.1, 1, 10 (a leading zero kept: ".1" reads as a stray mark on a log axis). */
+export const decadeLabel = (v: number): string => `${v}`;
 
 /** How much larger a marker is drawn per later marker on the same spot (so every one of them shows). */
 const NEST_STEP = 0.65;
@@ -64,7 +65,12 @@ interface DrawnPoint {
  * same cost and score) drawn larger, so that every method on a spot shows as a ring; one label per cluster of
  * overlapping markers (point-labels.ts), with a leader line where it stands off; rings round the Pareto front.
  */
-function pointsPlugin(groups: CostPoint[][], front: ReadonlySet<CostPoint>, f: number): Plugin {
+function pointsPlugin(
+  groups: CostPoint[][],
+  front: ReadonlySet<CostPoint>,
+  steps: ReadonlyArray<{ x: number; y: number }>,
+  f: number,
+): Plugin {
   return {
     id: 'costPoints',
     afterDatasetsDraw(chart) {
@@ -88,6 +94,8 @@ function pointsPlugin(groups: CostPoint[][], front: ReadonlySet<CostPoint>, f: n
         drawMarker(ctx, d.style.marker, d.x, d.y, d.r / markerRadius(d.style.marker, 1), d.style.color, false, 0.5);
       }
       const area = chart.chartArea;
+      const px = steps.map((s) => ({ x: chart.scales.x.getPixelForValue(s.x), y: chart.scales.y.getPixelForValue(s.y) }));
+      const lines = px.slice(1).map((b, i) => ({ x1: px[i].x, y1: px[i].y, x2: b.x, y2: b.y }));
       const labels = placePointLabels(
         drawn.map((d) => ({
           x: d.x,
@@ -100,6 +108,7 @@ function pointsPlugin(groups: CostPoint[][], front: ReadonlySet<CostPoint>, f: n
           area: { left: area.left, top: area.top, right: area.right, bottom: area.bottom },
           height: f,
           measure: (t) => textWidth(t, f),
+          lines,
         },
       );
       ctx.save();
@@ -217,7 +226,7 @@ export function costChartFrame(input: CostChartInput): FramedChart {
     notes,
     x: lengthAxis(xMin, xMax, ticks, f, 'estimated GPU-seconds per sample (log)', input.size.width - f * 6),
     y: { min: 0, max: 100, title: 'score (×100)', stepSize: 20 },
-    plugins: [pointsPlugin(groups, new Set(front), f)],
+    plugins: [pointsPlugin(groups, new Set(front), steps, f)],
   });
 }
 

@@ -53,6 +53,40 @@ export interface LabelLayoutOptions {
   gap?: number;
   /** Space kept between a label and other labels or markers. Default a quarter of the height. */
   pad?: number;
+  /** Lines drawn on the plot (the cost chart's Pareto front) that a label should not cross. */
+  lines?: readonly Segment[];
+}
+
+export interface Segment {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** The length of segment `s` inside box `b` (Liang–Barsky clipping); 0 when it misses the box. */
+export function segmentInside(s: Segment, b: Box): number {
+  const dx = s.x2 - s.x1;
+  const dy = s.y2 - s.y1;
+  let t0 = 0;
+  let t1 = 1;
+  const edges: Array<[number, number]> = [
+    [-dx, s.x1 - b.left],
+    [dx, b.right - s.x1],
+    [-dy, s.y1 - b.top],
+    [dy, b.bottom - s.y1],
+  ];
+  for (const [p, q] of edges) {
+    if (p === 0) {
+      if (q < 0) return 0;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return 0;
+  }
+  return (t1 - t0) * Math.hypot(dx, dy);
 }
 
 /** Clusters of points whose markers touch or overlap (single-linkage), in the order of their first member. */
@@ -121,7 +155,7 @@ const DIRECTIONS: Array<[number, number]> = [
 
 /**
  * One label per cluster of `points`, placed left to right (then top to bottom), each clear of every marker, every
- * label placed before it and the edges of the area where any candidate is.
+ * label placed before it, every line in `opts.lines` and the edges of the area where any candidate is.
  */
 export function placePointLabels(points: readonly LabelPoint[], opts: LabelLayoutOptions): PlacedLabel[] {
   const h = opts.height;
@@ -145,7 +179,9 @@ export function placePointLabels(points: readonly LabelPoint[], opts: LabelLayou
         const cost =
           outside(box, opts.area) * 4 +
           others.reduce((s, m) => s + overlap(padded, m), 0) * 2 +
-          placed.reduce((s, p) => s + overlap(padded, p.box), 0) * 3;
+          placed.reduce((s, p) => s + overlap(padded, p.box), 0) * 3 +
+          // A line through a label costs as much as a marker its height's width would.
+          (opts.lines ?? []).reduce((s, l) => s + segmentInside(l, padded), 0) * h * 2;
         if (best === null || cost < best.cost - 1e-9) best = { box, ring, cost };
         if (cost === 0) break;
       }

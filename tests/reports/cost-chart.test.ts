@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'vitest';
 import { CHART_SIZES } from '../../reports/charts/canvas.js';
-import { costFigure, costPoints, paretoFront } from '../../reports/charts/cost.js';
-import { clusterPoints, placePointLabels, type Box } from '../../reports/charts/point-labels.js';
+import { costFigure, costPoints, decadeLabel, paretoFront } from '../../reports/charts/cost.js';
+import { clusterPoints, placePointLabels, segmentInside, type Box } from '../../reports/charts/point-labels.js';
 import type { SummaryRow } from '../../reports/summary.js';
 
 const row = (method: string, lengthLabel: string, score: number, gpu: number | null): SummaryRow =>
@@ -113,4 +113,31 @@ test('the cost chart renders points that coincide, and its caption says how they
       assert.equal(svg.match(/<text fill="#333"[^>]*>8k</g)?.length ?? 0, 1);
     }
   }
+});
+
+test('a label keeps off the lines it is given (the Pareto front), where it would otherwise sit on one', () => {
+  // The front's horizontal step runs right from the point, through the spot a label takes first.
+  const line = { x1: 100, y1: 100, x2: 260, y2: 100 };
+  const point = { x: 100, y: 100, r: 2, text: '128k' };
+  const [without] = placePointLabels([point], { area: box, height: 8, measure });
+  assert.ok(segmentInside(line, without.box) > 0, 'the test line crosses the default spot');
+  const [kept] = placePointLabels([point], { area: box, height: 8, measure, lines: [line] });
+  assert.equal(segmentInside(line, kept.box), 0);
+  assert.ok(kept.clear);
+  // Clipping: a segment through a box counts its inner length; one beside it counts nothing.
+  const b = { left: 0, top: 0, right: 10, bottom: 10 };
+  assert.equal(segmentInside({ x1: -5, y1: 5, x2: 15, y2: 5 }, b), 10);
+  assert.equal(segmentInside({ x1: -5, y1: 20, x2: 15, y2: 20 }, b), 0);
+  assert.ok(Math.abs(segmentInside({ x1: 0, y1: 0, x2: 20, y2: 20 }, b) - Math.hypot(10, 10)) < 1e-9);
+});
+
+test('the log cost axis writes 0.1, not .1', () => {
+  assert.equal(decadeLabel(0.1), '0.1');
+  assert.equal(decadeLabel(0.01), '0.01');
+  assert.equal(decadeLabel(10), '10');
+  const rows = [row('memagent', '8k', 0.5, 0.15), row('rag', '8k', 0.4, 3)];
+  const svg = costFigure({ task: 't', rows, size: CHART_SIZES.single, output: { format: 'svg', title: true } })
+    .bytes.toString('utf8');
+  assert.match(svg, />0\.1</);
+  assert.doesNotMatch(svg, />\.1</);
 });
