@@ -4,6 +4,7 @@ import { LONGBENCH_DECODING, longbenchEBucket, longbenchMetric, longbenchMetricP
 import type { LengthTarget, PreparedTask, GeneratedSample, TaskDefinition, TaskEnv } from '../../harness/types.js';
 import { fixturePath, loadLongBench, type LongBenchRow } from './load.js';
 import { existsSync, readFileSync } from 'node:fs';
+import { retrievalEvidence } from './retrieval-evidence.js';
 import {
   fullContextTemplate,
   instructionOf,
@@ -55,11 +56,14 @@ function prepare(env: TaskEnv, name: string, dataset: LongBenchDataset, e: boole
       const row = data.rows[index];
       if (!row)
         throw new UserError(`${name} has ${data.rows.length} samples in ${data.file}; index ${index} is out of range`);
+      const evidence = dataset.startsWith('passage_retrieval')
+        ? retrievalEvidence(row.context, row.answers, env.tokenizer)
+        : [];
       return {
         question: questionOf(row, dataset),
         answers: row.answers,
         context: textContext(row.context, env.tokenizer),
-        evidenceNote: LONGBENCH_NO_EVIDENCE,
+        ...(evidence.length > 0 ? { evidence } : { evidenceNote: LONGBENCH_NO_EVIDENCE }),
         metric,
         // A LongBench-E sample is scored and exported as `<dataset>_e` (pred_e/ for eval.py --e).
         scoring: { dataset: e ? `${dataset}_e` : row.dataset, allClasses: row.all_classes },
