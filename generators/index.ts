@@ -1,5 +1,6 @@
 // The benchmark families. Adding a family: a folder under generators/ exporting a Family, and one line in FAMILIES.
 import { Catalog, type Family } from '../harness/registry/family.js';
+import { babilongFamily } from './babilong/family.js';
 import { jsonlFamily } from './jsonl/family.js';
 import { longbenchFamily } from './longbench/family.js';
 import { longbenchV2Family } from './longbench-v2/family.js';
@@ -11,6 +12,7 @@ export const FAMILIES: readonly Family[] = [
   rulerFamily,
   longbenchFamily,
   longbenchV2Family,
+  babilongFamily,
   jsonlFamily,
 ];
 

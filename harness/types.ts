@@ -148,6 +148,10 @@ export interface PromptSpec {
   /** MemAgent's answer-from-memory prompt for this task ({question}, {memory}), in place of its own; the reply is the
    *  answer as it stands (LongBench v2 asks for "The correct answer is (...)"). */
   memagentFinal?: string;
+  /** The problem as the answering calls of the chunked methods state it (MemAgent's and InfMem's final call,
+   *  ReMemR1's answer, Chain-of-Agents' manager, refine's last window, map-reduce's combine), in place of `question`,
+   *  which the reading calls keep (BABILong: the task's instruction, examples and post-prompt before its question). */
+  finalQuestion?: string;
 }
 
 /** Per-sample inputs of a metric beyond prediction and answers (harness/scorers), set by the generator and read only
@@ -240,6 +244,8 @@ export interface TaskDefinition {
   defaultLengths: string;
   /** Whether `docs:` lengths are meaningful for this task. */
   acceptsDocCounts: boolean;
+  /** Takes the token length 0 (`--lengths 0k`): BABILong's facts with no background text. */
+  zeroLength?: boolean;
   /** True for datasets with their own document lengths (LongBench): the grid is one 'native' point, --lengths is refused. */
   nativeLengths?: boolean;
   /** For a task that reads a dataset: the rows bundled with bench, run without --data (0: none, --data is needed), and

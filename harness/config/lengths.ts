@@ -11,6 +11,7 @@ export const PAPER_GRID = 'docs:50..25600';
 
 /** Label for a token count: "32k", "3.5m", "1m", or the plain number. */
 export function tokenLabel(tokens: number): string {
+  if (tokens === 0) return '0k';
   if (tokens >= M && (tokens * 100) % M === 0) return `${trimNumber(tokens / M)}m`;
   if (tokens >= K && (tokens * 100) % K === 0) return `${trimNumber(tokens / K)}k`;
   return String(tokens);
@@ -39,6 +40,8 @@ function parseTokenValue(raw: string, whole: string): number {
   const unit = m[2].toLowerCase();
   const value = Number(m[1]) * (unit === 'k' ? K : unit === 'm' ? M : 1);
   const rounded = Math.round(value);
+  // BABILong's 0k: its facts with no background text. Written with a unit only, and only tasks that have it take it.
+  if (value === 0 && unit !== '') return 0;
   if (!Number.isFinite(value) || rounded <= 0)
     throw new UserError(`bad --lengths '${whole}': '${raw}' must be positive; ${HINT}`);
   if (Math.abs(rounded - value) > 1e-9)
@@ -77,6 +80,11 @@ function expandRange(lo: number, hi: number, raw: string, whole: string): number
   if (lo > hi)
     throw new UserError(`bad --lengths '${whole}': range '${raw}' goes down; write the smaller length first`);
   const out: number[] = [];
+  // 0k..128k: 0k, then doubling from 1k (BABILong's grid).
+  if (lo === 0 && hi > 0) {
+    out.push(0);
+    lo = Math.min(K, hi);
+  }
   for (let v = lo; v < hi; v *= 2) out.push(v);
   out.push(hi);
   return out;
@@ -122,9 +130,9 @@ export interface OverTarget {
  * The over-target rule: a context sized to a token target is never longer than the target, unless it cannot be made
  * to fit (a question's own paragraphs alone exceed it). Such a sample is marked, never passed off as that length:
  * its metadata gets these facts and its record the status 'over-target'. Document counts and native lengths have no
- * token target, so they are never over it.
+ * token target, so they are never over it; nor is BABILong's 0k, which means the facts alone, whatever their length.
  */
 export function overTarget(length: LengthTarget, builtTokens: number): OverTarget | undefined {
-  if (length.kind !== 'tokens' || builtTokens <= length.value) return undefined;
+  if (length.kind !== 'tokens' || length.value === 0 || builtTokens <= length.value) return undefined;
   return { over_target: true, target_tokens: length.value, built_tokens: builtTokens };
 }

@@ -4,7 +4,7 @@ import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import type { GenerationParams, Method, MethodContext, MethodOutput, Sample } from '../types.js';
 import { callChain } from './call-chain.js';
-import { chunkTexts, isRecord, resumeOf, windowCount, windowSizes } from './chunked.js';
+import { answerQuestion, chunkTexts, isRecord, resumeOf, windowCount, windowSizes } from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { FINAL, GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { COA_MANAGER, COA_WORKER } from './prompts/chain-of-agents.js';
@@ -75,7 +75,7 @@ export function chainOfAgentsMethod(settings: ChainOfAgentsSettings): Method {
         const prompt = fillTemplate(settings.templates.coaManager, {
           task_requirements: settings.taskRequirements,
           final_cu: cu,
-          question,
+          question: answerQuestion(sample),
         });
         const text = await chain.send('manager', [{ role: 'user', content: prompt }]);
         const format = sample.prompt?.answerFormat ?? (asksBoxed(settings.taskRequirements) ? 'boxed' : 'phrase');

@@ -1,6 +1,7 @@
 // What the chunked methods share (chain-of-agents, refine, map-reduce, infmem, rememr1): the context read in
 // consecutive token windows, a checkpoint after every finished call, and the answer taken from the final reply.
 import { takeAnswer } from '../protocol/answer.js';
+import { pyStrip } from '../protocol/pytext.js';
 import type { MethodCheckpoint, MethodContext, PromptSpec, Sample, Usage } from '../types.js';
 import type { FinalVariant } from './templates.js';
 import { windowTexts } from './windows.js';
@@ -46,6 +47,12 @@ export function answerOrWhole(text: string, format: PromptSpec['answerFormat'] |
   if (taken !== null && taken !== '') return taken;
   const whole = takeAnswer(text, 'raw');
   return whole === null || whole.trim() === '' ? null : whole.trim();
+}
+
+/** The problem as a chunked method's answering call states it: the task's finalQuestion where it has one (BABILong's
+ *  instruction before its question), else the question; stripped, as every method's prompts take it. */
+export function answerQuestion(sample: Sample): string {
+  return pyStrip(sample.prompt?.finalQuestion ?? sample.question);
 }
 
 /** Plain-object check for checkpoint states. */

@@ -10,7 +10,7 @@ import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import type { ChatMessage, Decoding, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
 import { addUsage, callModel, failedOutput } from './call.js';
-import { isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
+import { answerQuestion, isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
 import { buildUnits, clampTopK, InDocumentIndex, normalizeQuery, retrievedBlock } from './infmem-retrieval.js';
 import { parsePlannerOutput, readSearchArgs, retrievalHistory } from './infmem-planner.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
@@ -199,7 +199,7 @@ export function infMemMethod(settings: InfMemSettings): Method {
           state.retrieved = '';
           save();
         }
-        const final = fillTemplate(settings.templates.final, { question, memory: state.memory });
+        const final = fillTemplate(settings.templates.final, { question: answerQuestion(sample), memory: state.memory });
         const text = await generate('answer-memory', [{ role: 'user', content: final }]);
         let prediction = takeAnswer(text, asksBoxed(settings.templates.final) ? 'boxed' : 'phrase');
         if (prediction === null && sample.prompt?.answerFormat === 'raw') prediction = afterLastThink(text);

@@ -14,7 +14,15 @@ import type {
   Tokenizer,
 } from '../types.js';
 import { callChain } from './call-chain.js';
-import { chunkTexts, isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
+import {
+  answerQuestion,
+  chunkTexts,
+  isRecord,
+  resumeOf,
+  sameForEveryFinal,
+  windowCount,
+  windowSizes,
+} from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { COMBINE_CHAT_SYSTEM, MAP_CHAT_SYSTEM } from './prompts/langchain.js';
@@ -125,8 +133,10 @@ export function mapReduceMethod(settings: MapReduceSettings): Method {
       const extra = () => ({ windows, collapse_rounds: state.rounds });
       const save = () => chain.save(structuredClone(state));
       const call = (kind: string, messages: ChatMessage[]) => chain.send(kind, messages);
+      const finalQuestion = answerQuestion(sample);
+      // Measured with the combine call's question, the longer of the two, so that the last combine fits too.
       const length = (docs: readonly string[]) =>
-        combineLength(ctx.tokenizer, settings.templates.mapReduceCombine, docs, question);
+        combineLength(ctx.tokenizer, settings.templates.mapReduceCombine, docs, finalQuestion);
       try {
         if (state.round === undefined && state.rounds === 0)
           for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, state.mapped.length)) {
@@ -161,7 +171,7 @@ export function mapReduceMethod(settings: MapReduceSettings): Method {
           state.round = undefined;
           state.rounds++;
         }
-        const text = await call('combine', combineMessages(settings.templates.mapReduceCombine, docs, question));
+        const text = await call('combine', combineMessages(settings.templates.mapReduceCombine, docs, finalQuestion));
         return chain.ok(text, sample.prompt?.answerFormat, extra());
       } catch (err) {
         return chain.failed(err, extra());

@@ -21,6 +21,7 @@ import {
   type PlanInput,
 } from './registry.js';
 import { asksBoxed, FINAL_TEMPLATE, fillTemplate, NO_MEMORY, UPDATE_TEMPLATE } from './templates.js';
+import { answerQuestion } from './chunked.js';
 import { windowTexts } from './windows.js';
 
 export interface MemAgentSettings {
@@ -82,7 +83,10 @@ export function memAgentMethod(settings: MemAgentSettings): Method {
           ctx.onCheckpoint?.({ step, usage, state: { memory } satisfies MemAgentState });
         }
         const taskFinal = sample.prompt?.memagentFinal;
-        const finalPrompt = fillTemplate(taskFinal ?? settings.templates.final, { question, memory });
+        const finalPrompt = fillTemplate(taskFinal ?? settings.templates.final, {
+          question: answerQuestion(sample),
+          memory,
+        });
         const res = await callModel(ctx, sample, 'memagent', step, 'final', {
           messages: [{ role: 'user', content: finalPrompt }],
           params,

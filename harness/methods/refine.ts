@@ -5,7 +5,15 @@ import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
 import type { ChatMessage, GenerationParams, Method, MethodContext, MethodOutput, Sample } from '../types.js';
 import { callChain } from './call-chain.js';
-import { chunkTexts, isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
+import {
+  answerQuestion,
+  chunkTexts,
+  isRecord,
+  resumeOf,
+  sameForEveryFinal,
+  windowCount,
+  windowSizes,
+} from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { REFINE_CHAT_INITIAL_SYSTEM, REFINE_CHAT_STEP } from './prompts/langchain.js';
@@ -76,7 +84,9 @@ export function refineMethod(settings: RefineSettings): Method {
       const extra = () => ({ windows });
       try {
         for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, chain.step)) {
-          const messages = refineMessages(settings.templates, chunk.index, question, chunk.text, answer);
+          // The last window's call gives the answer: it states the problem as the task's answering calls do.
+          const asked = chunk.index === windows - 1 ? answerQuestion(sample) : question;
+          const messages = refineMessages(settings.templates, chunk.index, asked, chunk.text, answer);
           raw = await chain.send(chunk.index === 0 ? 'refine-initial' : 'refine', messages);
           answer = pyStrip(raw);
           chain.save({ answer } satisfies RefineState);

@@ -8,7 +8,15 @@ import { pyStrip } from '../protocol/pytext.js';
 import { stripSpecialTokens } from '../protocol/special-tokens.js';
 import type { GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
 import { addUsage, callModel, failedOutput } from './call.js';
-import { chunkTexts, isRecord, resumeOf, sameForEveryFinal, windowCount, windowSizes } from './chunked.js';
+import {
+  answerQuestion,
+  chunkTexts,
+  isRecord,
+  resumeOf,
+  sameForEveryFinal,
+  windowCount,
+  windowSizes,
+} from './chunked.js';
 import { CHUNK_TOKENS } from './memagent.js';
 import { GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { REMEMR1_FINAL, REMEMR1_UPDATE } from './prompts/rememr1.js';
@@ -122,7 +130,7 @@ export function reMemR1Method(settings: ReMemR1Settings): Method {
           ctx.onCheckpoint?.({ step, usage, state: structuredClone(state) });
         }
         const prompt = fillTemplate(settings.templates.rememr1Final, {
-          question,
+          question: answerQuestion(sample),
           recalled_memory: state.recalled,
           memory: state.memory,
         });

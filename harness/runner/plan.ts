@@ -61,6 +61,10 @@ export function gridFor(
   const grid = config.lengths ?? parseLengths(task.defaultLengths);
   if (!task.acceptsDocCounts && grid.some((l) => l.kind === 'docs'))
     throw new UserError(`task ${task.name} takes token lengths, not docs: counts`);
+  if (!task.zeroLength && grid.some((l) => l.kind === 'tokens' && l.value === 0))
+    throw new UserError(
+      `task ${task.name} has no 0k length (only BABILong's tasks do: their facts alone); start --lengths at 1k or more`,
+    );
   return grid;
 }
 
