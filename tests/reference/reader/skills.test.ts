@@ -41,6 +41,7 @@ test('the catalog lists the families’ reader skills in family order, and refus
     'ruler-qa',
     'longbench',
     'longbench-v2',
+    'babilong',
   ]);
   const skill: ReaderSkill = { name: 'dup' };
   assert.throws(
