@@ -1,6 +1,6 @@
 // Self-contained report.html: charts as data: URIs, every model output and question HTML-escaped, and one script
 // of our own (filters and pages for the samples, figures at full size) that the CSP allows by its hash alone.
-import type { ReportFacet } from '../harness/report/facet.js';
+import type { FacetTable, ReportFacet } from '../harness/report/facet.js';
 import type { SampleRecord } from '../harness/types.js';
 import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
@@ -234,6 +234,21 @@ function comparisonSection(c: Comparison): string {
   return (
     `<h3>${escapeHtml(c.title)}</h3><p class="note">${escapeHtml(c.sourceNote)} ${escapeHtml(c.matchNote)}</p>` +
     table(['', ...c.columns.map(escapeHtml)], body, 'num')
+  );
+}
+
+/** A report facet's table (e.g. BABILong's task × length accuracies), escaped, with its notes. */
+export function facetTableHtml(t: FacetTable): string {
+  const from = t.numericFrom ?? t.head.length;
+  return (
+    `<h3>${escapeHtml(t.title)}</h3>${t.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('')}` +
+    table(
+      t.head.map(escapeHtml),
+      t.body.map((row) => row.map(escapeHtml)),
+      'num',
+      [],
+      t.head.map((_, j) => (j >= from ? 'r' : '')),
+    )
   );
 }
 

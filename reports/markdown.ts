@@ -1,5 +1,5 @@
 // Markdown forms of the summary and the paper comparison.
-import type { ReportFacet } from '../harness/report/facet.js';
+import type { FacetTable, ReportFacet } from '../harness/report/facet.js';
 import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
 import { fmtPct, modelLabel } from './format.js';
@@ -76,6 +76,12 @@ export function comparisonMarkdown(c: Comparison): string {
     ...l.values.map((v) => v ?? '–'),
   ]);
   return `### ${cell(c.title)}\n\n${cell(c.sourceNote)} ${cell(c.matchNote)}\n\n${mdTable(['', ...c.columns], body, 1)}`;
+}
+
+/** A report facet's table (e.g. BABILong's task × length accuracies) as a titled markdown section. */
+export function facetTableMarkdown(t: FacetTable): string {
+  const notes = t.notes.length > 1 ? t.notes.map((n) => `- ${cell(n)}`).join('\n') : t.notes.map(cell).join('');
+  return `### ${cell(t.title)}\n\n${notes ? `${notes}\n\n` : ''}${mdTable(t.head, t.body, t.numericFrom)}`;
 }
 
 /** The summary.md document. */

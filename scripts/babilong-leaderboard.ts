@@ -119,7 +119,7 @@ export function readModel(gitDir: string, spec: ModelSpec): LeaderboardModel {
       ref: spec.ref,
       commit,
       committed,
-      files: `${folder}/<task>_<length>_${spec.config}.csv`,
+      files: `${folder}/{task}_{length}_${spec.config}.csv`,
     },
     cells: Object.fromEntries(
       tasks.map((task) => [

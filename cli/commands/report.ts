@@ -22,9 +22,9 @@ import {
 import { captionFiles, chartOptions, writeCharts } from '../../reports/charts/index.js';
 import { comparison } from '../../reports/comparison.js';
 import { expectedSources, markCompleteness, missingCells } from '../../reports/completeness.js';
-import { renderHtml, type ReportRun } from '../../reports/html.js';
+import { facetTableHtml, renderHtml, type ReportRun } from '../../reports/html.js';
 import { loadManifestView } from '../../reports/manifest.js';
-import { reportMarkdown } from '../../reports/markdown.js';
+import { facetTableMarkdown, reportMarkdown } from '../../reports/markdown.js';
 import { loadRecords } from '../../reports/records.js';
 import { summarize, writeSummary, type SummaryRow } from '../../reports/summary.js';
 import { fixtureNote } from '../../reports/fixtures.js';
@@ -176,6 +176,10 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
       warn('--paper: no task of these runs has published numbers in baselines/paper/');
 
     const paired = applyHolm(pairSeries(records), DEFAULT_ALPHA);
+    // The families' own tables (BABILong's task × length accuracies and its leaderboard), after the summary.
+    const tables = [...facets]
+      .sort((a, b) => a.order - b.order)
+      .flatMap((f) => f.tables?.({ rows, records, referenceModels, paper: overlays }) ?? []);
     if (paired.length) {
       for (const [name, body] of [
         ['paired.csv', diffCsv(paired)],
@@ -211,7 +215,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
         comparisons,
         charts.filter((c) => c.size === linkSize && c.format === figures.formats[0]).map((c) => c.name),
         missing,
-        paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : [],
+        [...tables.map(facetTableMarkdown), ...(paired.length ? [pairedMarkdown(paired, DEFAULT_ALPHA)] : [])],
       ),
     );
     files.push(mdFile);
@@ -230,7 +234,7 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
         comparisons,
         warnings,
         missing,
-        sections: paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [],
+        sections: [...tables.map(facetTableHtml), ...(paired.length ? [pairedHtml(paired, DEFAULT_ALPHA)] : [])],
       }),
     );
     files.push(htmlFile);

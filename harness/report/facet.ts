@@ -87,6 +87,17 @@ export interface FacetInput {
   paper?: readonly PaperBaseline[];
 }
 
+/** A table a facet adds to summary.md and report.html after the summary, as plain text (the writers escape it). */
+export interface FacetTable {
+  title: string;
+  /** Sentences under the title: sources, conventions. */
+  notes: string[];
+  head: string[];
+  body: string[][];
+  /** Columns from this index on hold numbers (right-aligned). */
+  numericFrom?: number;
+}
+
 export interface FacetCharts {
   charts: FacetChart[];
   /** Rows these charts show in place of the accuracy chart (e.g. the probe's tasks, ROUGE rows). */
@@ -143,6 +154,8 @@ export interface ReportFacet {
    */
   order: number;
   charts?(input: FacetInput): FacetCharts;
+  /** Tables of its own (e.g. BABILong's task × length accuracies and its leaderboard's numbers). */
+  tables?(input: FacetInput): FacetTable[];
   breakdown?: SummaryBreakdown;
   aggregate?: SummaryAggregate;
   paper?: PaperOverlay;
