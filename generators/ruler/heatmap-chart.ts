@@ -22,9 +22,9 @@ import {
   drawText as text,
   heatColor,
   heatTextColour,
-} from './heatmap-draw.js';
+} from '../../reports/charts/heatmap-draw.js';
 
-export { heatColor } from './heatmap-draw.js';
+export { heatColor } from '../../reports/charts/heatmap-draw.js';
 
 /** Depth percent of a NIAH record: metadata.needles[0].depth, else metadata.depth; null when absent. */
 export function depthOf(record: Pick<SampleRecord, 'metadata'>): number | null {

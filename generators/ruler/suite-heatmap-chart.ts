@@ -27,7 +27,7 @@ import {
   drawText as text,
   heatColor,
   heatTextColour,
-} from './heatmap-draw.js';
+} from '../../reports/charts/heatmap-draw.js';
 
 export interface HeatCell {
   /** Percent 0..100. */

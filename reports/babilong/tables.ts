@@ -2,15 +2,14 @@
 // numbers, 2 decimals), and the leaderboard's published numbers at this report's tasks and lengths, with their source.
 import type { FacetTable } from '../../harness/report/facet.js';
 import type { SummaryRow } from '../../harness/report/summary-row.js';
-import { babilongRows, taskLengthGrid } from '../charts/babilong-heatmap.js';
 import { fmt2, modelLabel } from '../format.js';
-import { groupRows } from './series.js';
+import { groupRows, taskLengthGrid, type BabilongNames } from './grid.js';
 import { modelSource, type BabilongLeaderboard } from './leaderboard.js';
 
 /** One table per method × model: rows tasks, columns lengths, accuracy ×100. */
-export function accuracyTables(rows: readonly SummaryRow[]): FacetTable[] {
-  return groupRows(babilongRows(rows)).map((group) => {
-    const grid = taskLengthGrid(group);
+export function accuracyTables(rows: readonly SummaryRow[], names: BabilongNames): FacetTable[] {
+  return groupRows(rows).map((group) => {
+    const grid = taskLengthGrid(group, names);
     const { method, model, isReferenceReader } = group[0];
     return {
       title: `BABILong accuracy ×100 by task and length: ${method} · ${modelLabel(model, isReferenceReader)}`,
@@ -25,9 +24,12 @@ export function accuracyTables(rows: readonly SummaryRow[]): FacetTable[] {
 }
 
 /** The leaderboard's models at this report's BABILong tasks and lengths; none when no model has a number there. */
-export function leaderboardTable(rows: readonly SummaryRow[], board: BabilongLeaderboard): FacetTable[] {
-  const grid = taskLengthGrid(babilongRows(rows));
-  if (grid.tasks.length === 0) return [];
+export function leaderboardTable(
+  rows: readonly SummaryRow[],
+  board: BabilongLeaderboard,
+  names: BabilongNames,
+): FacetTable[] {
+  const grid = taskLengthGrid(rows, names);
   const shown = board.models.filter((m) =>
     grid.tasks.some((t) => grid.lengths.some((l) => m.cells[t]?.[l] !== undefined)),
   );

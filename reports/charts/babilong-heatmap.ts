@@ -1,13 +1,13 @@
 // BABILong's figure (collect_results.py plot_results): task rows × context length columns for one method and model,
 // each cell the accuracy ×100 printed as a whole number, as BABILong prints it. The colours are the NIAH heatmap's
-// viridis scale (generators/ruler/heatmap-draw.ts) in place of BABILong's red → yellow → green, which colour-blind
+// viridis scale (heatmap-draw.ts) in place of BABILong's red → yellow → green, which colour-blind
 // readers cannot tell apart; the cell text is black or white, whichever contrasts more with the fill.
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { RenderedChart } from '../../harness/report/facet.js';
-import type { SummaryRow } from '../../harness/report/summary-row.js';
-import { BABILONG_METRIC } from '../../generators/babilong/index.js';
-import { babilongLengthName } from '../../generators/babilong/lengths.js';
-import { BABILONG_TASKS } from '../../generators/babilong/tasks.js';
+import { modelLabel } from '../format.js';
+import { shortModel } from '../labels.js';
+import { DEFAULT_OUTPUT, drawFigure, textWidth, type ChartOutput, type ChartSize } from './canvas.js';
+import { drawTitleBlock, titleBlock } from './frame.js';
 import {
   colourBarMinHeight,
   colourBarWidth,
@@ -16,11 +16,7 @@ import {
   drawText as text,
   heatColor,
   heatTextColour,
-} from '../../generators/ruler/heatmap-draw.js';
-import { modelLabel } from '../format.js';
-import { shortModel } from '../labels.js';
-import { DEFAULT_OUTPUT, drawFigure, textWidth, type ChartOutput, type ChartSize } from './canvas.js';
-import { drawTitleBlock, titleBlock } from './frame.js';
+} from './heatmap-draw.js';
 
 export interface TaskLengthCell {
   /** Accuracy ×100 (errors count as 0). */
@@ -38,37 +34,6 @@ export interface TaskLengthGrid {
   cells: Array<Array<TaskLengthCell | null>>;
 }
 
-/** BABILong's rows of a summary: scored by babilong_acc at a token length (no aggregate or breakdown rows). */
-export function babilongRows(rows: readonly SummaryRow[]): SummaryRow[] {
-  return rows.filter((r) => r.metric === BABILONG_METRIC && r.lengthKind === 'tokens' && !r.aggregate);
-}
-
-/** A row's length as BABILong names it. */
-export function lengthName(r: Pick<SummaryRow, 'length' | 'lengthLabel'>): string {
-  return babilongLengthName({ kind: 'tokens', value: r.length, label: r.lengthLabel });
-}
-
-const taskOrder = (t: string) => {
-  const i = BABILONG_TASKS.indexOf(t);
-  return i < 0 ? BABILONG_TASKS.length : i;
-};
-
-/** The task × length grid of one method and model's rows (rows of other methods or models are the caller's to leave out). */
-export function taskLengthGrid(rows: readonly SummaryRow[]): TaskLengthGrid {
-  const own = babilongRows(rows);
-  const tasks = [...new Set(own.map((r) => r.task))].sort((a, b) => taskOrder(a) - taskOrder(b) || (a < b ? -1 : 1));
-  const byLength = new Map<string, number>();
-  for (const r of own) byLength.set(lengthName(r), r.length);
-  const lengths = [...byLength].sort((a, b) => a[1] - b[1]).map(([name]) => name);
-  const cells = tasks.map((task) =>
-    lengths.map((length) => {
-      const r = own.find((x) => x.task === task && lengthName(x) === length);
-      return r ? { score: r.score * 100, n: r.n, errors: r.errors } : null;
-    }),
-  );
-  return { tasks, lengths, cells };
-}
-
 /** A cell's printed value: whole points, as BABILong's figure prints them. */
 export function cellText(cell: TaskLengthCell | null): string {
   return cell ? cell.score.toFixed(0) : '–';
@@ -81,7 +46,7 @@ export interface BabilongHeatmapInput {
   method: string;
   model: string;
   isReferenceReader?: boolean;
-  rows: readonly SummaryRow[];
+  grid: TaskLengthGrid;
   size: ChartSize;
   output?: ChartOutput;
 }
@@ -93,7 +58,7 @@ export function babilongHeatmapFigure(input: BabilongHeatmapInput): RenderedChar
   const output = input.output ?? DEFAULT_OUTPUT;
   const f = size.font;
   const W = size.width;
-  const grid = taskLengthGrid(input.rows);
+  const { grid } = input;
   const title = BABILONG_HEATMAP_TITLE;
   const block = titleBlock(
     size,

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportCommand } from '../../cli/commands/report.js';
-import { luminance } from '../../generators/ruler/heatmap-draw.js';
+import { luminance } from '../../reports/charts/heatmap-draw.js';
 import type { SampleRecord } from '../../harness/types.js';
 import { loadLeaderboard } from '../../reports/babilong/leaderboard.js';
 import { runBench } from '../helpers/cli.js';

@@ -8,7 +8,7 @@ import { renderAccuracyChart, xPosition } from '../../reports/charts/accuracy.js
 import { CHART_SIZES, wrapText } from '../../reports/charts/canvas.js';
 import { categoryTicks, groupedBarSizing } from '../../reports/charts/bars.js';
 import { depthOf, heatColor, heatmapGrid, renderHeatmap } from '../../generators/ruler/heatmap-chart.js';
-import { heatTextColour, luminance } from '../../generators/ruler/heatmap-draw.js';
+import { heatTextColour, luminance } from '../../reports/charts/heatmap-draw.js';
 import { writeCharts } from '../../reports/charts/index.js';
 import { placementLabel, probeTable, renderProbeChart } from '../../generators/ruler-hqa/probe-chart.js';
 import { renderRougeChart, rougeRecalls } from '../../generators/longbench/rouge-chart.js';

@@ -3,7 +3,8 @@
 import { test } from 'vitest';
 import assert from 'node:assert/strict';
 import { parseLengths } from '../../../harness/config/lengths.js';
-import { babilongHeatmapFigure, MIN_VALUE_PT } from '../../../reports/charts/babilong-heatmap.js';
+import type { RenderedChart } from '../../../harness/report/facet.js';
+import { MIN_VALUE_PT } from '../../../reports/charts/babilong-heatmap.js';
 import { CHART_SIZES } from '../../../reports/charts/canvas.js';
 import { summarize } from '../../../reports/summary.js';
 import { FACETS, record } from '../fixtures.js';
@@ -30,6 +31,12 @@ const records = TASKS.flatMap((task, t) =>
   ),
 );
 const rows = summarize(records, FACETS);
+/** The heatmap as `bench report` gets it: from the catalog's BABILong facet. */
+const [heatmap] = FACETS.find((f) => f.name === 'babilong-heatmap')!.charts!({
+  rows,
+  records,
+  referenceModels: new Set(),
+}).charts;
 
 function texts(svg: string): Array<{ text: string; size: number }> {
   return [...svg.matchAll(/<text[^>]*font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
@@ -40,13 +47,7 @@ function texts(svg: string): Array<{ text: string; size: number }> {
 
 test('20 tasks × 14 lengths: rows qa1 … qa20, columns as BABILong names them, a value in every cell', () => {
   for (const size of Object.values(CHART_SIZES)) {
-    const { bytes, caption } = babilongHeatmapFigure({
-      method: 'memagent',
-      model: 'Qwen/Qwen2.5-7B-Instruct',
-      rows,
-      size,
-      output: { format: 'svg', title: true },
-    });
+    const { bytes, caption } = heatmap.render(size, { format: 'svg', title: true }) as RenderedChart;
     const all = texts(bytes.toString('utf8'));
     const values = all.filter((t) => /^(\d+|–)$/.test(t.text) && t.size < 9);
     const expected = TASKS.flatMap((task, t) =>

@@ -1,9 +1,9 @@
-// What RULER's two heatmaps (the NIAH depth × length one, heatmap-chart.ts, and the suite's model × length one,
-// suite-heatmap-chart.ts) draw alike, in points on any surface (PNG, SVG, PDF): the viridis scale (perceptually
+// What the heatmaps draw alike (RULER's NIAH depth × length and suite heatmaps in generators/ruler/, BABILong's task ×
+// length one in babilong-heatmap.ts), in points on any surface (PNG, SVG, PDF): the viridis scale (perceptually
 // uniform, legible to colour-blind readers and in greyscale), cell text dark or light by the cell's luminance, cell
 // borders and the colour bar with its "score ×100" label.
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { font, textWidth } from '../../reports/charts/canvas.js';
+import { font, textWidth } from './canvas.js';
 
 /** matplotlib's viridis sampled at 9 evenly spaced points (0 = dark violet, 1 = yellow); linear between them. */
 const VIRIDIS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'];
