@@ -1,7 +1,7 @@
 // BABILong's figure (collect_results.py plot_results): task rows × context length columns for one method and model,
 // each cell the accuracy ×100 printed as a whole number, as BABILong prints it. The colours are the NIAH heatmap's
-// viridis scale (heatmap-draw.ts) in place of BABILong's red → yellow → green, which colour-blind
-// readers cannot tell apart; the cell text is black or white, whichever contrasts more with the fill.
+// viridis scale (heatmap-draw.ts) in place of BABILong's red → yellow → green, which colour-blind readers cannot tell
+// apart; the cell text is black or white, whichever contrasts more with the fill.
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { RenderedChart } from '../../harness/report/facet.js';
 import { modelLabel } from '../format.js';
