@@ -67,7 +67,7 @@ export interface RunProgress {
 }
 
 /**
- * A worker thread terminated at its heap limit (--worker-heap-mb) while running a unit: the run stops, exit code 3
+ * A worker thread terminated at its heap limit (--worker-heap-mb), setting up or running a unit: the run stops, exit 3
  * (cli/commands/run.ts EXIT.sampleErrors). Thrown by the worker pool without `progress`; the runner adds it
  * (`stoppedAt`) so the one line says what was saved.
  */

@@ -56,7 +56,10 @@ async function setup(): Promise<ExecEnv> {
 
 const ready = setup();
 // A failed setup is reported by each unit it fails.
-ready.then(() => port.postMessage({ type: 'ready' } satisfies FromWorker), () => {});
+ready.then(
+  () => port.postMessage({ type: 'ready' } satisfies FromWorker),
+  () => {},
+);
 // Keep the chain of units strictly sequential inside one worker.
 let queue: Promise<void> = Promise.resolve();
 

@@ -1,4 +1,5 @@
-// A worker thread's heap: its default and floor, and the error that stops a run when a worker outgrows it.
+// A worker thread's heap: its default, its floor, and how Node says a worker outgrew it (the run then stops with
+// harness/errors.ts WorkerOutOfMemoryError).
 
 /** A worker's old-generation heap cap: V8 otherwise lets garbage from millions of decoded chunks grow to GBs before
  *  collecting. A unit's live data (cached pool ids, the reader's lexed bodies, one window, one memory, one 120K-token
