@@ -91,7 +91,8 @@ ${LENGTHS}
 {taskOptions:run}
   --shard i/n           run only samples with index mod n = i (merge shards with bench merge); 'auto' or 'auto/n'
                         takes i (and n) from a Kubernetes Indexed Job or Slurm array (README: Scale-out)
-  --workers N           worker threads for the embedded model                           [CPU cores]
+  --workers N           worker threads for the embedded model (1: on the main thread)    [CPU cores]
+  --worker-heap-mb N    each worker thread's heap; a worker that outgrows it stops the run (exit 3)  [512]
   --trial N             trial index (part of the response-cache key)                   [0]
   --request-timeout S   each attempt's wall limit, exactly S s; a call gives up after 8×S  [60 s + size-based; 15 min]
   --retry-base-ms N     first backoff ceiling (exponential, full jitter; Retry-After is honoured)  [500]
@@ -117,7 +118,9 @@ ${LENGTHS}
 
 Exit codes: 0 every sample ok (or truncated by design), 1 harness bug, 2 usage or set-up error (incl. an endpoint
   that cannot serve the run: key rejected, model or route missing, not a chat API, no answer, failing every call;
-  the run stops at once; and a server window too small for every sample), 3 finished with errored samples (rerun with --retry-errors), 130 interrupted (rerun to resume).
+  the run stops at once; and a server window too small for every sample), 3 finished with errored samples (rerun with --retry-errors)
+  or stopped by a worker thread out of memory (rerun with fewer methods, --workers 1 or a larger --worker-heap-mb to
+  resume), 130 interrupted (rerun to resume).
 `;
 
 const TASKS = `Usage: bench tasks [--json]

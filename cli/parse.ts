@@ -9,6 +9,7 @@ import { parseLengths } from '../harness/config/lengths.js';
 import { didYouMean } from '../harness/suggest.js';
 import { checkInputFile } from '../harness/path-checks.js';
 import { resolveShard, type ShardEnv } from '../harness/config/shard.js';
+import { MIN_WORKER_HEAP_MB } from '../harness/runner/worker-heap.js';
 import type { TaskOptionCommand } from '../harness/config/task-option.js';
 import type { Catalog } from '../harness/registry/family.js';
 import { builtinCatalog } from '../generators/index.js';
@@ -52,6 +53,7 @@ const BASE_RUN_OPTIONS: Record<string, OptionSpec> = {
   data: { type: 'string' },
   shard: { type: 'string' },
   workers: { type: 'string' },
+  'worker-heap-mb': { type: 'string' },
   'no-progress': { type: 'boolean' },
   trial: { type: 'string' },
   'no-cache': { type: 'boolean' },
@@ -510,6 +512,10 @@ function parseRun(
     options,
     shard: parseShard(values.shard as string | undefined, env),
     workers: values.workers === undefined ? undefined : parseInteger(values.workers as string, '--workers', 1),
+    workerHeapMb:
+      values['worker-heap-mb'] === undefined
+        ? undefined
+        : parseInteger(values['worker-heap-mb'] as string, '--worker-heap-mb', MIN_WORKER_HEAP_MB),
     progress: !values['no-progress'],
     trial: parseInteger(values.trial as string | undefined, '--trial', 0, 0),
     cache: !values['no-cache'],

@@ -2,7 +2,7 @@
 
 /** Bad input from the user (flags, files, task names): exit code 2, no stack trace. */
 export class UserError extends Error {
-  readonly exitCode = 2;
+  readonly exitCode: number = 2;
   constructor(message: string) {
     super(message);
     this.name = 'UserError';
@@ -56,5 +56,41 @@ export class DatasetMissingError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'DatasetMissingError';
+  }
+}
+
+/** Where a stopped run stands: its finished samples are saved in `dir`, and the same command resumes it. */
+export interface RunProgress {
+  finished: number;
+  planned: number;
+  dir: string;
+}
+
+/**
+ * A worker thread terminated at its heap limit (--worker-heap-mb), setting up or running a unit: the run stops, exit 3
+ * (cli/commands/run.ts EXIT.sampleErrors). Thrown by the worker pool without `progress`; the runner adds it
+ * (`stoppedAt`) so the one line says what was saved.
+ */
+export class WorkerOutOfMemoryError extends UserError {
+  override readonly exitCode: number = 3;
+  constructor(
+    readonly heapMb: number,
+    /** What the worker was doing, e.g. "running memagent on ruler-hqa at 1m, sample 3"; undefined between units. */
+    readonly doing: string | undefined,
+    readonly progress?: RunProgress,
+  ) {
+    const where = doing ? ` ${doing}` : '';
+    const saved = progress
+      ? `; run stopped: ${progress.finished} of ${progress.planned} samples finished and saved in ${progress.dir}`
+      : '';
+    super(
+      `a worker thread ran out of memory (its ${heapMb} MB heap)${where}${saved}; ` +
+        `rerun with fewer methods per run, --workers 1, or a larger --worker-heap-mb (e.g. ${heapMb * 2}) to resume`,
+    );
+    this.name = 'WorkerOutOfMemoryError';
+  }
+
+  stoppedAt(progress: RunProgress): WorkerOutOfMemoryError {
+    return new WorkerOutOfMemoryError(this.heapMb, this.doing, progress);
   }
 }

@@ -40,7 +40,8 @@ export const EXIT = {
   /** Usage or set-up error, including an endpoint that cannot serve the run (the run stops at once), and a run in
    *  which the server rejected every sample as too long before answering any call (its window is too small). */
   usage: 2,
-  /** The run finished but some samples ended as errors (rerun with --retry-errors). */
+  /** The run finished but some samples ended as errors (rerun with --retry-errors), or a worker thread ran out of
+   *  memory and the run stopped (harness/errors.ts WorkerOutOfMemoryError; a rerun resumes). */
   sampleErrors: 3,
   /** Interrupted (Ctrl-C / SIGTERM); rerun to resume. */
   interrupted: 130,

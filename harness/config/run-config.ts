@@ -30,6 +30,8 @@ export interface RunConfig {
   options: Record<string, string>;
   shard?: { index: number; count: number };
   workers?: number;
+  /** Each worker thread's old-generation heap in MB (--worker-heap-mb; worker-pool.ts has the default). */
+  workerHeapMb?: number;
   progress: boolean;
   trial: number;
   cache: boolean;

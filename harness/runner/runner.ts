@@ -7,7 +7,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { RunConfig } from '../config/run-config.js';
-import { RunStoppedError, UserError, errorMessage, isFatalModelError, type ModelCallError } from '../errors.js';
+import {
+  RunStoppedError,
+  UserError,
+  WorkerOutOfMemoryError,
+  errorMessage,
+  isFatalModelError,
+  type ModelCallError,
+} from '../errors.js';
 import { loadTokenizer } from '../tokenizer/index.js';
 import type { CallRecord, Model, SampleRecord, Tokenizer } from '../types.js';
 import type { MemoryTraceLine } from '../memory/trace-line.js';
@@ -301,11 +308,12 @@ async function runUnits(
   );
   const stats: CallStats = { calls: 0, retries: 0, cached: 0, failed: 0 };
   let failed: unknown;
-  // A write that fails in the run directory (a full disk) stops the run at once: nothing more is written, and what
-  // was written stays for a rerun to resume.
+  // A write that fails in the run directory (a full disk) or a worker out of its heap stops the run at once: samples
+  // in flight stop at their next call, nothing more is written, and what was written stays for a rerun to resume.
   const fail = (err: unknown) => {
     failed ??= err;
-    if (err instanceof RunDirIOError && !stop.signal.aborted) stop.abort(err);
+    const stops = err instanceof RunDirIOError || err instanceof WorkerOutOfMemoryError;
+    if (stops && !stop.signal.aborted) stop.abort(err);
   };
   const onCalls = (calls: CallRecord[]) => {
     for (const c of calls) {
@@ -373,6 +381,10 @@ async function runUnits(
     throw new UserError(
       `${fatal.message}; run stopped: ${done.length} of ${plan.units.length} samples finished and saved in ${outDir}${saved}; once fixed, run ${rerun} to resume`,
     );
+  }
+  if (failed instanceof WorkerOutOfMemoryError) {
+    const finished = plan.units.filter((u) => runDir.finished.has(u.key)).length;
+    throw failed.stoppedAt({ finished, planned: plan.units.length, dir: outDir });
   }
   if (failed !== undefined) throw failed;
   return stats;

@@ -14,6 +14,8 @@ import { loadWorkerSetup } from './worker-setup.js';
 
 export type ToWorker = { type: 'unit'; spec: UnitSpec } | { type: 'abort' };
 export type FromWorker =
+  /** Set up (tokenizer, tasks, model): what runs out of memory after this is a unit. */
+  | { type: 'ready' }
   | { type: 'calls'; calls: CallRecord[] }
   | { type: 'memory'; lines: MemoryTraceLine[] }
   | { type: 'done'; key: string; record: import('../types.js').SampleRecord | null }
@@ -53,6 +55,11 @@ async function setup(): Promise<ExecEnv> {
 }
 
 const ready = setup();
+// A failed setup is reported by each unit it fails.
+ready.then(
+  () => port.postMessage({ type: 'ready' } satisfies FromWorker),
+  () => {},
+);
 // Keep the chain of units strictly sequential inside one worker.
 let queue: Promise<void> = Promise.resolve();
 

@@ -2,18 +2,14 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RunConfig } from '../config/run-config.js';
-import { UserError } from '../errors.js';
+import { UserError, WorkerOutOfMemoryError } from '../errors.js';
 import { translateIOError } from '../run-dir/io-errors.js';
 import type { CallRecord, SampleRecord } from '../types.js';
 import type { UnitSpec } from './execute.js';
 import type { MemoryTraceLine } from '../memory/trace-line.js';
 import type { FromWorker, ToWorker, UnitWorkerData } from './unit-worker.js';
+import { isWorkerOutOfMemory, WORKER_HEAP_MB } from './worker-heap.js';
 
-/** A worker's old-generation heap cap: V8 otherwise lets garbage from millions of decoded chunks grow to GBs before
- *  collecting. A unit's live data (cached pool ids, the reader's lexed bodies, one window, one memory, one 120K-token
- *  prompt, a rival's per-sample state over a 1M-token document) is far smaller; 384 MB was too little for the six
- *  methods of issue 19 together at 1M. */
-const WORKER_HEAP_MB = 512;
 /** A young generation larger than V8's default: each update's prompt, scan and memory die young, and a bigger
  *  nursery lets them die there instead of being promoted and marked again (bench/sweep.ts: GC time about halved). */
 const YOUNG_GENERATION_MB = 96;
@@ -28,8 +24,17 @@ export interface UnitRunner {
   close(): Promise<void>;
 }
 
+/** What a worker does before its first unit, as the out-of-memory line names it. */
+const SETTING_UP = 'while loading the tokenizer, the tasks and the model';
+
+/** "memagent on ruler-hqa at 1m, sample 3": the unit as the out-of-memory line names it. */
+export function describeUnit(spec: UnitSpec): string {
+  return `${spec.method} on ${spec.task} at ${spec.length.label}, sample ${spec.index}`;
+}
+
 /** Worker threads that each hold the tokenizer, the prepared tasks and the embedded model, rebuilt from the module
- *  at `setup` (worker-setup.ts); one unit at a time each. */
+ *  at `setup` (worker-setup.ts); one unit at a time each. A worker that dies (out of its heap: a
+ *  WorkerOutOfMemoryError) fails its unit and leaves the pool; once none is left, every unit waiting fails too. */
 export function createWorkerPool(
   size: number,
   config: RunConfig,
@@ -45,18 +50,23 @@ export function createWorkerPool(
     resolve: (r: SampleRecord | null) => void;
     reject: (e: Error) => void;
   };
+  const heapMb = config.workerHeapMb ?? WORKER_HEAP_MB;
   const workers = Array.from(
     { length: size },
     () =>
       new Worker(entry, {
         workerData: { config, runDir, setup } satisfies UnitWorkerData,
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+        resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       }),
   );
   const current = new Map<Worker, Job>();
   const idle: Worker[] = [...workers];
   const waiting: Job[] = [];
+  const live = new Set(workers);
+  /** Why the last worker died: units that can no longer run fail with it. */
+  let dead: Error | undefined;
   const dispatch = () => {
+    if (live.size === 0 && dead) for (const job of waiting.splice(0)) job.reject(dead);
     while (idle.length && waiting.length) {
       const w = idle.pop()!;
       const job = waiting.shift()!;
@@ -64,8 +74,13 @@ export function createWorkerPool(
       w.postMessage({ type: 'unit', spec: job.spec } satisfies ToWorker);
     }
   };
+  const ready = new Set<Worker>();
   for (const w of workers) {
     w.on('message', (msg: FromWorker) => {
+      if (msg.type === 'ready') {
+        ready.add(w);
+        return;
+      }
       const job = current.get(w);
       if (!job) return;
       if (msg.type === 'calls') job.onCalls(msg.calls);
@@ -81,7 +96,14 @@ export function createWorkerPool(
     w.on('error', (err) => {
       const job = current.get(w);
       current.delete(w);
-      job?.reject(translateIOError(err, 'writing in', runDir) as Error);
+      live.delete(w);
+      const at = idle.indexOf(w);
+      if (at >= 0) idle.splice(at, 1);
+      dead = isWorkerOutOfMemory(err)
+        ? new WorkerOutOfMemoryError(heapMb, ready.has(w) ? job && `running ${describeUnit(job.spec)}` : SETTING_UP)
+        : (translateIOError(err, 'writing in', runDir) as Error);
+      job?.reject(dead);
+      dispatch();
     });
   }
   return {
@@ -93,7 +115,7 @@ export function createWorkerPool(
       });
     },
     abort() {
-      for (const w of workers) w.postMessage({ type: 'abort' } satisfies ToWorker);
+      for (const w of live) w.postMessage({ type: 'abort' } satisfies ToWorker);
       for (const job of waiting.splice(0)) job.resolve(null);
     },
     async close() {
