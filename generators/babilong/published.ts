@@ -1,6 +1,6 @@
 // `bench score` of BABILong's published predictions (babilong_evals/<org>/<model>/<task>_<length>_<cfg>.csv, as
 // run_model_on_babilong.py writes them): the accuracy of each task × length × run configuration exactly as
-// babilong/collect_results.py's get_model_results computes it (docs/PROTOCOLS.md §l).
+// babilong/collect_results.py's get_model_results computes it (docs/PROTOCOLS.md §h).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../../harness/errors.js';
