@@ -35,7 +35,7 @@ class DataFrame:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(([""] if index else []) + self.columns)
             rows = [([i] if index else []) + r for i, r in zip(self.index, self.rows)]
-            w.writerows([["" if _isna(v) else repr(v) if isinstance(v, float) else v for v in r] for r in rows])
+            w.writerows([[repr(v) if isinstance(v, float) else v for v in r] for r in rows])
 
     def __str__(self):
         return "\n".join(" ".join(str(v) for v in r) for r in [self.columns] + self.rows)
