@@ -508,7 +508,7 @@ function catalogParts(catalog: HelpCatalog): Record<string, string> {
       0,
       120,
     ),
-    scoreFormat: `${`  ${pad('--format F', 22)}${orList(sources.map((s) => s.name))}: the kind of file to read`.padEnd(88)}[detected from the first line]`,
+    scoreFormat: `${`  ${pad('--format F', 22)}${orList(sources.map((s) => s.name))}: the kind of file to read`.padEnd(87)} [detected from the first line]`,
     docsLengths: docsLengthsHelp(catalog),
     dataHelp: dataHelp(catalog),
     'taskOptions:run': taskOptionsHelp(catalog, 'run'),

@@ -16,6 +16,7 @@ import {
   type ExportedFile,
   type ExportLayout,
   type ExportResult,
+  type PlacedRow,
 } from '../../harness/formats/export-layout.js';
 import type { Catalog } from '../../harness/registry/family.js';
 import { writeFileAtomic, writeJsonAtomic } from '../../harness/run-dir/atomic-write.js';
@@ -134,7 +135,8 @@ export function exportRun(opts: ExportOptions, catalog: ExportCatalog): ExportRe
     );
   }
 
-  const files = new Map<string, { placed: Array<{ index: number; line: string }>; file: ExportedFile }>();
+  const files = new Map<string, { placed: Array<{ index: number; row: PlacedRow['row'] }>; file: ExportedFile }>();
+  const companions = new Map<string, string>();
   const names: string[] = [];
   let errors = 0;
   let truncated = 0;
@@ -147,8 +149,9 @@ export function exportRun(opts: ExportOptions, catalog: ExportCatalog): ExportRe
         file: { path: join(out, rel), task: r.task, method: r.method, lengthLabel: r.lengthLabel, rows: 0, failed: 0 },
       };
       files.set(rel, entry);
+      for (const c of layout.companions?.(rel, r) ?? []) companions.set(c.rel, c.text);
     }
-    entry.placed.push({ index: r.index, line: jsonLine(row) });
+    entry.placed.push({ index: r.index, row });
     entry.file.rows++;
     if (r.status !== 'ok') entry.file.failed++;
     if (r.status === 'error') errors++;
@@ -161,13 +164,14 @@ export function exportRun(opts: ExportOptions, catalog: ExportCatalog): ExportRe
   // Below a file, on /proc (where a recursive mkdir never ends), not writable: one line before any write.
   checkOutputDir(out, '--out', 'pass a folder for the export, e.g. --out bench-out/export');
   const sorted = [...files.keys()].sort();
+  const owned = [...sorted, ...companions.keys()].sort();
   const run = realpathSync(runDir);
   // A read-only mount, a file in the way, another user's folder: one line naming the file (exit 2).
   guardFiles('writing', out, {}, () => {
     const owners = readOwners(out);
-    checkOwners(out, sorted, run, owners);
+    checkOwners(out, owned, run, owners);
     // Claimed before the files are written, so an export killed halfway still owns what it left.
-    for (const rel of sorted) owners.files[posix(rel)] = run;
+    for (const rel of owned) owners.files[posix(rel)] = run;
     mkdirSync(out, { recursive: true });
     writeJsonAtomic(join(out, EXPORT_OWNERS), owners);
     for (const rel of sorted) {
@@ -175,8 +179,13 @@ export function exportRun(opts: ExportOptions, catalog: ExportCatalog): ExportRe
       // The peers write in data order.
       placed.sort((a, b) => a.index - b.index);
       mkdirSync(dirname(file.path), { recursive: true });
-      writeFileAtomic(file.path, placed.map((p) => p.line + '\n').join(''));
+      const rows = placed.map((p) => p.row);
+      writeFileAtomic(
+        file.path,
+        layout.serialize ? layout.serialize(rows) : rows.map((row) => jsonLine(row) + '\n').join(''),
+      );
     }
+    for (const [rel, text] of companions) writeFileAtomic(join(out, rel), text);
   });
   return {
     format,

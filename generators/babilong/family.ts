@@ -1,7 +1,10 @@
 // BABILong (booydar/babilong): the tasks qa1 … qa20, the suites babilong (qa1–qa5, the leaderboard's) and
-// babilong-all, its compare_answers metric and its prompt switches.
+// babilong-all, its compare_answers metric and its prompt switches; bench score of its published predictions and
+// bench export in their layout.
 import type { Family } from '../../harness/registry/family.js';
 import { BABILONG_TASK_DEFINITIONS, babilongMetric } from './index.js';
+import { babilongExportLayout } from './export.js';
+import { babilongScoreSource } from './published.js';
 import { babilongReaderSkill } from './reader-skill.js';
 import { BABILONG_TASKS, LEADERBOARD_TASKS } from './tasks.js';
 
@@ -13,6 +16,8 @@ export const babilongFamily: Family = {
     { name: 'babilong-all', tasks: BABILONG_TASKS },
   ],
   metrics: [babilongMetric],
+  scoreSources: [babilongScoreSource],
+  exportLayouts: [babilongExportLayout],
   readerSkills: [babilongReaderSkill],
   taskOptions: [
     {

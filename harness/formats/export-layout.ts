@@ -54,6 +54,10 @@ export interface ExportLayout {
   /** The record's file and row (`metrics`: the catalog's, for the peer's judge fields); may throw UserError for a
    *  record missing what the peer needs. */
   place(record: SampleRecord, metrics: MetricRegistry): PlacedRow;
+  /** A file's text from its rows in data order; one JSON object a line when absent (BABILong writes CSV). */
+  serialize?(rows: ReadonlyArray<PlacedRow['row']>): string;
+  /** Files the peer keeps beside a file (BABILong's .json of prompt parts), made from the file's first record. */
+  companions?(rel: string, record: SampleRecord): Array<{ rel: string; text: string }>;
   /** How to run the peer's scorer on the export, one line per invocation. */
   peerCommands(result: ExportResult): string[];
 }

@@ -100,7 +100,7 @@ test("help, the task examples of messages and bench score's --format list come f
   assert.match(run, /docs:50\.\.25600 = document counts \(toy\)/);
   for (const text of [run, score]) assert.doesNotMatch(text, /RULER|LongBench|MemAgent's|HotpotQA/);
   // The built-in catalog lists its families' score formats in registration order.
-  assert.match(helpText(undefined, catalog), /\[--format memagent\|ruler\|longbench\]/);
+  assert.match(helpText(undefined, catalog), /\[--format memagent\|ruler\|longbench\|babilong\]/);
   // Messages that give an example task take the catalog's first, with its default lengths.
   assert.throws(
     () => parseCli(['run'], {}, toy),

@@ -27,6 +27,9 @@ export interface ScoreSource {
   detect(line: Record<string, unknown>): boolean;
   /** Its files below a directory that holds no .jsonl itself (MemAgent's results/ folder of per-config folders). */
   nestedFiles?(dir: string): string[];
+  /** Files that are not JSON Lines (BABILong's CSVs): the folders of them at or below `target` (a folder or a file),
+   *  each scored as one group; null when there are none. */
+  claim?(target: string): string[][] | null;
   /** One row per group of the files (all detected as this source), in order. */
   score(files: string[], ctx: ScoreContext): ScoreRow[];
 }

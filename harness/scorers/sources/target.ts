@@ -126,11 +126,18 @@ function resolveTarget(
 ): { format: string; files: string[]; groups?: string[][] } {
   if (!existsSync(target))
     throw new UserError(`not found: ${target} (pass a run directory, a pred directory or a .jsonl file)`);
+  const auto = requested === undefined || requested === 'auto';
+  const samples = join(target, 'samples.jsonl');
+  if (!(auto && statSync(target).isDirectory() && existsSync(samples)))
+    for (const s of sources.all()) {
+      if (!s.claim || !(auto || requested === s.name)) continue;
+      const groups = s.claim(target);
+      if (groups) return { format: s.name, files: groups.flat(), groups };
+      if (!auto) throw new UserError(`--format ${s.name}: no ${s.files} at ${target}`);
+    }
   let files: string[];
   if (statSync(target).isDirectory()) {
-    const samples = join(target, 'samples.jsonl');
-    if (existsSync(samples) && (requested === undefined || requested === 'auto'))
-      return { format: RUN_FORMAT, files: [samples] };
+    if (existsSync(samples) && auto) return { format: RUN_FORMAT, files: [samples] };
     files = jsonlIn(target);
     for (const s of sources.all()) if (files.length === 0) files = s.nestedFiles?.(target) ?? [];
     if (files.length === 0) {

@@ -404,7 +404,7 @@ describe('bench export (CLI)', () => {
     assertOneLine(
       await runBench(['export', runs.niah, '--out', bad]),
       2,
-      /needs --format ruler, longbench, longbench-v2 or memagent/,
+      /needs --format ruler, longbench, longbench-v2, memagent or babilong/,
     );
   });
 });
@@ -430,7 +430,7 @@ describe('a layout registered by a family outside the built-in ones', () => {
     };
     const family: Family = { name: 'toy', tasks: [], exportLayouts: [toy] };
     const withToy = new Catalog([...FAMILIES, family]);
-    assert.deepEqual(withToy.exportFormats(), ['toy', 'ruler', 'longbench', 'longbench-v2', 'memagent']);
+    assert.deepEqual(withToy.exportFormats(), ['toy', 'ruler', 'longbench', 'longbench-v2', 'memagent', 'babilong']);
     const cmd = parseCli(['export', runs.niah, '--format', 'toy', '--out', 'o'], {}, withToy);
     assert.equal(cmd.command === 'export' && cmd.format, 'toy');
     assert.throws(
@@ -438,7 +438,10 @@ describe('a layout registered by a family outside the built-in ones', () => {
       /--format ruler, longbench/,
     );
     const help = helpText('export', withToy);
-    assert.match(help, /^Usage: bench export <run-dir> --format toy\|ruler\|longbench\|longbench-v2\|memagent /m);
+    assert.match(
+      help,
+      /^Usage: bench export <run-dir> --format toy\|ruler\|longbench\|longbench-v2\|memagent\|babilong /m,
+    );
     assert.match(help, /^ {2}toy {11}DIR\/<task>\/<length>\.jsonl/m);
     assert.match(helpText(undefined, withToy), /in the layout Toy's score\.py \(toy\), RULER's evaluate\.py/);
 

@@ -109,7 +109,7 @@ describe('a family plugs into the metric, score-source and data-format registrie
     assert.doesNotThrow(() => checkFormat('toy', catalog.scoreSources));
     assert.throws(
       () => checkFormat('toy', builtinCatalog().scoreSources),
-      /--format must be memagent, ruler or longbench, got 'toy'/,
+      /--format must be memagent, ruler, longbench or babilong, got 'toy'/,
     );
     assert.match(
       formatHint(catalog.scoreSources),
@@ -145,13 +145,14 @@ describe('the built-in registrations give the messages word for word', () => {
   it("bench score's expected-files hint and --format choices", () => {
     assert.equal(
       formatHint(catalog.scoreSources),
-      'expected a bench run directory (samples.jsonl), LongBench pred files (pred, answers, all_classes, length), ' +
+      'expected a bench run directory (samples.jsonl), BABILong prediction CSVs (<org>/<model>/qa*_<length>_<cfg>.csv: ' +
+        'target, output, question), LongBench pred files (pred, answers, all_classes, length), ' +
         'RULER pred files (index, pred, outputs) or MemAgent result files (response, pred, judge_sub_em)',
     );
     assert.throws(
       () => checkFormat('csv', catalog.scoreSources),
       (e: unknown) =>
-        e instanceof UserError && e.message === "--format must be memagent, ruler or longbench, got 'csv'",
+        e instanceof UserError && e.message === "--format must be memagent, ruler, longbench or babilong, got 'csv'",
     );
   });
 
