@@ -10,7 +10,8 @@ import type { SummaryRow } from '../harness/report/summary-row.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
 import { aggregateNotes, breakdownNotes, breakdownsOf } from './breakdowns.js';
-import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
+import { fmtPct, fmtScore, isReferenceReaderId, modelLabel, rowPercent } from './format.js';
+import { percentOfScores, percentRuleOf, scorePercent } from '../harness/protocol/round.js';
 import { methodExtra } from './records.js';
 import { fixtureNote, taskLabel } from './fixtures.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
@@ -172,6 +173,16 @@ function add(acc: Acc, r: SampleRecord, cost?: CostModel): void {
 }
 
 /**
+ * The row's score ×100 by its task's rule: LongBench's from the samples' total in sample order (as eval.py sums its pred
+ * file), a LongBench-E bucket's as numpy averages it; any other task's from the mean. A breakdown row of a LongBench
+ * task is one of LongBench-E's buckets.
+ */
+function headlinePercent(row: SummaryRow, values: readonly KeyedScore[]): number {
+  const rule = percentRuleOf(row.task, row.lengthKind === 'bucket');
+  return rule === 'mean' ? scorePercent('mean', row.score) : percentOfScores(rule, orderedScores(values));
+}
+
+/**
  * Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). A record
  * in a facet's breakdown is also counted in a breakdown row of its task × method × model (lengthKind 'bucket').
  */
@@ -242,10 +253,14 @@ export function summarize(
       wallSecondsPerSample: row.isReferenceReader ? null : acc.wallMs / row.n / 1000,
     };
     Object.assign(row, rowInterval(acc.values, row));
+    row.scoreX100 = headlinePercent(row, acc.values);
     rows.push(row);
   }
   const scored = [...groups.values()].map((acc) => ({ row: acc.row, scores: orderedScores(acc.values) }));
-  for (const f of facets) if (f.aggregate) rows.push(...f.aggregate.rows(scored));
+  for (const f of facets)
+    if (f.aggregate)
+      for (const row of f.aggregate.rows(scored))
+        rows.push({ ...row, scoreX100: row.scoreX100 ?? scorePercent('mean', row.score) });
   return rows.sort(compareRows);
 }
 
@@ -327,7 +342,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     r.lengthKind,
     r.length,
     r.metric,
-    fmtPct(r.score),
+    fmtScore(r),
     r.n,
     r.expected ?? '',
     r.complete == null ? '' : r.complete ? 'yes' : 'no',
@@ -371,12 +386,11 @@ export interface SummaryFile {
 }
 
 export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): SummaryFile {
-  const withPct = (r: SummaryRow) => ({
-    ...r,
-    expected: r.expected ?? null,
-    complete: r.complete ?? null,
-    scoreX100: pct(r.score),
-  });
+  // scoreX100 last, where it has always stood in summary.json.
+  const withPct = (row: SummaryRow) => {
+    const { scoreX100: _, ...r } = row;
+    return { ...r, expected: r.expected ?? null, complete: r.complete ?? null, scoreX100: rowPercent(row) };
+  };
   const buckets = rows.filter((r) => r.lengthKind === 'bucket');
   const aggregates = rows.filter((r) => r.aggregate !== undefined);
   return {
@@ -483,7 +497,7 @@ export function formatSummaryTable(
     const body = group.map((r) => [
       r.lengthLabel,
       fmtCount(r),
-      fmtPct(r.score),
+      fmtScore(r),
       String(r.errors),
       String(r.truncated),
       ...(showOver ? [String(r.overTarget)] : []),
