@@ -50,7 +50,11 @@ test('bench score --format memagent averages the rounded per-sample F1: 45.33, n
   const [row] = table.rows;
   assert.equal(row.extras.f1, (0.67 + 0.4 + 0.29) / 3);
   assert.equal(scorePercent('mean', row.extras.f1), 45.33);
-  assert.notEqual(scorePercent('mean', CASES.reduce((s, c) => s + c[2], 0) / 3), 45.33, 'the unrounded mean would give 45.08');
+  assert.notEqual(
+    scorePercent('mean', CASES.reduce((s, c) => s + c[2], 0) / 3),
+    45.33,
+    'the unrounded mean would give 45.08',
+  );
   assert.equal(scorePercent('mean', CASES.reduce((s, c) => s + c[2], 0) / 3), 45.08);
   assert.match(formatScoreTable(table, false), /f1=45\.33/);
 });
