@@ -24,11 +24,12 @@ export function summaryWriter(
 ): (run: FinishedRun) => string {
   return (run) => {
     const plannedWhole = expectedSources(manifestView(run.directory.manifest));
+    const skipped = run.directory.manifest.skipped ?? [];
     const whole = markCompleteness(summarize(run.directory.records, facets, cost), plannedWhole);
-    writeSummary(run.outDir, whole, missingCells(whole, plannedWhole));
+    writeSummary(run.outDir, whole, missingCells(whole, plannedWhole), skipped);
     const planned = [{ expected: run.expected, methods: run.methods, model: run.model, shard: 'all' }];
     const summary = markCompleteness(summarize(run.records, facets, cost), planned);
-    const table = formatSummaryTable(summary, facets, missingCells(summary, planned));
+    const table = formatSummaryTable(summary, facets, missingCells(summary, planned), skipped);
     const cells = (rows: typeof whole) => rows.filter(isGateRow).length;
     return cells(whole) > cells(summary)
       ? `${table}

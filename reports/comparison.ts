@@ -1,6 +1,6 @@
 // Our rows beside a paper table, in the paper's columns.
 import type { PaperBaseline } from './baselines.js';
-import { fmtPct, fmt2 } from './format.js';
+import { fmtScore, fmt2 } from './format.js';
 import { shortModel } from './labels.js';
 import type { SummaryRow } from './summary.js';
 import { fmtCount } from './completeness.js';
@@ -36,7 +36,7 @@ export function comparison(rows: SummaryRow[], b: PaperBaseline): Comparison {
         const hit = group.find((r) =>
           r.lengthKind === 'docs' ? r.length === l.docs : r.lengthLabel.toLowerCase() === l.label.toLowerCase(),
         );
-        return hit ? `${fmtPct(hit.score)} (n=${fmtCount(hit)})` : null;
+        return hit ? `${fmtScore(hit)} (n=${fmtCount(hit)})` : null;
       }),
     };
   });

@@ -1,15 +1,35 @@
-// Display-edge formatting: scores are 0..1 everywhere inside; shown as ×100 with 2 decimals, rounded half-to-even on
-// the exact binary value, as Python's round(x, 2) does (the MemAgent paper's 40.625 → 40.62, 46.875 → 46.88).
-import { pyRound, toPercent } from '../harness/protocol/round.js';
+// Display-edge formatting: scores are 0..1 everywhere inside; shown ×100 with 2 decimals, always through
+// scorePercent (harness/protocol/round.ts): Python's round on the exact binary value (the MemAgent paper's
+// 40.625 → 40.62, 46.875 → 46.88), and for a LongBench task's group score LongBench's round(100 * total / n, 2).
+import { percentRuleOf, pyRound, scorePercent } from '../harness/protocol/round.js';
 
-/** ×100, rounded to 2 decimals (half-to-even on the exact value), as a fixed 2-decimal string. */
+/** A mean (not a task's group score: see fmtScore) ×100, 2 decimals, as a fixed 2-decimal string. */
 export function fmtPct(fraction: number): string {
-  return fmt2(fraction * 100);
+  return Number.isFinite(fraction) ? scorePercent('mean', fraction).toFixed(2) : String(fraction);
 }
 
-/** ×100, rounded to 2 decimals, as a number (for JSON/CSV at the display edge). */
+/** A mean ×100, rounded to 2 decimals, as a number (for JSON/CSV at the display edge). */
 export function pct(fraction: number): number {
-  return toPercent(fraction);
+  return scorePercent('mean', fraction);
+}
+
+/** What a group score shown by fmtScore needs: a summary row, or a baseline entry (mean and n only). */
+export interface ScoredGroup {
+  task: string;
+  score: number;
+  n: number;
+  lengthKind?: string;
+  scoreX100?: number;
+}
+
+/** A group's headline score ×100: the one summarize computed, else by its task's rule from its mean and n. */
+export function rowPercent(r: ScoredGroup): number {
+  return r.scoreX100 ?? scorePercent(percentRuleOf(r.task, r.lengthKind === 'bucket'), r.score, r.n);
+}
+
+/** A group's headline score ×100 as a fixed 2-decimal string (summary tables, report, view, gate messages). */
+export function fmtScore(r: ScoredGroup): string {
+  return fmt2(rowPercent(r));
 }
 
 /** Python's round(value, 2) (half-to-even on the exact decimal expansion of the double) as a fixed 2-decimal string. */

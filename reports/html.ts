@@ -4,7 +4,7 @@ import type { FacetTable, ReportFacet } from '../harness/report/facet.js';
 import type { SampleRecord } from '../harness/types.js';
 import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
-import { fmtPct, modelLabel, REFERENCE_READER_LABEL } from './format.js';
+import { fmtPct, fmtScore, modelLabel, REFERENCE_READER_LABEL } from './format.js';
 import type { ManifestView } from './manifest.js';
 import { CUT_CALLS_NOTE, CUT_NOTE, THINKING_NOTE, thinkingCells, thinks, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
@@ -155,7 +155,7 @@ const SUMMARY_COLUMNS: Column[] = [
       r.lengthKind === 'bucket' ? `<span class="sub">${escapeHtml(r.lengthLabel)}</span>` : escapeHtml(r.lengthLabel),
   },
   { head: 'metric', cell: (r) => escapeHtml(r.metric) },
-  { head: 'score ×100', cell: (r) => `<b>${fmtPct(r.score)}</b>` },
+  { head: 'score ×100', cell: (r) => `<b>${fmtScore(r)}</b>` },
   { head: 'ci95 ×100', cell: (r) => fmtInterval(r) },
   { head: 'ci_method', cell: (r) => escapeHtml(r.ci_method) },
   {

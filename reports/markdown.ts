@@ -2,7 +2,7 @@
 import type { FacetTable, ReportFacet } from '../harness/report/facet.js';
 import { aggregateNotes, breakdownNotes } from './breakdowns.js';
 import type { Comparison } from './comparison.js';
-import { fmtPct, modelLabel } from './format.js';
+import { fmtScore, modelLabel } from './format.js';
 import { CUT_CALLS_NOTE, THINKING_NOTE, thinkingCells, thinks, type SummaryRow } from './summary.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
 import { INTERVAL_NOTE, TABLE_INTERVAL_COLUMNS, insertIntervalColumns } from './intervals.js';
@@ -31,7 +31,7 @@ export function summaryMarkdown(
     modelLabel(r.model, r.isReferenceReader),
     r.lengthLabel,
     r.metric,
-    fmtPct(r.score),
+    fmtScore(r),
     fmtCount(r),
     String(r.errors),
     String(r.truncated),

@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { UserError } from '../harness/errors.js';
 import type { SampleRecord } from '../harness/types.js';
 import { judgeRows, pairedGateMessage, ruleText, type CompareRow, type CompareRuleOptions } from './compare.js';
-import { fmt2, fmtPct } from './format.js';
+import { fmt2, fmtScore } from './format.js';
 import { fmtDiffInterval, fmtP } from './paired-report.js';
 import { contentDifferences, pairRuns, type RunContent } from './paired.js';
 import { loadRecords } from './records.js';
@@ -128,8 +128,8 @@ export function formatPairedGate(result: GateResult, pg: PairedGate, gateOptions
     const paired = row?.paired === true && c.run !== undefined && c.baseline !== undefined;
     return [
       c.key,
-      c.baseline ? `${fmtPct(c.baseline.score)} (n=${c.baseline.n})` : '–',
-      c.run ? `${fmtPct(c.run.score)} (n=${c.run.n})` : '–',
+      c.baseline ? `${fmtScore({ task: c.task, ...c.baseline })} (n=${c.baseline.n})` : '–',
+      c.run ? `${fmtScore({ task: c.task, ...c.run })} (n=${c.run.n})` : '–',
       c.drop === undefined ? '–' : fmt2(-c.drop * 100),
       paired ? fmtDiffInterval(row) : '–',
       paired ? fmtP(row.p) : '–',

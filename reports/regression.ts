@@ -17,7 +17,7 @@ import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../harness/errors.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
-import { fmt2, fmtPct } from './format.js';
+import { fmt2, fmtScore } from './format.js';
 import { isGateRow, type SummaryRow } from './summary.js';
 import { plural } from '../harness/util/plural.js';
 
@@ -194,7 +194,8 @@ export interface GateCheck {
   lengthLabel: string;
   verdict: Verdict;
   baseline?: { score: number; n: number; model: string };
-  run?: { score: number; n: number; errors: number; model: string };
+  /** scoreX100: the run's score as its summary shows it (reports/format.ts rowPercent). */
+  run?: { score: number; n: number; errors: number; model: string; scoreX100?: number };
   /** A missing key that --allow-missing skips (it does not fail the gate). */
   skipped?: boolean;
   /** Fractions. */
@@ -238,6 +239,10 @@ export function allowedDrop(p: number, n: number, maxDropPoints = 0, z = 2): num
 }
 
 /** Applies the gate rule; throws UserError when the run and baseline share no key. */
+function runOf(r: SummaryRow): NonNullable<GateCheck['run']> {
+  return { score: r.score, n: r.n, errors: r.errors, model: r.model, scoreX100: r.scoreX100 };
+}
+
 export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options: GateOptions = {}): GateResult {
   const z = options.z ?? 2;
   const maxDrop = options.maxDrop ?? 0;
@@ -291,7 +296,7 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
       continue;
     }
     overlap++;
-    const run = { score: r.score, n: r.n, errors: r.errors, model: r.model };
+    const run = runOf(r);
     const drop = e.score - r.score;
     const allowed = allowedDrop(e.score, e.n, maxDrop, z);
     let verdict: Verdict;
@@ -299,7 +304,7 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
     if (options.exact) {
       const same = Math.abs(drop) <= EPS && r.n === e.n;
       verdict = same ? 'pass' : 'changed';
-      message = same ? 'unchanged' : `changed: ${fmtPct(e.score)} (n=${e.n}) → ${fmtPct(r.score)} (n=${r.n})`;
+      message = same ? 'unchanged' : `changed: ${fmtScore(e)} (n=${e.n}) → ${fmtScore(r)} (n=${r.n})`;
     } else {
       verdict = drop > allowed + EPS ? 'regression' : 'pass';
       const change =
@@ -308,7 +313,7 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
           : drop > 0
             ? `drop ${fmt2(drop * 100)} points`
             : `gain ${fmt2(-drop * 100)} points`;
-      message = `${fmtPct(e.score)} → ${fmtPct(r.score)}: ${change}, allowed drop ${fmt2(allowed * 100)}`;
+      message = `${fmtScore(e)} → ${fmtScore(r)}: ${change}, allowed drop ${fmt2(allowed * 100)}`;
       const judged = options.judge?.(e, r);
       if (judged) ({ verdict, message } = judged);
     }
@@ -339,8 +344,8 @@ export function evaluateGate(baseline: BaselineFile, rows: SummaryRow[], options
         method: r.method,
         lengthLabel: r.lengthLabel,
         verdict: 'new',
-        run: { score: r.score, n: r.n, errors: r.errors, model: r.model },
-        message: `${fmtPct(r.score)} (n=${r.n}); not in the baseline`,
+        run: runOf(r),
+        message: `${fmtScore(r)} (n=${r.n}); not in the baseline`,
       });
     }
   }
@@ -368,8 +373,8 @@ export function formatGate(result: GateResult, options: GateOptions = {}): strin
   const head = ['key', 'baseline', 'run', 'drop', 'allowed', 'verdict'];
   const body = result.checks.map((c) => [
     c.key,
-    c.baseline ? `${fmtPct(c.baseline.score)} (n=${c.baseline.n})` : '–',
-    c.run ? `${fmtPct(c.run.score)} (n=${c.run.n})` : '–',
+    c.baseline ? `${fmtScore({ task: c.task, ...c.baseline })} (n=${c.baseline.n})` : '–',
+    c.run ? `${fmtScore({ task: c.task, ...c.run })} (n=${c.run.n})` : '–',
     c.drop === undefined ? '–' : fmt2(c.drop * 100),
     c.allowed === undefined || options.exact ? '–' : fmt2(c.allowed * 100),
     c.verdict === 'pass' ? 'ok' : c.verdict.toUpperCase(),

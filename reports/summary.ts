@@ -9,8 +9,10 @@ import { loneSampleGpuSeconds, type CostModel } from '../harness/report/cost.js'
 import type { SummaryRow } from '../harness/report/summary-row.js';
 import { writeFileAtomic } from '../harness/run-dir/atomic-write.js';
 import type { SampleRecord } from '../harness/types.js';
+import type { SkippedTask } from '../harness/run-dir/manifest.js';
 import { aggregateNotes, breakdownNotes, breakdownsOf } from './breakdowns.js';
-import { fmtPct, isReferenceReaderId, modelLabel, pct } from './format.js';
+import { fmtPct, fmtScore, isReferenceReaderId, modelLabel, rowPercent } from './format.js';
+import { percentOfScores, percentRuleOf, scorePercent } from '../harness/protocol/round.js';
 import { methodExtra } from './records.js';
 import { fixtureNote, taskLabel } from './fixtures.js';
 import { fmtCount, INCOMPLETE_NOTE, missingNote, type MissingCell } from './completeness.js';
@@ -172,6 +174,16 @@ function add(acc: Acc, r: SampleRecord, cost?: CostModel): void {
 }
 
 /**
+ * The row's score ×100 by its task's rule: LongBench's from the samples' total in sample order (as eval.py sums its pred
+ * file), a LongBench-E bucket's as numpy averages it; any other task's from the mean. A breakdown row of a LongBench
+ * task is one of LongBench-E's buckets.
+ */
+function headlinePercent(row: SummaryRow, values: readonly KeyedScore[]): number {
+  const rule = percentRuleOf(row.task, row.lengthKind === 'bucket');
+  return rule === 'mean' ? scorePercent('mean', row.score) : percentOfScores(rule, orderedScores(values));
+}
+
+/**
  * Groups records by task × method × model × length and aggregates them (one pass; records may be a stream). A record
  * in a facet's breakdown is also counted in a breakdown row of its task × method × model (lengthKind 'bucket').
  */
@@ -242,10 +254,14 @@ export function summarize(
       wallSecondsPerSample: row.isReferenceReader ? null : acc.wallMs / row.n / 1000,
     };
     Object.assign(row, rowInterval(acc.values, row));
+    row.scoreX100 = headlinePercent(row, acc.values);
     rows.push(row);
   }
   const scored = [...groups.values()].map((acc) => ({ row: acc.row, scores: orderedScores(acc.values) }));
-  for (const f of facets) if (f.aggregate) rows.push(...f.aggregate.rows(scored));
+  for (const f of facets)
+    if (f.aggregate)
+      for (const row of f.aggregate.rows(scored))
+        rows.push({ ...row, scoreX100: row.scoreX100 ?? scorePercent('mean', row.score) });
   return rows.sort(compareRows);
 }
 
@@ -327,7 +343,7 @@ export function summaryCsv(rows: SummaryRow[]): string {
     r.lengthKind,
     r.length,
     r.metric,
-    fmtPct(r.score),
+    fmtScore(r),
     r.n,
     r.expected ?? '',
     r.complete == null ? '' : r.complete ? 'yes' : 'no',
@@ -368,16 +384,24 @@ export interface SummaryFile {
   missing?: MissingCell[];
   /** What the rows with `fixture: true` are (bundled test fixtures, not the benchmark's data); present only then. */
   fixtureNote?: string;
+  /** Tasks the run asked for and skipped (manifest.json `skipped`) that no row holds, with the reason; present only
+   *  when there are some. */
+  skipped?: SkippedTask[];
 }
 
-export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): SummaryFile {
-  const withPct = (r: SummaryRow) => ({
-    ...r,
-    expected: r.expected ?? null,
-    complete: r.complete ?? null,
-    scoreX100: pct(r.score),
-  });
+export function summaryJson(
+  rows: SummaryRow[],
+  missing: MissingCell[] = [],
+  skipped: readonly SkippedTask[] = [],
+): SummaryFile {
+  // scoreX100 last, where it has always stood in summary.json.
+  const withPct = (row: SummaryRow) => {
+    const { scoreX100: _, ...r } = row;
+    return { ...r, expected: r.expected ?? null, complete: r.complete ?? null, scoreX100: rowPercent(row) };
+  };
   const buckets = rows.filter((r) => r.lengthKind === 'bucket');
+  // A task skipped by one invocation (or run directory) but with rows from another is not listed as skipped.
+  const notRun = skipped.filter((s) => !rows.some((r) => r.task === s.task));
   const aggregates = rows.filter((r) => r.aggregate !== undefined);
   return {
     version: 1,
@@ -387,16 +411,22 @@ export function summaryJson(rows: SummaryRow[], missing: MissingCell[] = []): Su
     ...(aggregates.length ? { aggregates: aggregates.map(withPct) } : {}),
     ...(missing.length ? { missing } : {}),
     ...(fixtureNote(rows) ? { fixtureNote: fixtureNote(rows) } : {}),
+    ...(notRun.length ? { skipped: notRun } : {}),
   };
 }
 
 /** Writes summary.csv and summary.json into runDir (each via temp file + rename). Returns the paths. */
-export function writeSummary(runDir: string, rows: SummaryRow[], missing: MissingCell[] = []): string[] {
+export function writeSummary(
+  runDir: string,
+  rows: SummaryRow[],
+  missing: MissingCell[] = [],
+  skipped: readonly SkippedTask[] = [],
+): string[] {
   mkdirSync(runDir, { recursive: true });
   const csvFile = join(runDir, 'summary.csv');
   const jsonFile = join(runDir, 'summary.json');
   writeFileAtomic(csvFile, summaryCsv(rows));
-  writeFileAtomic(jsonFile, `${JSON.stringify(summaryJson(rows, missing), null, 2)}\n`);
+  writeFileAtomic(jsonFile, `${JSON.stringify(summaryJson(rows, missing, skipped), null, 2)}\n`);
   return [csvFile, jsonFile];
 }
 
@@ -438,6 +468,11 @@ export const CUT_CALLS_NOTE =
 export const OVER_TARGET_NOTE =
   "over target: samples whose context is longer than the length, because the task cannot build it smaller (e.g. a question's own documents alone exceed it); scored as usual, counted in n";
 
+/** Under a summary of a run that skipped tasks: one line each, with the reason. */
+export function skippedNote(skipped: readonly SkippedTask[]): string {
+  return skipped.map((s) => `skipped ${s.task}: ${s.reason}`).join('\n');
+}
+
 /**
  * Terminal table: one block per task × method × model, one line per length (then any breakdown rows); an incomplete
  * cell's n reads "n of N", and planned cells without any finished sample are named below. `facets` name the breakdowns.
@@ -446,6 +481,7 @@ export function formatSummaryTable(
   rows: SummaryRow[],
   facets: readonly ReportFacet[],
   missing: MissingCell[] = [],
+  skipped: readonly SkippedTask[] = [],
 ): string {
   const blocks: string[] = [];
   let i = 0;
@@ -483,7 +519,7 @@ export function formatSummaryTable(
     const body = group.map((r) => [
       r.lengthLabel,
       fmtCount(r),
-      fmtPct(r.score),
+      fmtScore(r),
       String(r.errors),
       String(r.truncated),
       ...(showOver ? [String(r.overTarget)] : []),
@@ -506,6 +542,7 @@ export function formatSummaryTable(
   if (rows.some((r) => r.overTarget > 0)) blocks.push(OVER_TARGET_NOTE);
   if (rows.some((r) => r.complete === false)) blocks.push(INCOMPLETE_NOTE);
   if (missing.length) blocks.push(missingNote(missing));
+  if (skipped.length) blocks.push(skippedNote(skipped));
   if (rows.some((r) => r.middleTruncated > 0)) blocks.push(CUT_NOTE);
   if (rows.some((r) => (r.cutCalls ?? 0) > 0)) blocks.push(CUT_CALLS_NOTE);
   if (rows.some((r) => (r.thinkingTokens ?? 0) > 0 || (r.unclosedThinkCalls ?? 0) > 0)) blocks.push(THINKING_NOTE);

@@ -20,8 +20,9 @@
 
 The upstream functions are taken from the upstream files as they are (parsed with ast and executed; nothing is
 copied); only their I/O (HTTP, datasets, nemo's manifest reader, tqdm, uvloop) is stubbed. Each check prints one JSON
-line per file. Needs Python 3.9+, PyYAML (ruler-score) and, for memagent-prompts, the `tokenizers` package with a
-Qwen2.5 tokenizer.json (the served model's tokenizer; MemAgent loads it with transformers' AutoTokenizer).
+line per file. Needs Python 3.9+, PyYAML (ruler-score) and, for memagent-prompts, a Qwen2.5 tokenizer.json (the served
+model's tokenizer; MemAgent loads it with transformers' AutoTokenizer), read with the `tokenizers` package where it is
+installed, else with our own Qwen2.5 BPE through scripts/parity-shims/tokenizers (node; `npm run build` first).
 """
 import argparse
 import ast
@@ -48,6 +49,9 @@ def functions_from(path, names, namespace):
         sys.exit(f"{path}: no function {', '.join(sorted(missing))} (another upstream version?)")
     exec(compile(ast.Module(body=nodes, type_ignores=[]), path, "exec"), namespace)
     return namespace
+
+
+SHIMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parity-shims")
 
 
 def read_jsonl(path):
@@ -234,12 +238,21 @@ def memagent_score(args):
 
 
 class HfLikeTokenizer:
-    """What MemAgent's driver calls on its AutoTokenizer (encode, decode), over a `tokenizers` tokenizer.json."""
+    """What MemAgent's driver calls on its AutoTokenizer (encode, decode), over a `tokenizers` tokenizer.json: the
+    package where it is installed, else its stand-in in scripts/parity-shims (our Qwen2.5 BPE); `used` says which."""
 
     def __init__(self, path):
-        from tokenizers import Tokenizer
+        try:
+            import tokenizers
+        except ImportError:
+            sys.path.append(SHIMS)
+            import tokenizers
 
-        self.t = Tokenizer.from_file(path)
+        self.used = getattr(tokenizers, "STAND_IN", f"tokenizers {getattr(tokenizers, '__version__', '?')}")
+        try:
+            self.t = tokenizers.Tokenizer.from_file(path)
+        except ValueError as err:
+            sys.exit(str(err))
 
     def encode(self, text):
         return self.t.encode(text).ids
@@ -365,6 +378,7 @@ def memagent_prompts(args):
                     "identical": same,
                     "requests": requests,
                     "first_difference": first_difference,
+                    "tokenizer": tokenizer.used,
                 }
             )
         )
@@ -494,7 +508,7 @@ def summary(args):
         elif line["check"] == "memagent-prompts":
             ok = line["identical"] == line["samples"]
             print(
-                f"prompts  {tag}{line['task']:<16} {label:>5}  MemAgent's utils/recurrent.py sends the same {line['requests']} requests as ours"
+                f"prompts  {tag}{line['task']:<16} {label:>5}  MemAgent's utils/recurrent.py sends the same {line['requests']} requests as ours (ids: {line.get('tokenizer', 'tokenizers')})"
                 if ok
                 else f"prompts  {tag}{line['task']:<16} {label:>5}  DIFFER: {line['identical']} of {line['samples']} samples identical; first {json.dumps(line['first_difference'])}"
             )

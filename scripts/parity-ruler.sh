@@ -9,8 +9,9 @@
 #   3. RULER's own rows: RULER's prepare.py and evaluate.py run as whole scripts (stand-ins: scripts/parity-shims);
 #      the prompt sent for each row is its input + answer_prefix under --chat-template base and meta-llama3.
 # Not a test: it needs the upstream repositories (cloned at the commits docs/PROTOCOLS.md cites, or given as
-# checkouts) and Python with PyYAML, plus the `tokenizers` package for MemAgent's prompt check (part 1) and numpy and
-# scipy for RULER's generators (part 3). Run `npm run build` first.
+# checkouts) and Python with PyYAML, plus numpy and scipy for RULER's generators (part 3). MemAgent's prompt check
+# (part 1) reads TOKENIZER_JSON with the `tokenizers` package where it is installed, else with our own Qwen2.5 BPE
+# through scripts/parity-shims/tokenizers (Qwen2.5's tokenizer.json only). Run `npm run build` first.
 #
 #   scripts/parity-ruler.sh [WORK_DIR]
 #   env: PARTS="memagent ruler rows" (which of 1, 2, 3 to run) TASKS="vt fwe ..." LENGTHS=8k,16k SAMPLES=128

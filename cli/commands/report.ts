@@ -165,7 +165,8 @@ export async function reportCommand(options: ReportOptions): Promise<ReportResul
   // A read-only or foreign directory, a file in the way: one line naming the file (exit 2), not errno text.
   return guardFiles('writing', out, {}, () => {
     mkdirSync(out, { recursive: true });
-    const files = writeSummary(out, rows, missing);
+    const skipped = runs.flatMap((r) => r.manifest?.manifest.skipped ?? []);
+    const files = writeSummary(out, rows, missing, skipped);
 
     const figures = options.figures ?? DEFAULT_FIGURES;
     const lengthTable = paperLengthTable(facets);

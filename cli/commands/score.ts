@@ -3,7 +3,7 @@
 // (harness/scorers/sources/target.ts decides which).
 import { basename } from 'node:path';
 import type { ScoreTable } from '../../harness/scorers/aggregate.js';
-import { toPercent } from '../../harness/protocol/round.js';
+import { scorePercent } from '../../harness/protocol/round.js';
 import { scoreTargetWith, type ScoreEnv } from '../../harness/scorers/sources/target.js';
 import type { CommandIO, CommandOf } from '../../harness/config/commands.js';
 import type { CliContext } from '../context.js';
@@ -40,7 +40,7 @@ function pct(x: number | null | undefined): string {
 
 function extrasText(extras: Record<string, number>): string {
   return Object.entries(extras)
-    .map(([k, v]) => `${k}=${pct(toPercent(v))}`)
+    .map(([k, v]) => `${k}=${pct(scorePercent('mean', v))}`)
     .join(' ');
 }
 
@@ -61,7 +61,8 @@ export function formatScoreTable(table: ScoreTable, json: boolean): string {
       {
         target: table.target,
         format: table.format,
-        scale: 'mean: 0..1; percent: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0',
+        scale:
+          "mean: 0..1; percent: mean x 100, 2 decimals (Python's round); LongBench's tasks 100 x total / n rounded as its eval.py (LongBench-E's buckets as numpy rounds); errors and truncated samples count as 0",
         rows: table.rows,
         notes: table.notes ?? [],
         warnings: table.warnings,
@@ -112,7 +113,7 @@ export function formatScoreTable(table: ScoreTable, json: boolean): string {
     '',
   ];
   lines.push(
-    'score: mean x 100, 2 decimals (ties to even); errors and truncated samples count as 0 and are counted in n. extras: means x 100.',
+    "score: mean x 100, 2 decimals (Python's round; LongBench's tasks: 100 x total / n, rounded as its eval.py); errors and truncated samples count as 0 and are counted in n. extras: means x 100.",
   );
   if (labels.length > 0)
     lines.push(

@@ -16,6 +16,7 @@ import {
 } from '../../reports/charts/bars.js';
 import { scoreInterval } from '../../reports/stats/interval.js';
 import { modelLabel } from '../../reports/format.js';
+import { percentOfScores } from '../../harness/protocol/round.js';
 import { shortModel } from '../../reports/labels.js';
 
 export const V2_LENGTHS = ['short', 'medium', 'long'] as const;
@@ -58,9 +59,13 @@ export function v2Grid(records: readonly SampleRecord[]): Record<string, Record<
         grid[l][d] = { n: 0, value: null, low: null, high: null };
         continue;
       }
-      const mean = scores.reduce((s, v) => s + v, 0) / scores.length;
       const ci = scoreInterval(scores, ['longbench-v2-chart', l, d]);
-      grid[l][d] = { n: scores.length, value: 100 * mean, low: 100 * ci.low, high: 100 * ci.high };
+      grid[l][d] = {
+        n: scores.length,
+        value: percentOfScores('total', scores),
+        low: 100 * ci.low,
+        high: 100 * ci.high,
+      };
     }
   }
   return grid;

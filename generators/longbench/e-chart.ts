@@ -17,7 +17,7 @@ import {
   intervalBounds,
   uprightLabelHeight,
 } from '../../reports/charts/bars.js';
-import { modelLabel } from '../../reports/format.js';
+import { modelLabel, rowPercent } from '../../reports/format.js';
 import { shortModel } from '../../reports/labels.js';
 import { LONGBENCH_E_BUCKETS } from './protocol.js';
 import { datasetName } from './scores-chart.js';
@@ -66,7 +66,7 @@ export function eChartFrame(input: EChartInput): FramedChart {
       color: COLORS[i],
       data: tasks.map((t) => {
         const r = cell(t, b.label);
-        return r ? 100 * r.score : null;
+        return r ? rowPercent(r) : null;
       }),
     })),
     sizing,

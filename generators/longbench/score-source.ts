@@ -112,9 +112,8 @@ function scoreFile(
         : undefined;
     rows.push(
       group.row({
-        summation: e ? 'numpy' : 'sequential',
-        percentStyle: e ? 'numpy' : 'python',
-        percentOfTotal: !e,
+        // eval.py's round(100 * total / n, 2); LongBench-E's buckets: round(100 * np.mean(...), 2).
+        rule: e ? 'numpy-mean' : 'total',
         reference: typeof refValue === 'number' || refValue === null ? refValue : undefined,
         referenceLabel: 'result.json',
       }),

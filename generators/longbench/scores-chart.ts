@@ -1,6 +1,6 @@
 // LongBench (native-length tasks): the headline score per dataset, one bar per method (× model when several).
 import type { ChartConfiguration } from 'chart.js';
-import { modelLabel } from '../../reports/format.js';
+import { modelLabel, rowPercent } from '../../reports/format.js';
 import type { SummaryRow } from '../../reports/summary.js';
 import {
   barAxisMax,
@@ -101,7 +101,7 @@ export function longbenchChartFrame(input: LongBenchChartInput): FramedChart {
     entries.push({ label, color, box: { fill: tint(color, t), ...(t > 0 ? { stroke: color } : {}) } });
     return {
       label,
-      data: s.values.map((v) => (v === null ? null : v.score * 100)),
+      data: s.values.map((v) => (v === null ? null : rowPercent(v))),
       backgroundColor: tint(color, t),
       borderColor: color,
       borderWidth: t > 0 ? 0.6 : 0,

@@ -3,6 +3,8 @@ import { errorMessage, ModelCallError } from '../errors.js';
 import { redactedMessage, redactSecrets } from '../redact.js';
 import { thinkingOf } from '../protocol/thinking.js';
 import type {
+  ChatMessage,
+  GenerationParams,
   MethodContext,
   MethodOutput,
   ModelRequest,
@@ -115,6 +117,20 @@ export async function callModel(
     });
     throw err;
   }
+}
+
+/** One chat call of a chunked method, its prompt counted over the messages' text (callModel's promptTokensHint). */
+export function chatCall(
+  ctx: MethodContext,
+  sample: Sample,
+  method: string,
+  step: number,
+  kind: string,
+  messages: ChatMessage[],
+  params: GenerationParams,
+): Promise<ModelResponse> {
+  const promptTokensHint = messages.reduce((n, m) => n + ctx.tokenizer.count(m.content), 0);
+  return callModel(ctx, sample, method, step, kind, { messages, params, promptTokensHint });
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {

@@ -2,9 +2,9 @@
 // its window and the previous worker's summary ("communication unit"); a manager answers from the last one.
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
-import type { GenerationParams, Method, MethodContext, MethodOutput, Sample } from '../types.js';
-import { callChain } from './call-chain.js';
-import { answerQuestion, chunkTexts, isRecord, resumeOf, windowCount, windowSizes } from './chunked.js';
+import type { ChatMessage, GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
+import { addUsage, chatCall, failedOutput } from './call.js';
+import { answeredOutput, answerQuestion, chunkTexts, isRecord, resumeOf, windowCount, windowSizes } from './chunked.js';
 import { CHUNK_TOKENS, MEMORY_TOKENS } from './memagent.js';
 import { FINAL, GENERATION_OPTIONS, samplingOf, templatesOf, type TemplatesInForce } from './options.js';
 import { COA_MANAGER, COA_WORKER } from './prompts/chain-of-agents.js';
@@ -57,31 +57,39 @@ export function chainOfAgentsMethod(settings: ChainOfAgentsSettings): Method {
       const params: GenerationParams = { maxTokens: settings.memoryTokens, ...sampleDecoding(settings, sample) };
       const question = pyStrip(sample.question);
       const resume = resumeOf(ctx.resume, isCoaState);
-      const chain = callChain(ctx, sample, 'chain-of-agents', params, resume);
+      let step = resume?.step ?? 0;
+      let usage: Usage = resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
       let cu = resume?.state.cu ?? '';
       const workers = windowCount(sample.context.tokenCount, settings.chunkTokens);
       const extra = () => ({ windows: workers, final_memory: cu });
+      const send = async (kind: string, prompt: string) => {
+        const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
+        const res = await chatCall(ctx, sample, 'chain-of-agents', step, kind, messages, params);
+        usage = addUsage(usage, res.usage);
+        step++;
+        return res.text;
+      };
       try {
-        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, chain.step)) {
+        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, step)) {
           const prompt = fillTemplate(settings.templates.coaWorker, {
             i: String(chunk.index + 1),
             chunk: chunk.text,
             prev_cu: cu,
             question,
           });
-          cu = pyStrip(await chain.send('worker', [{ role: 'user', content: prompt }]));
-          chain.save({ cu } satisfies CoaState);
+          cu = pyStrip(await send('worker', prompt));
+          ctx.onCheckpoint?.({ step, usage, state: { cu } satisfies CoaState });
         }
         const prompt = fillTemplate(settings.templates.coaManager, {
           task_requirements: settings.taskRequirements,
           final_cu: cu,
           question: answerQuestion(sample),
         });
-        const text = await chain.send('manager', [{ role: 'user', content: prompt }]);
+        const text = await send('manager', prompt);
         const format = sample.prompt?.answerFormat ?? (asksBoxed(settings.taskRequirements) ? 'boxed' : 'phrase');
-        return chain.ok(text, format, extra());
+        return answeredOutput(text, format, step, usage, extra());
       } catch (err) {
-        return chain.failed(err, extra());
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

@@ -2,7 +2,7 @@
 // consecutive token windows, a checkpoint after every finished call, and the answer taken from the final reply.
 import { takeAnswer } from '../protocol/answer.js';
 import { pyStrip } from '../protocol/pytext.js';
-import type { MethodCheckpoint, MethodContext, PromptSpec, Sample, Usage } from '../types.js';
+import type { MethodCheckpoint, MethodContext, MethodOutput, PromptSpec, Sample, Usage } from '../types.js';
 import type { FinalVariant } from './templates.js';
 import { windowTexts } from './windows.js';
 
@@ -47,6 +47,17 @@ export function answerOrWhole(text: string, format: PromptSpec['answerFormat'] |
   if (taken !== null && taken !== '') return taken;
   const whole = takeAnswer(text, 'raw');
   return whole === null || whole.trim() === '' ? null : whole.trim();
+}
+
+/** A chunked method's sample that its last reply answers: the format's answer where it has one, else the whole reply. */
+export function answeredOutput(
+  text: string,
+  format: PromptSpec['answerFormat'] | undefined,
+  calls: number,
+  usage: Usage,
+  extra: MethodOutput['extra'],
+): MethodOutput {
+  return { prediction: answerOrWhole(text, format), rawOutput: text, status: 'ok', calls, usage, extra };
 }
 
 /** The problem as a chunked method's answering call states it: the task's finalQuestion where it has one (BABILong's

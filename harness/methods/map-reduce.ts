@@ -12,9 +12,11 @@ import type {
   MethodOutput,
   Sample,
   Tokenizer,
+  Usage,
 } from '../types.js';
-import { callChain } from './call-chain.js';
+import { addUsage, chatCall, failedOutput } from './call.js';
 import {
+  answeredOutput,
   answerQuestion,
   chunkTexts,
   isRecord,
@@ -128,11 +130,17 @@ export function mapReduceMethod(settings: MapReduceSettings): Method {
       const question = pyStrip(sample.question);
       const resume = resumeOf(ctx.resume, isState);
       const state: MapReduceState = resume?.state ?? { mapped: [], rounds: 0 };
-      const chain = callChain(ctx, sample, 'map-reduce', params, resume);
+      let step = resume?.step ?? 0;
+      let usage: Usage = resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
       const windows = windowCount(sample.context.tokenCount, settings.chunkTokens);
       const extra = () => ({ windows, collapse_rounds: state.rounds });
-      const save = () => chain.save(structuredClone(state));
-      const call = (kind: string, messages: ChatMessage[]) => chain.send(kind, messages);
+      const save = () => ctx.onCheckpoint?.({ step, usage, state: structuredClone(state) });
+      const call = async (kind: string, messages: ChatMessage[]) => {
+        const res = await chatCall(ctx, sample, 'map-reduce', step, kind, messages, params);
+        usage = addUsage(usage, res.usage);
+        step++;
+        return res.text;
+      };
       const finalQuestion = answerQuestion(sample);
       // Measured with the combine call's question, the longer of the two, so that the last combine fits too.
       const length = (docs: readonly string[]) =>
@@ -172,9 +180,9 @@ export function mapReduceMethod(settings: MapReduceSettings): Method {
           state.rounds++;
         }
         const text = await call('combine', combineMessages(settings.templates.mapReduceCombine, docs, finalQuestion));
-        return chain.ok(text, sample.prompt?.answerFormat, extra());
+        return answeredOutput(text, sample.prompt?.answerFormat, step, usage, extra());
       } catch (err) {
-        return chain.failed(err, extra());
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

@@ -3,9 +3,10 @@
 // answer so far; the last answer is the sample's. Calls = windows.
 import { sampleDecoding } from '../protocol/decoding.js';
 import { pyStrip } from '../protocol/pytext.js';
-import type { ChatMessage, GenerationParams, Method, MethodContext, MethodOutput, Sample } from '../types.js';
-import { callChain } from './call-chain.js';
+import type { ChatMessage, GenerationParams, Method, MethodContext, MethodOutput, Sample, Usage } from '../types.js';
+import { addUsage, chatCall, failedOutput } from './call.js';
 import {
+  answeredOutput,
   answerQuestion,
   chunkTexts,
   isRecord,
@@ -77,23 +78,28 @@ export function refineMethod(settings: RefineSettings): Method {
       const params: GenerationParams = { maxTokens: settings.memoryTokens, ...sampleDecoding(settings, sample) };
       const question = pyStrip(sample.question);
       const resume = resumeOf(ctx.resume, isRefineState);
-      const chain = callChain(ctx, sample, 'refine', params, resume);
+      let step = resume?.step ?? 0;
+      let usage: Usage = resume?.usage ?? { promptTokens: 0, completionTokens: 0 };
       let answer = resume?.state.answer ?? '';
       let raw = answer;
       const windows = windowCount(sample.context.tokenCount, settings.chunkTokens);
       const extra = () => ({ windows });
       try {
-        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, chain.step)) {
+        for (const chunk of chunkTexts(sample, ctx, settings.chunkTokens, step)) {
           // The last window's call gives the answer: it states the problem as the task's answering calls do.
           const asked = chunk.index === windows - 1 ? answerQuestion(sample) : question;
           const messages = refineMessages(settings.templates, chunk.index, asked, chunk.text, answer);
-          raw = await chain.send(chunk.index === 0 ? 'refine-initial' : 'refine', messages);
+          const kind = chunk.index === 0 ? 'refine-initial' : 'refine';
+          const res = await chatCall(ctx, sample, 'refine', step, kind, messages, params);
+          usage = addUsage(usage, res.usage);
+          step++;
+          raw = res.text;
           answer = pyStrip(raw);
-          chain.save({ answer } satisfies RefineState);
+          ctx.onCheckpoint?.({ step, usage, state: { answer } satisfies RefineState });
         }
-        return chain.ok(raw, sample.prompt?.answerFormat, extra());
+        return answeredOutput(raw, sample.prompt?.answerFormat, step, usage, extra());
       } catch (err) {
-        return chain.failed(err, extra());
+        return failedOutput(err, step, usage, extra());
       }
     },
   };

@@ -1,4 +1,5 @@
-// Python-compatible rounding, and the one place where 0..1 means become percentages (scorers, `bench score`, reports).
+// Python-compatible rounding, and the one place where 0..1 scores become percentages (scorers, `bench score`,
+// summaries, reports, gate messages): scorePercent.
 
 /**
  * Python `round(x, digits)`: the exact binary value rounded to `digits` decimals, ties to even.
@@ -18,18 +19,25 @@ export function pyRound(x: number, digits: number): number {
 }
 
 /**
- * 'python': round(mean * 100, 2) as Python's round (exact value, ties to even): RULER, MemAgent.
- * 'numpy': numpy's round of a float64 (scale by 100, rint, divide), which LongBench-E's `round(100 * np.mean(...), 2)`
- * applies.
+ * How a group's mean becomes a percentage with 2 decimals:
+ * - 'mean': Python's round(100 * mean, 2) (RULER, MemAgent, BABILong and every task that is not LongBench's);
+ * - 'total': LongBench eval.py's round(100 * total_score / len(predictions), 2): scaling the total before dividing
+ *   can land on the other side of a tie (13.950000000000001 over 200 gives 6.97, 'mean' gives 6.98);
+ * - 'numpy-mean': LongBench-E's round(100 * np.mean(scores), 2), numpy's round of a float64 (scale by 100, rint,
+ *   divide), of a mean summed as numpy sums (numpySum).
  */
-export type PercentStyle = 'python' | 'numpy';
+export type PercentRule = 'mean' | 'total' | 'numpy-mean';
+
+/** LongBench v1 and LongBench-E ('longbench/<dataset>') and LongBench v2 ('longbench-v2'). */
+const LONGBENCH_TASK = /^longbench(\/|-v2$)/;
 
 /**
- * LongBench eval.py's `round(100 * total_score / len(predictions), 2)`: scaling the total before dividing can land
- * on the other side of a tie than scaling the mean (13.950000000000001 over 200 gives 6.97 here, 6.98 by toPercent).
+ * The rule a task's scores are shown by: LongBench's tasks by their eval's, every other task by 'mean'. `numpyBuckets`:
+ * the row is one of LongBench-E's length buckets (a breakdown row), which its eval averages with numpy.
  */
-export function percentOfTotal(total: number, n: number): number {
-  return pyRound((100 * total) / n, 2);
+export function percentRuleOf(task: string, numpyBuckets = false): PercentRule {
+  if (!LONGBENCH_TASK.test(task)) return 'mean';
+  return numpyBuckets ? 'numpy-mean' : 'total';
 }
 
 function rint(x: number): number {
@@ -38,9 +46,45 @@ function rint(x: number): number {
   return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-/** A mean in 0..1 as a percentage with 2 decimals. */
-export function toPercent(mean: number, style: PercentStyle = 'python'): number {
-  const scaled = mean * 100;
-  if (style === 'numpy') return rint(scaled * 100) / 100;
-  return pyRound(scaled, 2);
+/**
+ * A mean score 0..1 as a percentage with 2 decimals, by `rule`. 'total' needs the group's `n` and the `total` its
+ * samples sum to (in sample order); without them (a baseline entry holds only mean and n) total is mean × n.
+ */
+export function scorePercent(rule: PercentRule, mean: number, n = 1, total = mean * n): number {
+  if (rule === 'total') return pyRound((100 * total) / n, 2);
+  if (rule === 'numpy-mean') return rint(mean * 100 * 100) / 100;
+  return pyRound(mean * 100, 2);
+}
+
+/**
+ * numpy's float64 sum (pairwise, 8-way unrolled blocks of up to 128), so LongBench-E's np.mean is reproduced to the
+ * last bit.
+ */
+export function numpySum(values: readonly number[], lo = 0, hi = values.length): number {
+  const n = hi - lo;
+  if (n < 8) {
+    let s = -0.0;
+    for (let i = lo; i < hi; i++) s += values[i];
+    return s;
+  }
+  if (n <= 128) {
+    const r = values.slice(lo, lo + 8);
+    let i = lo + 8;
+    for (; i + 8 <= hi; i += 8) for (let k = 0; k < 8; k++) r[k] += values[i + k];
+    let s = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
+    for (; i < hi; i++) s += values[i];
+    return s;
+  }
+  let half = Math.floor(n / 2);
+  half -= half % 8;
+  return numpySum(values, lo, lo + half) + numpySum(values, lo + half, hi);
+}
+
+/** The percentage of per-sample scores (0..1, in sample order) by `rule`, summed as that rule's tool sums them. */
+export function percentOfScores(rule: PercentRule, scores: readonly number[]): number {
+  const n = scores.length;
+  let total = 0;
+  if (rule === 'numpy-mean') total = numpySum(scores);
+  else for (const s of scores) total += s;
+  return scorePercent(rule, total / n, n, total);
 }

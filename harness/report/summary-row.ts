@@ -62,6 +62,9 @@ export interface SummaryRow extends RowInterval {
   overTarget: number;
   /** Mean headline score over all n samples; errored samples count as 0. */
   score: number;
+  /** `score` ×100 as every report shows it: by the task's PercentRule (harness/protocol/round.ts), from the samples'
+   *  total for LongBench's tasks. Set by summarize; a row without it is shown by reports/format.ts rowPercent. */
+  scoreX100?: number;
   /** Mean headline score over samples with status "ok" only; null when there are none. */
   scoreOkOnly: number | null;
   /** Mean of every entry of record.scores seen in the group (errored samples lacking the key count as 0). */

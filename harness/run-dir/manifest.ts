@@ -94,9 +94,18 @@ export interface RunManifest {
   history?: ManifestHistoryEntry[];
   /** The window preflight of the latest invocation (harness/runner/preflight.ts), when the window was known. */
   window?: ManifestWindow;
+  /** Tasks the latest invocation asked for and skipped (no data: LongBench without --data; no length within the
+   *  task's limit), with the reason; present only when there are some. */
+  skipped?: SkippedTask[];
   /** The request fingerprint of the latest invocation (harness/run-dir/request-fingerprint.ts): each call kind's
    *  route, template, answer-prefix placement, max_tokens, decoding and thinking budget. */
   requests?: RequestFingerprint;
+}
+
+/** A task a run asked for and skipped, and why (harness/runner/plan.ts). */
+export interface SkippedTask {
+  task: string;
+  reason: string;
 }
 
 /** The window preflight as recorded: the window, where it came from, each method's largest call. */
@@ -130,6 +139,8 @@ export interface ManifestHistoryEntry {
   resumed?: number;
   /** Planned samples per method by "task/length label" for this invocation. */
   expected?: Record<string, number>;
+  /** Tasks this invocation asked for and skipped, with the reason. */
+  skipped?: SkippedTask[];
 }
 
 /** The grid a manifest records (its top-level tasks, lengths and methods). */
@@ -310,6 +321,7 @@ const SCHEMA: Array<[keyof RunManifest, Check, string, boolean?]> = [
     'an object {path, format, sha256?, files}',
     true,
   ],
+  ['skipped', arrayOf(fields({ task: isString, reason: isString })), 'an array of {task, reason} strings', true],
   [
     'history',
     arrayOf(

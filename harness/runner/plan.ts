@@ -8,6 +8,7 @@ import type { Catalog } from '../registry/family.js';
 import type { LengthTarget, PreparedTask, TaskDefinition, Tokenizer } from '../types.js';
 import { approxTokens, unitKey, type WorkUnit } from './units.js';
 import { expectedKey } from '../run-dir/expected.js';
+import type { SkippedTask } from '../run-dir/manifest.js';
 
 export const NATIVE_LENGTH: LengthTarget = { kind: 'native', value: 0, label: 'all' };
 
@@ -18,8 +19,9 @@ export interface RunPlan {
   grids: LengthTarget[][];
   /** Every unit of the run in canonical order (task, length, sample, method). */
   units: WorkUnit[];
-  /** Tasks skipped because their data is missing, with the reason. */
-  skipped: { task: string; reason: string }[];
+  /** Tasks skipped because their data is missing (or none of their lengths is within their limit), with the reason;
+   *  recorded in the manifest and shown under the run's summary. */
+  skipped: SkippedTask[];
   /** Tasks that have fewer samples than --samples asked for, at the lengths where they fall short. */
   capped: SamplesCapped[];
   /** Lines for the user about the grid: lengths left out of a task above its limit (PreparedTask.maxTokens). */

@@ -170,6 +170,7 @@ function openRun(
     const command = ['bench', 'run', ...process.argv.slice(3)].join(' ');
     const expected = expectedCounts(plan.units);
     const resumed = plan.units.length - todo.length;
+    const skipped = plan.skipped.length > 0 ? { skipped: plan.skipped } : {};
     const manifest: RunManifest = {
       command,
       tasks: plan.tasks.map((t, i) => ({
@@ -199,6 +200,7 @@ function openRun(
       expected,
       resumed,
       data: unionData(runDir.previous?.data, data),
+      ...skipped,
       ...recorded,
     };
     // The directory's manifest describes every invocation's cells (the union); history lists each invocation.
@@ -212,6 +214,7 @@ function openRun(
       units: plan.units.length,
       resumed,
       expected,
+      ...skipped,
     });
     runDir.writeManifest(union);
     if (todo.length < plan.units.length)

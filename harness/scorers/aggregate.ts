@@ -1,5 +1,7 @@
-// Per-group accumulation for `bench score`: means stay 0..1; percentages are made once, by toPercent.
-import { percentOfTotal, toPercent, type PercentStyle } from '../protocol/round.js';
+// Per-group accumulation for `bench score`: means stay 0..1; percentages are made once, by scorePercent.
+import { numpySum, scorePercent, type PercentRule } from '../protocol/round.js';
+
+export { numpySum } from '../protocol/round.js';
 
 export interface ScoreRow {
   task: string;
@@ -17,7 +19,7 @@ export interface ScoreRow {
   empty: number;
   /** Mean headline score, 0..1; null for an empty group (e.g. a length bucket with no sample). */
   mean: number | null;
-  /** mean ×100, 2 decimals (ties to even); null when mean is. */
+  /** mean ×100, 2 decimals, by the group's PercentRule (scorePercent); null when mean is. */
   percent: number | null;
   /** Means of the extra metrics (em, f1, rouge1_r, ...), 0..1. */
   extras: Record<string, number>;
@@ -43,30 +45,6 @@ export interface GroupKey {
   model: string;
   lengthLabel: string;
   metric: string;
-}
-
-/**
- * numpy's float64 sum (pairwise, 8-way unrolled blocks of up to 128), so LongBench-E's np.mean is reproduced to the
- * last bit.
- */
-export function numpySum(values: readonly number[], lo = 0, hi = values.length): number {
-  const n = hi - lo;
-  if (n < 8) {
-    let s = -0.0;
-    for (let i = lo; i < hi; i++) s += values[i];
-    return s;
-  }
-  if (n <= 128) {
-    const r = values.slice(lo, lo + 8);
-    let i = lo + 8;
-    for (; i + 8 <= hi; i += 8) for (let k = 0; k < 8; k++) r[k] += values[i + k];
-    let s = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
-    for (; i < hi; i++) s += values[i];
-    return s;
-  }
-  let half = Math.floor(n / 2);
-  half -= half % 8;
-  return numpySum(values, lo, lo + half) + numpySum(values, lo + half, hi);
 }
 
 export class Group {
@@ -98,22 +76,23 @@ export class Group {
     this.referenceCount++;
   }
 
-  /** Mean in file order (sequential sum, as Python's sum / total += does), or numpy's pairwise mean. */
+  /**
+   * Mean in file order (sequential sum, as Python's sum / total += does), or numpy's pairwise mean for the
+   * 'numpy-mean' rule; the percentage by `rule` (default 'mean').
+   */
   row(
     opts: {
-      summation?: 'sequential' | 'numpy';
-      percentStyle?: PercentStyle;
-      /** Percent as `round(100 * total / n, 2)` (LongBench eval.py) instead of from the mean. */
-      percentOfTotal?: boolean;
+      rule?: PercentRule;
       reference?: number | null;
       referenceLabel?: string;
     } = {},
   ): ScoreRow {
+    const rule = opts.rule ?? 'mean';
     const n = this.scores.length;
     let mean: number | null = null;
     let sum = 0;
     if (n > 0) {
-      if (opts.summation === 'numpy') sum = numpySum(this.scores);
+      if (rule === 'numpy-mean') sum = numpySum(this.scores);
       else for (const s of this.scores) sum += s;
       mean = sum / n;
     }
@@ -126,14 +105,14 @@ export class Group {
       truncated: this.truncated,
       empty: this.empty,
       mean,
-      percent: mean === null ? null : opts.percentOfTotal ? percentOfTotal(sum, n) : toPercent(mean, opts.percentStyle),
+      percent: mean === null ? null : scorePercent(rule, mean, n, sum),
       extras,
     };
     const reference =
       opts.reference !== undefined
         ? opts.reference
         : this.referenceCount > 0
-          ? toPercent(this.referenceSum / this.referenceCount)
+          ? scorePercent(rule, this.referenceSum / this.referenceCount, this.referenceCount, this.referenceSum)
           : undefined;
     if (reference !== undefined) {
       row.reference = reference;

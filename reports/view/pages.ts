@@ -2,7 +2,7 @@
 // model output, memories, ids, file names) goes through escapeHtml, and pages carry no script and no inline style,
 // so the Content-Security-Policy can forbid both (reports/view/server.ts).
 import { escapeHtml as h } from '../html/escape.js';
-import { fmtPct, modelLabel } from '../format.js';
+import { fmtPct, fmtScore, modelLabel } from '../format.js';
 import { fmtInterval } from '../intervals.js';
 import { recordValue } from '../paired.js';
 import { recordKey } from '../../harness/run-dir/record-key.js';
@@ -69,7 +69,7 @@ function scoreCell(run: ViewRun, r: SummaryRow): string {
     r.overTarget ? `<span class="warn">${r.overTarget} over</span>` : '',
     r.complete === false ? `<span class="warn">n of ${r.expected}</span>` : '',
   ].filter(Boolean);
-  return `<a class="score" href="${h(cellHref(run, r))}">${fmtPct(r.score)}</a> <span class="ci">[${h(fmtInterval(r))}]</span> <span class="n">n=${r.n}</span>${flags.length ? ` ${flags.join(' ')}` : ''}`;
+  return `<a class="score" href="${h(cellHref(run, r))}">${fmtScore(r)}</a> <span class="ci">[${h(fmtInterval(r))}]</span> <span class="n">n=${r.n}</span>${flags.length ? ` ${flags.join(' ')}` : ''}`;
 }
 
 /** task × length rows, one column per method: the score ×100, its 95% interval, n and any errors. */

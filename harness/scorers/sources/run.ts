@@ -8,6 +8,7 @@ import { modelRecordKey } from '../../run-dir/record-key.js';
 import { stripSpecialTokens } from '../../protocol/special-tokens.js';
 import { cleanPrediction, type TokenTally } from './source.js';
 import { plural } from '../../util/plural.js';
+import { percentRuleOf } from '../../protocol/round.js';
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'truncated', 'over-target']);
 
@@ -114,5 +115,8 @@ export function scoreRun(
       a.lengthLabel.localeCompare(b.lengthLabel)
     );
   });
-  return sorted.map(({ group }) => group.row({ referenceLabel: 'recorded in samples.jsonl' }));
+  // A group is shown by its task's rule, as the run's summary shows it (LongBench's tasks: round(100·total/n, 2)).
+  return sorted.map(({ group }) =>
+    group.row({ rule: percentRuleOf(group.key.task), referenceLabel: 'recorded in samples.jsonl' }),
+  );
 }

@@ -32,7 +32,6 @@ import { scoreTarget, type ScoreRow } from '../../../cli/commands/score.js';
 import { UserError } from '../../../harness/errors.js';
 import { createLocalModel } from '../../../reference/local-model.js';
 import { LONGBENCH_METRICS } from '../../../generators/longbench/protocol.js';
-import { toPercent } from '../../../harness/protocol/round.js';
 import { executeRun } from '../../../harness/runner/runner.js';
 import { runHooks } from '../../../cli/run-hooks.js';
 import { RULER_TASKS } from '../../../generators/ruler/score-source.js';
@@ -338,7 +337,7 @@ describe('--format longbench: LongBench eval.py --model <name> [--e], run in <ou
       (r) => r.lengthKind === 'bucket',
     );
     assert.deepEqual([...got.keys()], ['0-4k', '4-8k', '8k+']);
-    assert.deepEqual(got, new Map(buckets.map((b) => [b.lengthLabel, [b.n, toPercent(b.score, 'numpy')]])));
+    assert.deepEqual(got, new Map(buckets.map((b) => [b.lengthLabel, [b.n, b.scoreX100]])));
   });
 });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 import { UserError } from '../../../harness/errors.js';
 import { scoreTarget } from '../../../cli/commands/score.js';
-import { percentOfTotal, toPercent } from '../../../harness/protocol/round.js';
+import { scorePercent } from '../../../harness/protocol/round.js';
 import { jiebaCut, jiebaDictionaryTotal } from '../../../generators/longbench/jieba.js';
 import { lnInteger } from '../../../generators/longbench/jieba-log.js';
 import { CN_PUNCTUATION, normalizeZhAnswer, qaF1Zh, rougeZh } from '../../../generators/longbench/metrics-zh.js';
@@ -88,8 +88,8 @@ describe("LongBench's Chinese metrics", () => {
 describe("eval.py's rounding", () => {
   it('is round(100 * total / n, 2), which differs from rounding 100 × the mean at a tie', async () => {
     // CPython: round(100 * 13.950000000000001 / 200, 2) == 6.97; 13.950000000000001 / 200 * 100 rounds to 6.98.
-    assert.equal(percentOfTotal(13.950000000000001, 200), 6.97);
-    assert.equal(toPercent(13.950000000000001 / 200), 6.98);
+    assert.equal(scorePercent('total', 13.950000000000001 / 200, 200, 13.950000000000001), 6.97);
+    assert.equal(scorePercent('mean', 13.950000000000001 / 200), 6.98);
     const table = await scoreTarget(SPOTLIGHT_DIR);
     const [row] = table.rows;
     assert.equal(row.task, 'passage_retrieval_en');

@@ -73,7 +73,7 @@ describe('LongBench parity with eval.py', () => {
     // bench score's numpy mean (LongBench-E's np.mean) against the sequential one (Python's sum / n).
     const group = new Group({ task: 't', method: 'm', model: 'x', lengthLabel: '0-4k', metric: 'qa_f1' });
     for (const v of values) group.add(v, {}, 'ok', 'p');
-    assert.equal(group.row({ summation: 'numpy' }).mean, NUMPY_MEAN);
+    assert.equal(group.row({ rule: 'numpy-mean' }).mean, NUMPY_MEAN);
     assert.equal(group.row().mean, RUNNING_SUM / 306);
     assert.notEqual(NUMPY_MEAN, RUNNING_SUM / 306);
     // Under 8 values numpy adds left to right too.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'vitest';
 import { formatScoreTable, scoreTarget } from '../../../cli/commands/score.js';
-import { toPercent } from '../../../harness/protocol/round.js';
+import { scorePercent } from '../../../harness/protocol/round.js';
 import { scoreAll } from './catalog-metrics.js';
 import { answerF1 } from '../../../harness/scorers/qa.js';
 
@@ -49,8 +49,12 @@ test('bench score --format memagent averages the rounded per-sample F1: 45.33, n
   const table = await scoreTarget(join(root, 'results'), { format: 'memagent' });
   const [row] = table.rows;
   assert.equal(row.extras.f1, (0.67 + 0.4 + 0.29) / 3);
-  assert.equal(toPercent(row.extras.f1), 45.33);
-  assert.notEqual(toPercent(CASES.reduce((s, c) => s + c[2], 0) / 3), 45.33, 'the unrounded mean would give 45.08');
-  assert.equal(toPercent(CASES.reduce((s, c) => s + c[2], 0) / 3), 45.08);
+  assert.equal(scorePercent('mean', row.extras.f1), 45.33);
+  assert.notEqual(
+    scorePercent('mean', CASES.reduce((s, c) => s + c[2], 0) / 3),
+    45.33,
+    'the unrounded mean would give 45.08',
+  );
+  assert.equal(scorePercent('mean', CASES.reduce((s, c) => s + c[2], 0) / 3), 45.08);
   assert.match(formatScoreTable(table, false), /f1=45\.33/);
 });

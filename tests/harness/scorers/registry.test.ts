@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { UserError } from '../../../harness/errors.js';
-import { toPercent } from '../../../harness/protocol/round.js';
+import { scorePercent } from '../../../harness/protocol/round.js';
 import { longbenchMetricFor } from '../../../generators/longbench/protocol.js';
 import { getMetric, metricNames, scoreAll } from './catalog-metrics.js';
 
@@ -70,16 +70,16 @@ describe('metric registry', () => {
     assert.equal(scoreAll('rouge_l_f', 'the cat', ['the cat']).scores.rouge_l_textbook, 1);
   });
 
-  it('toPercent rounds ×100 to 2 decimals, ties to even on the exact value', () => {
-    assert.equal(toPercent(4 / 128), 3.12);
-    assert.equal(toPercent(52 / 128), 40.62);
-    assert.equal(toPercent(60 / 128), 46.88);
-    assert.equal(toPercent(1 / 3), 33.33);
-    assert.equal(toPercent(1), 100);
-    assert.equal(toPercent(0.026745), 2.67);
+  it('scorePercent rounds ×100 to 2 decimals, ties to even on the exact value', () => {
+    assert.equal(scorePercent('mean', 4 / 128), 3.12);
+    assert.equal(scorePercent('mean', 52 / 128), 40.62);
+    assert.equal(scorePercent('mean', 60 / 128), 46.88);
+    assert.equal(scorePercent('mean', 1 / 3), 33.33);
+    assert.equal(scorePercent('mean', 1), 100);
+    assert.equal(scorePercent('mean', 0.026745), 2.67);
     // 0.12345 × 100 is 12.345 (just above the tie): Python rounds it up, numpy's scale-and-rint goes down
-    assert.equal(toPercent(0.12345), 12.35);
-    assert.equal(toPercent(0.12345, 'numpy'), 12.34);
-    assert.equal(toPercent(4 / 128, 'numpy'), 3.12);
+    assert.equal(scorePercent('mean', 0.12345), 12.35);
+    assert.equal(scorePercent('numpy-mean', 0.12345), 12.34);
+    assert.equal(scorePercent('numpy-mean', 4 / 128), 3.12);
   });
 });
