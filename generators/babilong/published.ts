@@ -138,7 +138,7 @@ export function scorePredictionFolder(
       group.add(score, {}, 'ok', row.output);
     }
     // collect_results: 100 * correct / rows, and 0 for a file with no rows.
-    const r = group.row({ summation: 'sequential', percentOfTotal: true });
+    const r = group.row({ rule: 'total' });
     return r.n === 0 ? { ...r, mean: 0, percent: 0 } : r;
   });
   const note = 'collect_results.py reads qa11-qa20 only when given them with --tasks (its default is qa1-qa10)';
