@@ -1,5 +1,5 @@
 // The tasks qa1 … qa20: BABILong (booydar/babilong) samples, bAbI facts hidden in book text at 0k … 10M tokens, prompted
-// as run_model_on_babilong.py prompts them and scored by metrics.py's compare_answers (docs/PROTOCOLS.md §l).
+// as run_model_on_babilong.py prompts them and scored by metrics.py's compare_answers (docs/PROTOCOLS.md §m).
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
 import type { Metric } from '../../harness/scorers/metric.js';
