@@ -170,7 +170,8 @@ export const MEASUREMENTS: Record<string, Measurement> = {
   'babilong-reader': {
     what: "the embedded reader's BABILong accuracy per task with MemAgent",
     method:
-      'by hand: `bench run babilong --method memagent --lengths 0k..10m --samples 8`, its per-length table of each task',
+      'by hand: `bench run babilong --method memagent --lengths 0k..10m --samples 8` and `bench run qa6 --method memagent ' +
+      '--lengths 0k,8k,128k,1m --samples 8`, their per-length tables',
   },
   'babilong-memory': {
     what: 'wall, CPU and peak RSS of generating and running BABILong samples at 8k and 10m, and of the 0k..10m sweep',
