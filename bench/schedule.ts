@@ -1,4 +1,5 @@
-// Scheduling benchmark: `npx tsx bench/schedule.ts [--preset P] [--samples N] [--concurrency C] [--seed S]`.
+// Scheduling benchmark: `npx tsx bench/schedule.ts [--preset P] [--samples N] [--concurrency C] [--seed S]`;
+// `--sweep babilong`: the makespan of BABILong's qa1–qa5 at 0k..10m instead (./schedule-babilong.ts).
 // The full RULER-HQA docs:50..25600 × 128 MemAgent sweep against the simulated continuous-batching server
 // (reference/simulator/index.ts), as a discrete-event simulation: no sleeping, all times are simulated seconds.
 // Prints the makespan of each schedule against the lower bound, then the same for other server scenarios, and
@@ -19,17 +20,24 @@ import { longestChainFirst } from '../harness/runner/schedule-policy.js';
 import { infMemPlan } from '../harness/methods/infmem.js';
 import { DEFAULT_OUTPUTS, expectedCalls } from '../reference/plan/chains.js';
 import { rngFor } from '../harness/util/rng.js';
+import { babilongSchedule } from './schedule-babilong.js';
 
 const { values } = parseArgs({
   options: {
     preset: { type: 'string', default: 'qwen2.5-7b-h100' },
-    samples: { type: 'string', default: String(DEFAULT_WORKLOAD.samples) },
+    samples: { type: 'string' },
     concurrency: { type: 'string', default: '256' },
     seed: { type: 'string', default: '0' },
     out: { type: 'string', default: 'bench-out/schedule.json' },
+    sweep: { type: 'string', default: 'ruler-hqa' },
   },
 });
-const samples = Number(values.samples);
+if (values.sweep === 'babilong') {
+  await babilongSchedule(values);
+  process.exit(0);
+}
+if (values.sweep !== 'ruler-hqa') throw new Error(`--sweep ${values.sweep}: use ruler-hqa or babilong`);
+const samples = Number(values.samples ?? DEFAULT_WORKLOAD.samples);
 const concurrency = Number(values.concurrency);
 const seed = Number(values.seed);
 

@@ -26,33 +26,34 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidate closest to `input` (case-insensitive), if it is close enough to be a likely typo: at most
- * max(1, ⌊length/3⌋) edits, or `input` is a prefix of exactly one candidate. Ties go to the earlier candidate.
+ * The candidates closest to `input` (case-insensitive), if close enough to be a likely typo: at most
+ * max(1, ⌊length/3⌋) edits, in candidate order; else the one candidate that `input` is a prefix of. Empty when none.
  */
-export function closest(input: string, candidates: readonly string[]): string | undefined {
+export function closestAll(input: string, candidates: readonly string[]): string[] {
   const x = input.toLowerCase();
-  if (x === '') return undefined;
+  if (x === '') return [];
   const limit = Math.max(1, Math.floor(x.length / 3));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(x, c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  if (best !== undefined && bestDistance <= limit) return best;
+  const distances = candidates.map((c) => editDistance(x, c.toLowerCase()));
+  const best = Math.min(...distances);
+  if (best <= limit) return candidates.filter((_, i) => distances[i] === best);
   const prefixed = candidates.filter((c) => c.toLowerCase().startsWith(x));
-  return prefixed.length === 1 ? prefixed[0] : undefined;
+  return prefixed.length === 1 ? prefixed : [];
 }
 
-/** " (did you mean X?)" for the closest candidate, or '' when none is close. `show` formats it (e.g. adds --). */
+/** The closest candidate (ties go to the earlier one), as closestAll finds them. */
+export function closest(input: string, candidates: readonly string[]): string | undefined {
+  return closestAll(input, candidates)[0];
+}
+
+/** " (did you mean X?)" for the closest candidates (up to three, "X, Y or Z" on a tie), or '' when none is close.
+ *  `show` formats each (e.g. adds --). */
 export function didYouMean(
   input: string,
   candidates: readonly string[],
   show: (c: string) => string = (c) => c,
 ): string {
-  const c = closest(input, candidates);
-  return c === undefined ? '' : ` (did you mean ${show(c)}?)`;
+  const names = closestAll(input, candidates).slice(0, 3).map(show);
+  if (names.length === 0) return '';
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+  return ` (did you mean ${list}?)`;
 }

@@ -15,7 +15,7 @@ import { parseLengths } from '../../harness/config/lengths.js';
 import type { GenerateLayout } from '../../harness/formats/generate-layout.js';
 import type { Catalog } from '../../harness/registry/family.js';
 import type { CliContext } from '../context.js';
-import { gridFor, samplesCappedNote } from '../../harness/runner/plan.js';
+import { gridFor, refuseBeyondLimit, samplesCappedNote } from '../../harness/runner/plan.js';
 import { checkOutputFile } from '../../harness/path-checks.js';
 import { loadTokenizer } from '../../harness/tokenizer/index.js';
 import { plural } from '../../harness/util/plural.js';
@@ -157,6 +157,7 @@ export async function generateCommand(opts: GenerateOptions, catalog: GenerateCa
         opts.onRow?.(n, n, length);
       } else {
         const p = await prepare();
+        refuseBeyondLimit(task, p, [length]);
         const entry = cache.begin(key, n);
         try {
           const reuse = cached ? copyLines(cached.path, cached.rows, [entry.fd, outFd]) : 0;

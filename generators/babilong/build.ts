@@ -4,6 +4,7 @@
 // holds ids and per-sentence tokens, never the whole text.
 import type { ContextSource, EvidenceSpan, Tokenizer } from '../../harness/types.js';
 import type { Rng } from '../../harness/util/rng.js';
+import { pyStripEnd, pyStripStart } from '../../harness/protocol/pytext.js';
 import type { BabiSample } from './babi.js';
 
 /** SentenceSampler's min_sentence_len: shorter background sentences are skipped. */
@@ -110,41 +111,42 @@ export function buildContext(
       : p.last && cut > 0
         ? tokenizer.decode(raw(p))
         : ' ' + pool.sentences[p.id];
-  // Upstream strips the decoded context: the first piece is encoded again without its leading space.
-  const firstPiece = order().next().value as Piece;
-  const firstText = rawText(firstPiece).trimStart();
-  const firstTokens = tokenizer.encode(firstText);
-
-  function* pieces(): Generator<Uint32Array> {
-    let first = true;
-    for (const p of order()) {
-      yield first ? firstTokens : raw(p);
-      first = false;
-    }
-  }
-  function* pieceTexts(): Generator<string> {
-    let first = true;
-    for (const p of order()) {
-      yield first ? firstText : rawText(p);
-      first = false;
-    }
-  }
-
+  // Upstream strips the decoded context: the first piece loses its leading space, the last any trailing whitespace (a
+  // cut sentence can end in a line break); an edge piece whose text changes is encoded again.
+  const total = ids.length + facts.length;
+  const edges = new Map<number, { text: string; tokens: Uint32Array }>();
   const supporting = new Set(sample.supporting);
   const evidence: EvidenceSpan[] = [];
   let at = 0;
-  let first = true;
+  let k = 0;
   for (const p of order()) {
-    const n = first ? firstTokens.length : raw(p).length;
-    first = false;
+    if (k === 0 || k === total - 1) {
+      const text = rawText(p);
+      let stripped = k === 0 ? pyStripStart(text) : text;
+      if (k === total - 1) stripped = pyStripEnd(stripped);
+      if (stripped !== text) edges.set(k, { text: stripped, tokens: tokenizer.encode(stripped) });
+    }
+    const n = (edges.get(k)?.tokens ?? raw(p)).length;
     if (p.kind === 'fact' && supporting.has(p.index))
       evidence.push({ label: `supporting fact: ${sample.facts[p.index]}`, start: at, end: at + n });
     at += n;
+    k++;
   }
-  const context: ContextSource = {
+
+  function* pieces(): Generator<Uint32Array> {
+    let i = 0;
+    for (const p of order()) yield edges.get(i++)?.tokens ?? raw(p);
+  }
+  function* pieceTexts(): Generator<string> {
+    let i = 0;
+    for (const p of order()) yield edges.get(i++)?.text ?? rawText(p);
+  }
+  const context: ContextSource & { textPieces(): Iterable<string> } = {
     tokenCount: at,
     pieces,
     pieceTexts,
+    // bench generate writes the text piece by piece (harness/formats/generate-layout.ts contextText).
+    textPieces: pieceTexts,
     text: () => [...pieceTexts()].join(''),
   };
   return { context, evidence, factPositions: positions, backgroundSentences: ids.length };

@@ -1,5 +1,5 @@
 // The tasks qa1 … qa20: BABILong (booydar/babilong) samples, bAbI facts hidden in book text at 0k … 10M tokens, prompted
-// as run_model_on_babilong.py prompts them and scored by metrics.py's compare_answers (docs/PROTOCOLS.md §l).
+// as run_model_on_babilong.py prompts them and scored by metrics.py's compare_answers (docs/PROTOCOLS.md §m).
 import { textContext } from '../../harness/context.js';
 import { UserError } from '../../harness/errors.js';
 import type { Metric } from '../../harness/scorers/metric.js';
@@ -34,7 +34,7 @@ import {
 import { BABI_FILES, BABILONG_TASKS, describeTask } from './tasks.js';
 
 export const BABILONG_METRIC = 'babilong_acc';
-export const BABILONG_VERSION = '1';
+export const BABILONG_VERSION = '2';
 /** run_model_on_babilong.py: greedy, at most 20 new tokens. */
 export const BABILONG_MAX_NEW_TOKENS = 20;
 export const BABILONG_DECODING: Readonly<Decoding> = Object.freeze({ temperature: 0, topP: 1 });
@@ -152,15 +152,18 @@ function prepareRows(task: string, env: TaskEnv, switches: PromptSwitches, data:
 }
 
 function prepareBabi(task: string, env: TaskEnv, switches: PromptSwitches, data: BabiData): PreparedTask {
-  // TaskDataset.__len__ is the last sample's number, so upstream never draws the file's last question; nor do we.
-  const drawable = data.samples.slice(0, -1);
-  const order = rngFor('babilong', task, env.seed, 'order').shuffle(drawable.map((_, i) => i));
+  const order = rngFor('babilong', task, env.seed, 'order').shuffle(data.samples.map((_, i) => i));
   const eligible = new Map<number, BabiSample[]>();
+  // get_dataset_df drops the samples over max_n_facts; TaskDataset.__len__ is then the last kept sample's number, so
+  // create_tasks.py never draws the last sample that a length keeps. Nor do we.
   const at = (l: LengthTarget): BabiSample[] => {
     let list = eligible.get(l.value);
     if (!list) {
       const most = maxRows(l);
-      list = order.map((i) => drawable[i]).filter((s) => most === undefined || s.facts.length + 1 <= most);
+      const fits = (i: number) => most === undefined || data.samples[i].facts.length + 1 <= most;
+      let lastKept = data.samples.length - 1;
+      while (lastKept >= 0 && !fits(lastKept)) lastKept--;
+      list = order.filter((i) => i !== lastKept && fits(i)).map((i) => data.samples[i]);
       eligible.set(l.value, list);
     }
     return list;

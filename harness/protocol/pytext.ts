@@ -19,6 +19,12 @@ export function pyStrip(s: string, chars?: string): string {
   return cps.slice(lo, hi).join('');
 }
 
+/** Python `s.lstrip()` (no argument). */
+export const pyStripStart = (s: string): string => s.replace(LEADING, '');
+
+/** Python `s.rstrip()` (no argument). */
+export const pyStripEnd = (s: string): string => s.replace(TRAILING, '');
+
 /** Python `s.split()` (no argument): split on runs of whitespace, no empty pieces. */
 export function pySplit(s: string): string[] {
   return s.split(RUNS).filter((piece) => piece.length > 0);

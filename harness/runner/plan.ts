@@ -126,7 +126,14 @@ export async function planRun(config: RunConfig, tokenizer: Tokenizer, catalog: 
     );
   const notes: string[] = [];
   const grids = tasks.map((t, i) => withinLimit(t, prepared[i], gridFor(t, prepared[i], config), names.length, notes));
-  // A task none of whose lengths is within its limit runs nowhere: it is skipped like one without data.
+  // A task none of whose lengths is within its limit runs nowhere: it is skipped like one without data; when that is
+  // every task, the lengths asked for are refused.
+  if (grids.every((g) => g.length === 0) && prepared.every((p) => p.maxTokens)) {
+    const limits = [...new Set(prepared.map(limitLabel))].join('; ');
+    throw new UserError(
+      `none of ${names.join(', ')} runs at the lengths asked for: they run up to ${limits}; ask for lengths within it`,
+    );
+  }
   for (let i = tasks.length - 1; i >= 0; i--) {
     if (grids[i].length > 0) continue;
     skipped.push({ task: tasks[i].name, reason: `none of its lengths is within ${limitLabel(prepared[i])}` });
@@ -188,12 +195,19 @@ function withinLimit(
   const above = grid.filter((l) => l.kind === 'tokens' && l.value > limit.tokens);
   if (above.length === 0) return grid;
   const labels = above.map((l) => l.label).join(', ');
-  if (taskCount === 1)
-    throw new UserError(
-      `${task.name} runs up to ${tokenLabel(limit.tokens)}, not ${labels}: ${limit.why}; ask for lengths up to ${tokenLabel(limit.tokens)}`,
-    );
+  if (taskCount === 1) refuseBeyondLimit(task, prepared, above);
   notes.push(`note: ${task.name} runs up to ${tokenLabel(limit.tokens)}: skipping it at ${labels} (${limit.why})`);
   return grid.filter((l) => !above.includes(l));
+}
+
+/** Refuses (UserError) the lengths of `lengths` above the task's limit, e.g. babilong at 20m. */
+export function refuseBeyondLimit(task: TaskDefinition, prepared: PreparedTask, lengths: readonly LengthTarget[]): void {
+  const limit = prepared.maxTokens;
+  const above = limit ? lengths.filter((l) => l.kind === 'tokens' && l.value > limit.tokens) : [];
+  if (!limit || above.length === 0) return;
+  throw new UserError(
+    `${task.name} runs up to ${tokenLabel(limit.tokens)}, not ${above.map((l) => l.label).join(', ')}: ${limit.why}; ask for lengths up to ${tokenLabel(limit.tokens)}`,
+  );
 }
 
 /** Samples per method of the whole grid, keyed "task/length label", before --shard: what all shards hold together. */

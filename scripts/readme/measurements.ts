@@ -167,4 +167,15 @@ export const MEASUREMENTS: Record<string, Measurement> = {
       '`bench view` on `bench run ruler-hqa --lengths 3.5m --samples 1 --method memagent`, its sample page at ' +
       'from=0, 350 and 725 over HTTP',
   },
+  'babilong-reader': {
+    what: "the embedded reader's BABILong accuracy per task with MemAgent",
+    method:
+      'by hand: `bench run babilong --method memagent --lengths 0k..10m --samples 8` and `bench run qa6 --method memagent ' +
+      '--lengths 0k,8k,128k,1m --samples 8`, their per-length tables',
+  },
+  'babilong-memory': {
+    what: 'wall, CPU and peak RSS of generating and running BABILong samples at 8k and 10m, and of the 0k..10m sweep',
+    method:
+      'by hand: `/usr/bin/time -v` around each command of the README table (wall; CPU = user + sys; maximum resident set size)',
+  },
 };

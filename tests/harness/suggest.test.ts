@@ -48,4 +48,6 @@ test('didYouMean formats the suggestion, or says nothing', () => {
     ' (did you mean --samples?)',
   );
   assert.equal(didYouMean('zzzzzz', ['samples', 'seed']), '');
+  // a tie names each of the nearest (BABILong's qa21 is one edit from qa_1, qa1 and qa2)
+  assert.equal(didYouMean('qa21', ['qa_1', 'qa1', 'qa2', 'qa3', 'qa20']), ' (did you mean qa_1, qa1 or qa2?)');
 });
