@@ -5,6 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { compareAnswers, TASK_LABELS } from '../generators/babilong/metrics.js';
+import { COLLECT_LENGTHS } from '../generators/babilong/published.js';
+import { readPredictionCsv } from '../generators/babilong/published-csv.js';
+import { scorePercent } from '../harness/protocol/round.js';
 import type { BabilongLeaderboard, LeaderboardModel } from '../reports/babilong/leaderboard.js';
 
 export interface ModelSpec {
@@ -27,68 +30,14 @@ export const MODELS: readonly ModelSpec[] = [
   { model: 'RAG_Llama-3', ref: 'predictions_06_2024', config: YES, kind: 'retrieval (RAG) over Llama-3' },
 ];
 
-/** collect_results.py's LENGTHS: the order of the columns. */
-export const BABILONG_LENGTH_ORDER = [
-  '0k',
-  '1k',
-  '2k',
-  '4k',
-  '8k',
-  '16k',
-  '32k',
-  '64k',
-  '128k',
-  '256k',
-  '512k',
-  '1M',
-  '2M',
-  '10M',
-];
-
-/** Strings pandas.read_csv reads as missing by default; collect_results.py then reads a missing output as ''. */
-const PANDAS_NA = new Set(
-  '#N/A|#N/A N/A|#NA|-1.#IND|-1.#QNAN|-NaN|-nan|1.#IND|1.#QNAN|<NA>|N/A|NA|NULL|NaN|None|n/a|nan|null|'.split('|'),
-);
-
-/** RFC 4180 rows (pandas' default dialect): commas, double quotes around fields, "" for a quote inside one. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      (row.push(field), rows.push(row), (row = []), (field = ''));
-    } else field += c;
-  }
-  if (field !== '' || row.length) (row.push(field), rows.push(row));
-  return rows;
-}
-
-/** Rows and correct answers of one prediction file, as collect_results.py counts them. */
-export function scoreCsv(task: string, text: string): { correct: number; rows: number } {
-  const [head, ...body] = parseCsv(text);
-  const col = (name: string) => {
-    const i = head?.indexOf(name) ?? -1;
-    if (i < 0) throw new Error(`no '${name}' column`);
-    return i;
-  };
-  const [t, o, q] = [col('target'), col('output'), col('question')];
+/** Rows and correct answers of one prediction file, as collect_results.py counts them (its CSV reading:
+ *  generators/babilong/published-csv.ts). */
+export function scoreCsv(task: string, text: string, file = task): { correct: number; rows: number } {
+  const rows = readPredictionCsv(file, text);
   const labels = TASK_LABELS[task];
   let correct = 0;
-  for (const r of body) {
-    const output = PANDAS_NA.has(r[o] ?? '') ? '' : r[o];
-    if (compareAnswers(r[t] ?? '', output, r[q] ?? '', labels)) correct++;
-  }
-  return { correct, rows: body.length };
+  for (const r of rows) if (compareAnswers(r.target ?? '', r.output, r.question ?? '', labels)) correct++;
+  return { correct, rows: rows.length };
 }
 
 function git(gitDir: string, ...args: string[]): string {
@@ -107,9 +56,13 @@ export function readModel(gitDir: string, spec: ModelSpec): LeaderboardModel {
   const cells: LeaderboardModel['cells'] = {};
   for (const name of names) {
     const m = pattern.exec(name);
-    if (!m || !TASK_LABELS[m[1]] || !BABILONG_LENGTH_ORDER.includes(m[2])) continue;
-    const { correct, rows } = scoreCsv(m[1], git(gitDir, 'show', `${commit}:${folder}/${name}`));
-    (cells[m[1]] ??= {})[m[2]] = { accuracy: rows ? Number(((100 * correct) / rows).toFixed(2)) : 0, correct, rows };
+    if (!m || !TASK_LABELS[m[1]] || !COLLECT_LENGTHS.includes(m[2])) continue;
+    const { correct, rows } = scoreCsv(m[1], git(gitDir, 'show', `${commit}:${folder}/${name}`), `${folder}/${name}`);
+    (cells[m[1]] ??= {})[m[2]] = {
+      accuracy: rows ? scorePercent('total', correct / rows, rows, correct) : 0,
+      correct,
+      rows,
+    };
   }
   const tasks = Object.keys(cells).sort((a, b) => Number(a.slice(2)) - Number(b.slice(2)));
   return {
@@ -124,7 +77,7 @@ export function readModel(gitDir: string, spec: ModelSpec): LeaderboardModel {
     cells: Object.fromEntries(
       tasks.map((task) => [
         task,
-        Object.fromEntries(BABILONG_LENGTH_ORDER.filter((l) => cells[task][l]).map((l) => [l, cells[task][l]])),
+        Object.fromEntries(COLLECT_LENGTHS.filter((l) => cells[task][l]).map((l) => [l, cells[task][l]])),
       ]),
     ),
   };

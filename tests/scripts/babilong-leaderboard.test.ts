@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildLeaderboard, parseCsv } from '../../scripts/babilong-leaderboard.js';
+import { buildLeaderboard } from '../../scripts/babilong-leaderboard.js';
 
 const CONFIG = 'instruction_yes_examples_yes_post_prompt_yes';
 
@@ -34,14 +34,6 @@ function repo(files: Record<string, string>): string {
   );
   return dir;
 }
-
-test('parseCsv: quoted commas, doubled quotes and newlines inside a field', () => {
-  assert.deepEqual(parseCsv(',target,output\n0,office,"a, ""b""\nc"\r\n1,x,\n'), [
-    ['', 'target', 'output'],
-    ['0', 'office', 'a, "b"\nc'],
-    ['1', 'x', ''],
-  ]);
-});
 
 test('a model: accuracy = 100 × correct / rows per task and length, other configurations ignored', () => {
   const folder = 'babilong_evals/org/model-a';
