@@ -224,7 +224,7 @@ class TermsById {
     }
   }
   private slot(id: number): number {
-    return (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
+    return Math.imul(id, 0x9e3779b1) >>> 0 & this.mask;
   }
   get(id: number): number {
     let h = this.slot(id);
