@@ -1,6 +1,7 @@
 // An exact byte-level BPE tokenizer: pre-tokenize with the vocabulary's own pattern, merge each piece by rank.
 import type { Tokenizer } from '../types.js';
-import { bytePairEncode } from './bpe.js';
+import { asciiDigitRun, asciiPieceEnd, isAscii } from './ascii-split.js';
+import { mergeByRank } from './bpe.js';
 import { toJsRegExp } from './pattern.js';
 import { buildTokenTable, type TokenTable } from './token-table.js';
 import type { VocabData } from './vocab.js';
@@ -22,11 +23,17 @@ export class BpeTokenizer implements Tokenizer {
   private readonly specialBytes: Map<number, Buffer>;
   private readonly cache = new Map<string, Uint32Array>();
   private readonly decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+  private readonly encoder = new TextEncoder();
+  /** A piece's UTF-8 bytes (grown for longer pieces). */
+  private scratch = new Uint8Array(256);
+  /** Digits per number piece where ASCII text can skip the regex (ascii-split.ts); undefined: always the regex. */
+  private readonly asciiDigits: number | undefined;
 
   constructor(readonly vocab: VocabData) {
     this.id = vocab.name;
     this.table = buildTokenTable(vocab.bpeRanks);
     this.re = toJsRegExp(vocab.patStr);
+    this.asciiDigits = asciiDigitRun(vocab.patStr);
     // Special tokens decode to their text; encode never produces them.
     this.specialBytes = new Map(
       Object.entries(vocab.specialTokens).map(([text, id]) => [id, Buffer.from(text, 'utf8')]),
@@ -37,13 +44,14 @@ export class BpeTokenizer implements Tokenizer {
   encode(text: string): Uint32Array {
     let out: Uint32Array = new Uint32Array(Math.max(64, text.length >> 2));
     let n = 0;
-    this.eachPiece(text, (rank, piece) => {
-      if (rank !== undefined) {
+    this.eachPiece(text, (s, a, b) => {
+      const rank = this.rankOf(s, a, b);
+      if (rank >= 0) {
         if (n === out.length) out = grow(out, n + 1);
         out[n++] = rank;
         return;
       }
-      const ids = this.encodePiece(piece);
+      const ids = this.encodePiece(s.slice(a, b));
       if (n + ids.length > out.length) out = grow(out, n + ids.length);
       out.set(ids, n);
       n += ids.length;
@@ -54,16 +62,25 @@ export class BpeTokenizer implements Tokenizer {
   /** encode(text).length, without building the ids. */
   count(text: string): number {
     let n = 0;
-    this.eachPiece(text, (rank, piece) => {
-      n += rank !== undefined ? 1 : this.encodePiece(piece).length;
+    this.eachPiece(text, (s, a, b) => {
+      n += this.rankOf(s, a, b) >= 0 ? 1 : this.encodePiece(s.slice(a, b)).length;
     });
     return n;
   }
 
-  /** The pattern's pieces of the (normalised) text in order, each with its rank when it is one token. */
-  private eachPiece(text: string, onPiece: (rank: number | undefined, piece: string) => void): void {
-    const s = this.vocab.nfc ? text.normalize('NFC') : text;
-    const { textRanks } = this.table;
+  /** The pattern's pieces s[a..b) of the (normalised) text in order. */
+  private eachPiece(text: string, onPiece: (s: string, a: number, b: number) => void): void {
+    // NFC leaves ASCII as it is; ASCII text under a pattern ascii-split.ts knows skips the regex.
+    const ascii = isAscii(text);
+    if (ascii && this.asciiDigits !== undefined) {
+      for (let at = 0; at < text.length;) {
+        const end = asciiPieceEnd(text, at, this.asciiDigits);
+        onPiece(text, at, end);
+        at = end;
+      }
+      return;
+    }
+    const s = this.vocab.nfc && !ascii ? text.normalize('NFC') : text;
     const re = this.re;
     let at = 0;
     re.lastIndex = 0;
@@ -72,9 +89,29 @@ export class BpeTokenizer implements Tokenizer {
       if (m.index !== at || piece.length === 0)
         throw new Error(`tokenizer pattern failed to split the text at offset ${at}`);
       at = re.lastIndex;
-      onPiece(textRanks.get(piece), piece);
+      onPiece(s, m.index, at);
     }
     if (at !== s.length) throw new Error(`tokenizer pattern failed to split the text at offset ${at}`);
+  }
+
+  /** The rank of the token that is exactly the piece s[a..b), or -1. */
+  private rankOf(s: string, a: number, b: number): number {
+    if (b - a > this.table.maxTokenBytes) return -1;
+    let ascii = true;
+    for (let i = a; i < b; i++)
+      if (s.charCodeAt(i) >= 128) {
+        ascii = false;
+        break;
+      }
+    if (ascii) return this.table.ranks.ofAscii(s, a, b);
+    const n = this.utf8(s.slice(a, b));
+    return n > this.table.maxTokenBytes ? -1 : this.table.ranks.ofBytes(this.scratch, 0, n);
+  }
+
+  /** Writes the piece's UTF-8 bytes to scratch; returns their count. */
+  private utf8(piece: string): number {
+    if (piece.length * 3 > this.scratch.length) this.scratch = new Uint8Array(piece.length * 3);
+    return this.encoder.encodeInto(piece, this.scratch).written;
   }
 
   /** Ids to text; bytes that do not form complete UTF-8 (a window cut inside a character) become U+FFFD. */
@@ -110,10 +147,10 @@ export class BpeTokenizer implements Tokenizer {
   private encodePiece(piece: string): Uint32Array {
     const hit = this.cache.get(piece);
     if (hit) return hit;
-    const { byteRanks, maxTokenBytes } = this.table;
-    const ids = Uint32Array.from(
-      bytePairEncode(Buffer.from(piece, 'utf8').toString('latin1'), byteRanks, maxTokenBytes),
-    );
+    const n = this.utf8(piece);
+    const bytes = this.scratch;
+    const { ranks, maxTokenBytes } = this.table;
+    const ids = Uint32Array.from(mergeByRank(n, (a, b) => ranks.ofBytes(bytes, a, b), maxTokenBytes));
     if (piece.length <= CACHE_PIECE_CHARS) {
       if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
       this.cache.set(piece, ids);

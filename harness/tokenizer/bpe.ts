@@ -60,9 +60,21 @@ class MergeHeap {
  * Throws if a byte has no rank (cannot happen with a byte-level vocabulary).
  */
 export function bytePairEncode(bytes: string, ranks: RankMap, maxTokenBytes: number, maxRank = Infinity): number[] {
-  const whole = maxRank === Infinity ? ranks.get(bytes) : undefined;
-  if (whole !== undefined) return [whole];
-  const n = bytes.length;
+  return mergeByRank(bytes.length, (a, b) => ranks.get(bytes.slice(a, b)) ?? -1, maxTokenBytes, maxRank);
+}
+
+/**
+ * bytePairEncode over a piece of n bytes whose sub-ranges' ranks `rankOf(start, end)` gives (-1: no token), so the
+ * tokenizer can look ranks up in its byte table (byte-ranks.ts) without a string per lookup.
+ */
+export function mergeByRank(
+  n: number,
+  rankOf: (start: number, end: number) => number,
+  maxTokenBytes: number,
+  maxRank = Infinity,
+): number[] {
+  const whole = maxRank === Infinity && n <= maxTokenBytes ? rankOf(0, n) : -1;
+  if (whole >= 0) return [whole];
   // Current parts form a linked list over byte offsets: part s is [s, next[s]); prev[s] is the part before it.
   // Parts only grow, so a heap entry (start, end) is still a live pair exactly when next[next[start]] === end.
   const next = new Int32Array(n + 1);
@@ -78,8 +90,8 @@ export function bytePairEncode(bytes: string, ranks: RankMap, maxTokenBytes: num
     if (mid >= n) return;
     const end = next[mid];
     if (end - start > maxTokenBytes) return;
-    const rank = ranks.get(bytes.slice(start, end));
-    if (rank !== undefined && rank < maxRank) heap.push(rank, start, end);
+    const rank = rankOf(start, end);
+    if (rank >= 0 && rank < maxRank) heap.push(rank, start, end);
   };
   for (let i = 0; i < n - 1; i++) consider(i);
   while (heap.size > 0) {
@@ -94,8 +106,8 @@ export function bytePairEncode(bytes: string, ranks: RankMap, maxTokenBytes: num
   }
   const out: number[] = [];
   for (let s = 0; s < n; s = next[s]) {
-    const r = ranks.get(bytes.slice(s, next[s]));
-    if (r === undefined) throw new Error(`no rank for the byte sequence at offset ${s} of a piece`);
+    const r = rankOf(s, next[s]);
+    if (r < 0) throw new Error(`no rank for the byte sequence at offset ${s} of a piece`);
     out.push(r);
   }
   return out;

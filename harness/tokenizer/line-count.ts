@@ -30,7 +30,8 @@ export class LineCountCache {
     if (n === undefined) {
       n = this.tokenizer.count(s);
       if (this.cache.size >= this.maxEntries) this.cache.clear();
-      this.cache.set(s, n);
+      // A copy: the segment is a slice of its text (a whole memory), which the key would otherwise keep alive.
+      this.cache.set((' ' + s).slice(1), n);
     }
     return n;
   }

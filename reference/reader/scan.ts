@@ -315,15 +315,28 @@ export function scanText(q: QuestionInfo, text: string, open: OpenDoc, final: bo
 /** Line scores memoised per question (a memory holds some 30-60 lines; questionInfo keeps 64 questions). */
 const STORED_SCORES_MAX = 512;
 
+/** A memory line's score and what the pool needs of it, computed once per question. */
+export interface StoredLine {
+  readonly title: string | null;
+  readonly idx: number;
+  readonly base: number;
+  /** Digits and non-ASCII characters of the line (ScannedSentence.heavy). */
+  readonly heavy: number;
+  /** The line lowercased (toLowerCase). */
+  readonly lower: string;
+}
+
 /**
  * Scores memory lines with a shared per-call state and per-title document info. A line's score depends only on the
- * question, its title, its index and its text, so scores are memoised for the question's life (storedScorer).
+ * question, its title, its index and its text, so scores are memoised for the question's life (storedScorer), found
+ * by the line's text (no key string is built per line and update).
  */
 export class StoredScorer {
   private readonly scorer: Scorer;
   private readonly docs = new Map<string, DocInfo>();
   private readonly out: ScannedSentence[] = [];
-  private readonly scores = new Map<string, { base: number; heavy: number }>();
+  private readonly lines = new Map<string, StoredLine[]>();
+  private size = 0;
   constructor(q: QuestionInfo) {
     this.scorer = new Scorer(q);
   }
@@ -338,16 +351,26 @@ export class StoredScorer {
     }
     return d;
   }
-  /** The line's score, and its digits and non-ASCII characters (ScannedSentence.heavy). */
-  score(title: string | null, idx: number, sentence: string): { base: number; heavy: number } {
-    const key = `${title ?? '\u0002'}\u0001${idx}\u0001${sentence}`;
-    let s = this.scores.get(key);
-    if (s === undefined) {
-      s = { base: this.fresh(title, idx, sentence), heavy: heavyChars(sentence, 0, sentence.length) };
-      if (this.scores.size >= STORED_SCORES_MAX) this.scores.clear();
-      // Kept: a copy, not a slice of this update's prompt.
-      this.scores.set(detached(key), s);
+  /** The line's score, heavy characters and lowercase text. */
+  score(title: string | null, idx: number, sentence: string): StoredLine {
+    const known = this.lines.get(sentence);
+    if (known !== undefined) for (const s of known) if (s.title === title && s.idx === idx) return s;
+    // Kept: copies, not slices of this update's prompt.
+    const s: StoredLine = {
+      title: title === null ? null : detached(title),
+      idx,
+      base: this.fresh(title, idx, sentence),
+      heavy: heavyChars(sentence, 0, sentence.length),
+      lower: detached(sentence.toLowerCase()),
+    };
+    if (this.size >= STORED_SCORES_MAX) {
+      this.lines.clear();
+      this.size = 0;
     }
+    const list = this.lines.get(sentence);
+    if (list === undefined) this.lines.set(detached(sentence), [s]);
+    else list.push(s);
+    this.size++;
     return s;
   }
 

@@ -140,7 +140,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
     const key = keyOf(l.title, l.idx, l.text);
     if (seen.has(key)) continue;
     seen.add(key);
-    const { base, heavy } = stored.score(l.title, l.idx, l.text);
+    const { base, heavy, lower } = stored.score(l.title, l.idx, l.text);
     pool.push({
       title: l.title,
       idx: l.idx,
@@ -148,7 +148,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
       base,
       final: base,
       order: pool.length,
-      lowerText: l.text.toLowerCase(),
+      lowerText: lower,
       heavy,
     });
   }
