@@ -37,6 +37,7 @@ const BEARER = /\b(bearer)\s+(?!\[redacted\])(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9
 /** The text with every registered secret replaced by REDACTED: for what a model wrote (answers, memory), where
  *  header-like patterns would be ordinary words. */
 export function redactSecrets(text: string): string {
+  if (secrets.size === 0) return text;
   let out = text;
   // Longest first, so a secret that contains another is replaced whole.
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);

@@ -60,7 +60,8 @@ export function* windowTexts(
   }
   const texts = context.pieceTexts()[Symbol.iterator]();
   let toSkip = skip * size;
-  let parts: string[] = [];
+  // Appended piece by piece: V8 keeps the window as a rope and copies it once, where the prompt is built from it.
+  let text = '';
   let fill = 0;
   for (const piece of context.pieces()) {
     const next = texts.next();
@@ -76,15 +77,15 @@ export function* windowTexts(
     }
     while (at < piece.length) {
       const take = Math.min(size - fill, piece.length - at);
-      parts.push(at === 0 && take === piece.length ? next.value : tokenizer.decode(piece.subarray(at, at + take)));
+      text += at === 0 && take === piece.length ? next.value : tokenizer.decode(piece.subarray(at, at + take));
       fill += take;
       at += take;
       if (fill === size) {
-        yield { tokens: fill, text: parts.join('') };
-        parts = [];
+        yield { tokens: fill, text };
+        text = '';
         fill = 0;
       }
     }
   }
-  if (fill > 0) yield { tokens: fill, text: parts.join('') };
+  if (fill > 0) yield { tokens: fill, text };
 }
