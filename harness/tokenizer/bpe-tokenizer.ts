@@ -61,6 +61,20 @@ export class BpeTokenizer implements Tokenizer {
 
   /** encode(text).length, without building the ids. */
   count(text: string): number {
+    // ASCII text: the pieces eachPiece gives, counted in line (no callback per piece, no second ASCII test).
+    if (this.asciiDigits !== undefined && isAscii(text)) {
+      const { ranks, maxTokenBytes } = this.table;
+      let n = 0;
+      for (let at = 0; at < text.length;) {
+        const end = asciiPieceEnd(text, at, this.asciiDigits);
+        n +=
+          end - at <= maxTokenBytes && ranks.ofAscii(text, at, end) >= 0
+            ? 1
+            : this.encodePiece(text.slice(at, end)).length;
+        at = end;
+      }
+      return n;
+    }
     let n = 0;
     this.eachPiece(text, (s, a, b) => {
       n += this.rankOf(s, a, b) >= 0 ? 1 : this.encodePiece(s.slice(a, b)).length;

@@ -7,7 +7,10 @@ import type { Tokenizer } from '../types.js';
  * segments' counts (tests/harness/tokenizer/line-count.test.ts proves it on real and adversarial text).
  */
 export class LineCountCache {
-  private cache = new Map<string, number>();
+  // Two generations: when the current one fills, it becomes the previous one, whose lines are moved back on use. A
+  // memory's lines thus survive a turnover, where emptying one map would count them all again.
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
   constructor(
     private tokenizer: Tokenizer,
     private maxEntries = 50_000,
@@ -26,12 +29,15 @@ export class LineCountCache {
   }
 
   private segment(s: string): number {
-    let n = this.cache.get(s);
+    let n = this.current.get(s);
     if (n === undefined) {
-      n = this.tokenizer.count(s);
-      if (this.cache.size >= this.maxEntries) this.cache.clear();
+      n = this.previous.get(s) ?? this.tokenizer.count(s);
+      if (this.current.size >= this.maxEntries) {
+        this.previous = this.current;
+        this.current = new Map();
+      }
       // A copy: the segment is a slice of its text (a whole memory), which the key would otherwise keep alive.
-      this.cache.set((' ' + s).slice(1), n);
+      this.current.set((' ' + s).slice(1), n);
     }
     return n;
   }

@@ -27,6 +27,8 @@ const LEAD_BONUS = 0.3;
 export interface DocInfo {
   /** Document title, or null for text outside any titled document. */
   readonly title: string | null;
+  /** The title lowercased (toLowerCase), or null. */
+  readonly lower: string | null;
   /** Question term indices present in the title. */
   readonly titleTerms: number[];
   readonly titleBonus: number;
@@ -60,6 +62,8 @@ interface Header {
   start: number;
   bodyStart: number;
   title: string;
+  /** Where the (trimmed) title begins in the text. */
+  titleAt: number;
 }
 
 const HEADER_WORDS = ['Document ', 'Passage '];
@@ -94,7 +98,10 @@ function findHeaders(text: string): { headers: Header[]; incompleteAt: number } 
         incompleteAt = Math.max(incompleteAt, at);
         break;
       }
-      headers.push({ start: at, bodyStart: titleEnd + 1, title: text.slice(j + 1, titleEnd).trim() });
+      const line = text.slice(j + 1, titleEnd);
+      const title = line.trim();
+      const titleAt = j + 1 + (title.length === line.length ? 0 : line.length - line.trimStart().length);
+      headers.push({ start: at, bodyStart: titleEnd + 1, title, titleAt });
     }
   }
   if (headers.length > 1) headers.sort((x, y) => x.start - y.start);
@@ -122,9 +129,10 @@ class Scorer {
     this.seen = new Int32Array(q.nTerms);
   }
 
-  docInfo(title: string | null): DocInfo {
-    if (title === null || title.length === 0) return { title, titleTerms: [], titleBonus: 0 };
-    const lower = title.toLowerCase();
+  /** `lower`, when given, is title.toLowerCase() (e.g. a slice of the lowercased text the title came from). */
+  docInfo(title: string | null, lower?: string): DocInfo {
+    if (title === null || title.length === 0) return { title, lower: title, titleTerms: [], titleBonus: 0 };
+    lower ??= title.toLowerCase();
     const terms: number[] = [];
     const q = this.q;
     const paren = lower.indexOf(' (');
@@ -150,7 +158,7 @@ class Scorer {
         .trim()} `;
       if (spacedCore.length > 3 && q.spaced.includes(spacedCore)) bonus = TITLE_IN_QUESTION_BONUS;
     }
-    return { title, titleTerms: terms, titleBonus: bonus };
+    return { title, lower, titleTerms: terms, titleBonus: bonus };
   }
 
   /**
@@ -224,7 +232,7 @@ class TermsById {
     }
   }
   private slot(id: number): number {
-    return Math.imul(id, 0x9e3779b1) >>> 0 & this.mask;
+    return (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
   }
   get(id: number): number {
     let h = this.slot(id);
@@ -253,16 +261,17 @@ function isWordAt(s: string, i: number): boolean {
   return c < 128 ? CHAR_CLASS[c] === 1 : isWideWordChar(c);
 }
 
-function lowerAligned(text: string): string {
+/** The text lowercased, index by index; `whole`: it is text.toLowerCase(), so any part of it is that part's. */
+function lowerAligned(text: string): { lower: string; whole: boolean } {
   const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower;
+  if (lower.length === text.length) return { lower, whole: true };
   // Rare characters whose lowercase form has another length: lowercase char by char to keep indices aligned.
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const l = text[i].toLowerCase();
     out += l.length === 1 ? l : text[i];
   }
-  return out;
+  return { lower: out, whole: false };
 }
 
 /**
@@ -270,7 +279,7 @@ function lowerAligned(text: string): string {
  * inside (from the previous section). With `final`, the text's tail counts as a complete sentence.
  */
 export function scanText(q: QuestionInfo, text: string, open: OpenDoc, final: boolean): ScanResult {
-  const lower = lowerAligned(text);
+  const { lower, whole } = lowerAligned(text);
   const scorer = new Scorer(q);
   const { headers, incompleteAt } = findHeaders(text);
   const end = !final && incompleteAt >= 0 ? incompleteAt : text.length;
@@ -296,7 +305,11 @@ export function scanText(q: QuestionInfo, text: string, open: OpenDoc, final: bo
       tailStart: segStart + lexedTailStart(lexed),
     };
     if (next === null) break;
-    docs.push(scorer.docInfo(next.title));
+    // The title's lowercase from the text's: a title lies between line breaks, which no case mapping looks across
+    // (Final_Sigma stops at them), so it is the title's own toLowerCase(), without a second call into ICU.
+    docs.push(
+      scorer.docInfo(next.title, whole ? lower.slice(next.titleAt, next.titleAt + next.title.length) : undefined),
+    );
     curDoc = docs.length - 1;
     segStart = next.bodyStart;
     segIdx = 0;
@@ -377,7 +390,7 @@ export class StoredScorer {
   private fresh(title: string | null, idx: number, sentence: string): number {
     this.out.length = 0;
     this.scorer.score(
-      lexRange(sentence, lowerAligned(sentence), 0, sentence.length, false, true, this.scorer.q.table),
+      lexRange(sentence, lowerAligned(sentence).lower, 0, sentence.length, false, true, this.scorer.q.table),
       false,
       0,
       0,
