@@ -23,6 +23,7 @@ export interface BuiltContext {
  */
 export class HeaderCache {
   private ids: Uint32Array[] = [];
+  private texts: string[] = [];
   private prefix: number[] = [0];
   private compose?: (i: number) => Uint32Array;
   constructor(private tokenizer: Tokenizer) {
@@ -46,6 +47,11 @@ export class HeaderCache {
       )
         this.compose = compose;
     }
+  }
+  /** `Document {i}:\n` as text (kept: windows take it at every document). */
+  headerText(i: number): string {
+    while (this.texts.length < i) this.texts.push(`Document ${this.texts.length + 1}:\n`);
+    return this.texts[i - 1];
   }
   header(i: number): Uint32Array {
     while (this.ids.length < i) {
@@ -168,7 +174,7 @@ export function buildHqaContext(input: BuildInput): BuiltContext {
   const lastTextExact = roundTrips(lastText);
   const pieceTexts = function* (): Iterable<string> {
     for (let i = 0; i < n; i++) {
-      yield `Document ${i + 1}:\n`;
+      yield headers.headerText(i + 1);
       if (i < n - 1) yield pool.pieceText(order[i]);
       else yield lastTextExact ? lastText : tokenizer.decode(lastIds);
     }

@@ -74,12 +74,10 @@ export function poolFromTexts(sha256: string, textsOf: () => string[], tokenizer
     totalTokens += counts[i];
     indexOf.set(texts[i], i);
   }
-  // 0 unchecked, 1 round-trips, 2 decode instead (checked on first use: most paragraphs never are).
-  const exact = new Uint8Array(texts.length);
-  const pieceText = (i: number): string => {
-    if (exact[i] === 0) exact[i] = roundTrips(texts[i]) ? 1 : 2;
-    return exact[i] === 1 ? texts[i] + DOC_SEPARATOR : tokenizer.decode(ids[i]);
-  };
+  // Kept once made: every window of every sample that holds a paragraph takes its text from here.
+  const pieceTexts: (string | undefined)[] = new Array(texts.length);
+  const pieceText = (i: number): string =>
+    (pieceTexts[i] ??= roundTrips(texts[i]) ? texts[i] + DOC_SEPARATOR : tokenizer.decode(ids[i]));
   const pool = { texts, ids, counts, indexOf, totalTokens, pieceText };
   pools.set(key, pool);
   return pool;
