@@ -74,7 +74,8 @@ class PairFilter {
     return (Math.imul(a, 0x9e37) ^ b) & 0xffff;
   }
   reset(text: string): void {
-    const stamp = ++this.stamp;
+    // Kept an int32 like the table's entries; after a wrap an old stamp can only let a search through.
+    const stamp = (this.stamp = (this.stamp + 1) | 0);
     for (let i = 1; i < text.length; i++)
       this.stamps[PairFilter.slot(text.charCodeAt(i - 1), text.charCodeAt(i))] = stamp;
   }
