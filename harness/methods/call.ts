@@ -1,4 +1,4 @@
-import { sha256Hex } from '../util/sha256-hex.js';
+import { createHash } from 'node:crypto';
 import { errorMessage, ModelCallError } from '../errors.js';
 import { redactedMessage, redactSecrets } from '../redact.js';
 import { thinkingOf } from '../protocol/thinking.js';
@@ -23,12 +23,13 @@ import { sampleDecoding, type DecodingOverride } from '../protocol/decoding.js';
 const epochMs = () => performance.timeOrigin + performance.now();
 const ms3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** sha256 of each message's role, NUL, content, NUL (UTF-8), first 32 hex digits. Hashed as one string: the bytes
- *  are those of hashing the parts in turn (a NUL never pairs with a surrogate). */
+/** sha256 of each message's role, NUL, content, NUL (UTF-8), first 32 hex digits. The parts are hashed in turn, not
+ *  joined: hashing a content flattens it in place (a prompt is built as a rope, fillTemplate), so the model and
+ *  the reader then read that one flat copy; a joined string would be flattened into a second one. */
 export function promptHash(request: ModelRequest): string {
-  let text = '';
-  for (const m of request.messages) text += `${m.role}\0${m.content}\0`;
-  return sha256Hex(text).slice(0, 32);
+  const h = createHash('sha256');
+  for (const m of request.messages) h.update(m.role).update('\0').update(m.content).update('\0');
+  return h.digest('hex').slice(0, 32);
 }
 
 /**

@@ -4,14 +4,13 @@ import { test } from 'vitest';
 import { promptHash } from '../../../harness/methods/call.js';
 import type { ChatMessage } from '../../../harness/types.js';
 
-/** The definition: each role, NUL, content, NUL fed to sha256 in turn. */
+/** The definition, as one string: each role, NUL, content, NUL. */
 function partByPart(messages: ChatMessage[]): string {
-  const h = createHash('sha256');
-  for (const m of messages) h.update(m.role).update('\0').update(m.content).update('\0');
-  return h.digest('hex').slice(0, 32);
+  const text = messages.map((m) => `${m.role}\0${m.content}\0`).join('');
+  return createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex').slice(0, 32);
 }
 
-test('promptHash hashes the messages as their parts hashed in turn, lone surrogates and all', () => {
+test('promptHash is sha256 of role, NUL, content, NUL per message, lone surrogates and all', () => {
   const cases: ChatMessage[][] = [
     [{ role: 'user', content: 'What is 2 + 2?' }],
     [
