@@ -2,7 +2,7 @@
 // unit's first line in a process, and every KEYFRAME_EVERY chunks after it. Otherwise it carries an edit of the
 // previous chunk's memory (`delta`, harness/memory/memory-delta.ts), or neither where the memory stayed the same;
 // `hash` names the text either way, so a reader checks what it rebuilt (harness/memory/trace-codec.ts).
-import { sha256Hex } from '../util/sha256-hex.js';
+import * as crypto from 'node:crypto';
 import type { MemoryDelta } from './memory-delta.js';
 
 export interface MemoryTraceLine {
@@ -24,6 +24,12 @@ export interface MemoryTraceLine {
   /** Whether the memory holds the gold under the sample's metric (MemoryRetention.holds). */
   holds: boolean;
 }
+
+// One line per update call: crypto.hash (Node ≥ 20.12) skips building a Hash object, most of the cost for a few KB.
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 export function memoryHash(memory: string): string {
   return sha256Hex(memory).slice(0, 16);
