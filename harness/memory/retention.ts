@@ -24,32 +24,24 @@ export function goldInMemory(memory: string, answers: readonly string[]): boolea
  */
 export class GoldMatcher {
   private golds: string[];
-  /** Normalised segments of recent memories; emptied of all but the last memory's when it grows past PRUNE_AT. */
   private normalised = new Map<string, string>();
   constructor(answers: readonly string[]) {
     this.golds = answers.map((a) => normalizeAnswer(a));
   }
   flags(segments: readonly string[]): boolean[] {
+    const next = new Map<string, string>();
     const parts: string[] = [];
     for (const seg of segments) {
-      let n = this.normalised.get(seg);
-      if (n === undefined) {
-        n = normalizeAnswer(seg);
-        this.normalised.set(seg, n);
-      }
+      let n = next.get(seg) ?? this.normalised.get(seg);
+      if (n === undefined) n = normalizeAnswer(seg);
+      next.set(seg, n);
       if (n !== '') parts.push(n);
     }
-    if (this.normalised.size > PRUNE_AT) {
-      const kept = new Map<string, string>();
-      for (const seg of segments) kept.set(seg, this.normalised.get(seg)!);
-      this.normalised = kept;
-    }
+    this.normalised = next;
     const text = ` ${parts.join(' ')} `;
     return this.golds.map((gold) => gold !== '' && text.includes(` ${gold} `));
   }
 }
-
-const PRUNE_AT = 1024;
 
 /** Whether a memory holding `flags` (goldInMemory) holds the gold under `metric`. */
 export function holdsGold(flags: readonly boolean[], metric: string): boolean {

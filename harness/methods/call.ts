@@ -23,9 +23,8 @@ import { sampleDecoding, type DecodingOverride } from '../protocol/decoding.js';
 const epochMs = () => performance.timeOrigin + performance.now();
 const ms3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** sha256 of each message's role, NUL, content, NUL (UTF-8), first 32 hex digits. The parts are hashed in turn, not
- *  joined: hashing a content flattens it in place (a prompt is built as a rope, fillTemplate), so the model and
- *  the reader then read that one flat copy; a joined string would be flattened into a second one. */
+/** sha256 of each message's role, NUL, content, NUL (UTF-8), first 32 hex digits. The parts are hashed in turn: one
+ *  joined string would be another copy of a prompt of some 20K characters on every call. */
 export function promptHash(request: ModelRequest): string {
   const h = createHash('sha256');
   for (const m of request.messages) h.update(m.role).update('\0').update(m.content).update('\0');

@@ -163,30 +163,5 @@ export function templatesFingerprint(
 /** Fills {name} slots in one pass, so braces inside the filled text are never substituted again; a {name} without
  *  a value is left as it is. */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  const parts = partsOf(template);
-  let out = parts[0];
-  for (let i = 1; i < parts.length; i += 2) {
-    const name = parts[i];
-    out += (Object.hasOwn(values, name) ? values[name] : `{${name}}`) + parts[i + 1];
-  }
-  return out;
-}
-
-/** A template split at its slots: text, slot name, text, ..., text. Kept per template text (a run has a few). */
-const templateParts = new Map<string, string[]>();
-
-function partsOf(template: string): string[] {
-  let parts = templateParts.get(template);
-  if (parts === undefined) {
-    parts = [];
-    let at = 0;
-    for (const m of template.matchAll(SLOT)) {
-      parts.push(template.slice(at, m.index), m[1]);
-      at = m.index + m[0].length;
-    }
-    parts.push(template.slice(at));
-    if (templateParts.size >= 64) templateParts.clear();
-    templateParts.set(template, parts);
-  }
-  return parts;
+  return template.replace(SLOT, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
 }

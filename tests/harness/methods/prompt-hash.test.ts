@@ -5,7 +5,7 @@ import { promptHash } from '../../../harness/methods/call.js';
 import type { ChatMessage } from '../../../harness/types.js';
 
 /** The definition, as one string: each role, NUL, content, NUL. */
-function partByPart(messages: ChatMessage[]): string {
+function byDefinition(messages: ChatMessage[]): string {
   const text = messages.map((m) => `${m.role}\0${m.content}\0`).join('');
   return createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex').slice(0, 32);
 }
@@ -27,7 +27,7 @@ test('promptHash is sha256 of role, NUL, content, NUL per message, lone surrogat
   const seen = new Set<string>();
   for (const messages of cases) {
     const h = promptHash({ messages, params: { maxTokens: 8, temperature: 0, topP: 1 } });
-    assert.equal(h, partByPart(messages));
+    assert.equal(h, byDefinition(messages));
     assert.match(h, /^[0-9a-f]{32}$/);
     seen.add(h);
   }
