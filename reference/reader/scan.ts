@@ -13,7 +13,7 @@ import {
   lexedWordsAt,
   vocab,
 } from './lex.js';
-import { CHAR_CLASS, coreTitle, detached, heavyChars, isDigit, isWideWordChar } from './text.js';
+import { CHAR_CLASS, coreTitle, detached, heavyChars, isDigit, isWideWordChar, lowerUnitByUnit } from './text.js';
 
 /** Weight of a question term found only in the sentence's document title, relative to finding it in the sentence. */
 const TITLE_TERM_FACTOR = 0.5;
@@ -217,24 +217,34 @@ class TermsById {
   private readonly ids: Int32Array;
   private readonly terms: Int32Array;
   private readonly mask: number;
+  /** One bit per vocabulary id up to the largest term's: most words of a text are no term, and a bit says so. */
+  private readonly bits: Int32Array;
   constructor(q: QuestionInfo) {
     let size = 64;
     while (size < q.termIndex.size * 4) size <<= 1;
     this.ids = new Int32Array(size).fill(-1);
     this.terms = new Int32Array(size);
     this.mask = size - 1;
+    const idOfTerm: number[] = [];
+    let maxId = 0;
     for (const [key, t] of q.termIndex) {
       const id = vocab.idOfKey(key);
+      idOfTerm.push(id);
+      maxId = Math.max(maxId, id);
       let h = this.slot(id);
       while (this.ids[h] !== -1 && this.ids[h] !== id) h = (h + 1) & this.mask;
       this.ids[h] = id;
       this.terms[h] = t;
     }
+    this.bits = new Int32Array((maxId >>> 5) + 1);
+    for (const id of idOfTerm) this.bits[id >>> 5] |= 1 << (id & 31);
   }
   private slot(id: number): number {
     return (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
   }
   get(id: number): number {
+    const word = id >>> 5;
+    if (word >= this.bits.length || ((this.bits[word] >>> (id & 31)) & 1) === 0) return -1;
     let h = this.slot(id);
     for (;;) {
       const v = this.ids[h];
@@ -265,13 +275,8 @@ function isWordAt(s: string, i: number): boolean {
 function lowerAligned(text: string): { lower: string; whole: boolean } {
   const lower = text.toLowerCase();
   if (lower.length === text.length) return { lower, whole: true };
-  // Rare characters whose lowercase form has another length: lowercase char by char to keep indices aligned.
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const l = text[i].toLowerCase();
-    out += l.length === 1 ? l : text[i];
-  }
-  return { lower: out, whole: false };
+  // Rare characters whose lowercase form has another length: lowercase unit by unit to keep indices aligned.
+  return { lower: lowerUnitByUnit(text), whole: false };
 }
 
 /**

@@ -148,3 +148,24 @@ export function heavyChars(s: string, a: number, b: number): number {
 export function detached(s: string): string {
   return (' ' + s).slice(1);
 }
+
+/** Code units whose lowercase alone differs from their lowercase inside a text, or is longer than one unit: İ (two
+ *  units), Σ (final sigma depends on its neighbours) and surrogates (a pair is lowercased as one code point). */
+const CONTEXT_CASED = /[\u0130\u03a3\ud800-\udfff]/g;
+
+/**
+ * Each UTF-16 unit of s lowercased alone, or kept where its lowercase is longer, so indices stay aligned with s.
+ * Every other unit lowercases alone as it does in context, so the runs between those units are lowercased whole.
+ */
+export function lowerUnitByUnit(s: string): string {
+  let out = '';
+  let from = 0;
+  CONTEXT_CASED.lastIndex = 0;
+  for (let m = CONTEXT_CASED.exec(s); m !== null; m = CONTEXT_CASED.exec(s)) {
+    const unit = m[0];
+    const lower = unit.toLowerCase();
+    out += s.slice(from, m.index).toLowerCase() + (lower.length === 1 ? lower : unit);
+    from = m.index + 1;
+  }
+  return out + s.slice(from).toLowerCase();
+}
