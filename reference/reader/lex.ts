@@ -227,9 +227,16 @@ function boundaryEnd(text: string, lower: string, i: number, b: number, lwStart:
   return j;
 }
 
+/** A lexed body under its title; `next`: another body under the same title. */
+interface BodyEntry {
+  body: string;
+  lexed: Lexed;
+  next: BodyEntry | undefined;
+}
+
 /** Lexed document bodies by title (a title may head several bodies), bounded by the bytes they hold (two per
  *  character, as a two-byte string takes; a worker's heap is capped, harness/runner/worker-pool.ts). */
-const bodies = new Map<string, { body: string; lexed: Lexed }[]>();
+const bodies = new Map<string, BodyEntry>();
 let bodiesSize = 0;
 const BODIES_MAX_BYTES = 48 << 20;
 
@@ -238,11 +245,11 @@ const BODIES_MAX_BYTES = 48 << 20;
  * and its tail closed, from the cache when the same body text was lexed before.
  */
 export function lexedBody(title: string, text: string, lower: string, a: number, b: number): Lexed {
-  const known = bodies.get(title);
-  if (known !== undefined) {
+  const first = bodies.get(title);
+  if (first !== undefined) {
     // slice + === compares natively, several times faster than startsWith(body, a) in V8.
     const body = text.slice(a, b);
-    for (const k of known) if (k.body === body) return k.lexed;
+    for (let k: BodyEntry | undefined = first; k !== undefined; k = k.next) if (k.body === body) return k.lexed;
   }
   if (vocab.keys.length > VOCAB_MAX) resetLexCaches();
   const lexed = lexRange(text, lower, a, b, true, true, null);
@@ -252,10 +259,8 @@ export function lexedBody(title: string, text: string, lower: string, a: number,
     bodiesSize = 0;
   }
   // Copies, not slices: a slice would keep the whole prompt alive.
-  const entry = { body: detached(text.slice(a, b)), lexed };
-  const list = bodies.get(title);
-  if (list === undefined) bodies.set(detached(title), [entry]);
-  else list.push(entry);
+  const head = bodies.get(title);
+  bodies.set(head === undefined ? detached(title) : title, { body: detached(text.slice(a, b)), lexed, next: head });
   bodiesSize += size;
   return lexed;
 }
