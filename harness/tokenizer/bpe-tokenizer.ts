@@ -2,6 +2,7 @@
 import type { Tokenizer } from '../types.js';
 import { asciiDigitRun, asciiPieceEnd, isAscii } from './ascii-split.js';
 import { mergeByRank } from './bpe.js';
+import { detached } from '../util/detached.js';
 import { toJsRegExp } from './pattern.js';
 import { buildTokenTable, type TokenTable } from './token-table.js';
 import type { VocabData } from './vocab.js';
@@ -167,7 +168,8 @@ export class BpeTokenizer implements Tokenizer {
     const ids = Uint32Array.from(mergeByRank(n, (a, b) => ranks.ofBytes(bytes, a, b), maxTokenBytes));
     if (piece.length <= CACHE_PIECE_CHARS) {
       if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
-      this.cache.set(piece, ids);
+      // A copy: the piece is a slice of the text being encoded, which the key would otherwise keep alive.
+      this.cache.set(detached(piece), ids);
     }
     return ids;
   }

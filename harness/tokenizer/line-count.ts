@@ -1,4 +1,5 @@
 import type { Tokenizer } from '../types.js';
+import { detached } from '../util/detached.js';
 
 /**
  * Exact token counts of texts made of recurring lines (MemAgent memories), from cached per-line counts.
@@ -37,7 +38,7 @@ export class LineCountCache {
         this.current = new Map();
       }
       // A copy: the segment is a slice of its text (a whole memory), which the key would otherwise keep alive.
-      this.current.set((' ' + s).slice(1), n);
+      this.current.set(detached(s), n);
     }
     return n;
   }
