@@ -1,5 +1,7 @@
 // Character classes, word keys and stop words shared by the reference reader's scanners.
 
+export { detached } from '../../harness/util/detached.js';
+
 /** Per-ASCII-code class: 1 word char, 2 sentence terminator, 3 newline, 0 other. */
 export const CHAR_CLASS = new Uint8Array(128);
 for (let c = 48; c <= 57; c++) CHAR_CLASS[c] = 1;
@@ -140,8 +142,6 @@ export function heavyChars(s: string, a: number, b: number): number {
   }
   return n;
 }
-
-export { detached } from '../../harness/util/detached.js';
 
 /** Code units whose lowercase alone differs from their lowercase inside a text, or is longer than one unit: İ (two
  *  units), Σ (final sigma depends on its neighbours) and surrogates (a pair is lowercased as one code point). */
