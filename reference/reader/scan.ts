@@ -225,19 +225,15 @@ class TermsById {
     this.ids = new Int32Array(size).fill(-1);
     this.terms = new Int32Array(size);
     this.mask = size - 1;
-    const idOfTerm: number[] = [];
-    let maxId = 0;
     for (const [key, t] of q.termIndex) {
       const id = vocab.idOfKey(key);
-      idOfTerm.push(id);
-      maxId = Math.max(maxId, id);
       let h = this.slot(id);
       while (this.ids[h] !== -1 && this.ids[h] !== id) h = (h + 1) & this.mask;
       this.ids[h] = id;
       this.terms[h] = t;
     }
-    this.bits = new Int32Array((maxId >>> 5) + 1);
-    for (const id of idOfTerm) this.bits[id >>> 5] |= 1 << (id & 31);
+    this.bits = new Int32Array((Math.max(0, ...this.ids) >>> 5) + 1);
+    for (const id of this.ids) if (id >= 0) this.bits[id >>> 5] |= 1 << (id & 31);
   }
   private slot(id: number): number {
     return (Math.imul(id, 0x9e3779b1) >>> 0) & this.mask;
