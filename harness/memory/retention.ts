@@ -32,7 +32,7 @@ export class GoldMatcher {
     const next = new Map<string, string>();
     const parts: string[] = [];
     for (const seg of segments) {
-      let n = next.get(seg) ?? this.normalised.get(seg);
+      let n = this.normalised.get(seg) ?? next.get(seg);
       if (n === undefined) n = normalizeAnswer(seg);
       next.set(seg, n);
       if (n !== '') parts.push(n);

@@ -2,14 +2,73 @@
 // reproduce the upstream quirks; sub_em_strict is our stricter reading, offered beside them.
 import { pySplit } from '../protocol/pytext.js';
 
-const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 // Python's \b in a str pattern: word characters are Unicode letters, digits/numerics and '_'.
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 
-/** lower → delete ASCII punctuation → whole words a/an/the become a space → collapse whitespace. */
+/** Per ASCII code: 1 punctuation (string.punctuation), 2 Python whitespace, 3 letter or digit, 0 other. */
+const ASCII_CLASS = new Uint8Array(128);
+for (const c of '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~') ASCII_CLASS[c.charCodeAt(0)] = 1;
+for (let c = 9; c <= 13; c++) ASCII_CLASS[c] = 2;
+for (let c = 0x1c; c <= 0x20; c++) ASCII_CLASS[c] = 2;
+for (let c = 48; c <= 57; c++) ASCII_CLASS[c] = 3;
+for (let c = 97; c <= 122; c++) ASCII_CLASS[c] = 3;
+for (let c = 65; c <= 90; c++) ASCII_CLASS[c] = 3;
+
+/** Python's str.isspace() beyond ASCII. */
+function isWideSpace(c: number): boolean {
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+/**
+ * lower → delete ASCII punctuation → whole words a/an/the become a space → collapse whitespace (SQuAD's
+ * normalize_answer). One pass over the lowercased text, a word at a time: an article is a whole word bounded by
+ * anything but a letter or digit, and whitespace is such a bound, so a word of ASCII letters and digits is an
+ * article only when it is one entirely; any other word goes through the article pattern itself. Memory retention
+ * normalises every new memory line with it (harness/memory/retention.ts).
+ */
 export function normalizeAnswer(s: string): string {
-  const lowered = s.toLowerCase().replace(ASCII_PUNCTUATION, '');
-  return pySplit(lowered.replace(ARTICLES, ' ')).join(' ');
+  const lowered = s.toLowerCase();
+  const words: string[] = [];
+  let word = '';
+  let runStart = -1;
+  let plain = true;
+  const endWord = (end: number): void => {
+    if (runStart >= 0) word += lowered.slice(runStart, end);
+    runStart = -1;
+    if (word.length === 0) return;
+    if (!plain) {
+      for (const part of word.replace(ARTICLES, ' ').split(' ')) if (part.length > 0) words.push(part);
+    } else if (word !== 'a' && word !== 'an' && word !== 'the') words.push(word);
+    word = '';
+    plain = true;
+  };
+  for (let i = 0; i < lowered.length; i++) {
+    const c = lowered.charCodeAt(i);
+    const cls = c < 128 ? ASCII_CLASS[c] : isWideSpace(c) ? 2 : 0;
+    if (cls === 1) {
+      if (runStart >= 0) word += lowered.slice(runStart, i);
+      runStart = -1;
+      continue;
+    }
+    if (cls === 2) {
+      endWord(i);
+      continue;
+    }
+    if (cls === 0) plain = false;
+    if (runStart < 0) runStart = i;
+  }
+  endWord(lowered.length);
+  return words.join(' ');
 }
 
 function isAbsent(prediction: string | null): prediction is null | '' {
