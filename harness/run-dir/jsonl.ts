@@ -280,11 +280,14 @@ export function completeLines(file: string): Buffer {
 /** Append-only JSONL writer: each row is one write() of a complete line, so a kill never splits earlier rows. */
 export class JsonlAppender {
   private fd: number;
+  /** The file's size: this appender is its only writer (the run directory is locked), so no fstat per append. */
+  private size: number;
   constructor(readonly file: string) {
     this.fd = guardIO('opening', file, () => {
       trimTornTail(file);
       return openSync(file, 'a');
     });
+    this.size = guardIO('reading', file, () => fstatSync(this.fd).size);
   }
   /**
    * Appends one row. A failed or short write (a full disk) is cut back to the last complete line, so the file never
@@ -300,11 +303,12 @@ export class JsonlAppender {
     for (const row of rows) text += JSON.stringify(row) + '\n';
     const line = Buffer.from(text);
     guardIO('writing', this.file, () => {
-      const start = fstatSync(this.fd).size;
+      const start = this.size;
       try {
         let done = 0;
         while (done < line.length) done += writeSync(this.fd, line, done, line.length - done);
         maybeInjectFault(this.file);
+        this.size = start + line.length;
       } catch (err) {
         try {
           ftruncateSync(this.fd, start);

@@ -118,8 +118,9 @@ export class RunDir {
     this.checkpoints.clear(key);
   }
 
-  appendCall(record: CallRecord): void {
-    this.calls.append(record);
+  /** Appends call records in one write (all or, on a failure, none of them). */
+  appendCalls(records: readonly CallRecord[]): void {
+    this.calls.appendRows(records);
   }
 
   /**

@@ -319,14 +319,15 @@ async function runUnits(
     if (stops && !stop.signal.aborted) stop.abort(err);
   };
   const onCalls = (calls: CallRecord[]) => {
+    if (failed instanceof RunDirIOError) return;
+    try {
+      // A worker's batch in one write: one system call per batch, not per call.
+      runDir.appendCalls(calls);
+    } catch (err) {
+      fail(err); // not rethrown: this runs in a worker's message handler; the abort stops the sample
+      return;
+    }
     for (const c of calls) {
-      if (failed instanceof RunDirIOError) return;
-      try {
-        runDir.appendCall(c);
-      } catch (err) {
-        fail(err); // not rethrown: this runs in a worker's message handler; the abort stops the sample
-        return;
-      }
       stats.calls++;
       stats.retries += c.retries;
       if (c.cached) stats.cached++;

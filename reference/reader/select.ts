@@ -35,7 +35,8 @@ interface DocAgg {
   best: number;
   inQ: number; // -1 unknown, 0 no, 1 yes
   mem: Cand[];
-  sectionDocs: number[];
+  /** Whether the section holds the document (sectionAgg names which of its documents). */
+  inSection: boolean;
   /** Indices of the document's pooled lines. */
   idxs: number[];
   /** The link bonus its lines get (second hop). */
@@ -204,7 +205,7 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
         best: -Infinity,
         inQ: -1,
         mem: [],
-        sectionDocs: [],
+        inSection: false,
         idxs: [],
         bonus: 0,
       };
@@ -252,16 +253,17 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
   if (scan !== null) {
     for (let i = 0; i < scan.docs.length; i++) docBest.push(-Infinity);
     for (const s of sents) if (s.base > docBest[s.doc]) docBest[s.doc] = s.base;
-    scan.docs.forEach((sd, i) => {
+    for (let i = 0; i < scan.docs.length; i++) {
+      const sd = scan.docs[i];
       if (sd.title === null) {
         sectionAgg.push(null);
-        return;
+        continue;
       }
       const d = agg(sd.title, sd.lower);
       sectionAgg.push(d);
-      d.sectionDocs.push(i);
+      d.inSection = true;
       if (docBest[i] > d.best) d.best = docBest[i];
-    });
+    }
   }
 
   const all = [...docs.values()];
@@ -276,10 +278,10 @@ export function buildPool(q: QuestionInfo, memory: MemoryLine[], scan: ScanResul
     for (const top of tops) {
       // The top document's two best sentences (memory and section together).
       const best: { base: number; text: string }[] = top.mem.map((c) => ({ base: c.base, text: c.lowerText }));
-      if (scan !== null && top.sectionDocs.length > 0) {
-        const own = new Set(top.sectionDocs);
+      if (scan !== null && top.inSection) {
         for (const s of sents)
-          if (own.has(s.doc) && s.base > 0) best.push({ base: s.base, text: scan.lower.slice(s.start, s.end) });
+          if (sectionAgg[s.doc] === top && s.base > 0)
+            best.push({ base: s.base, text: scan.lower.slice(s.start, s.end) });
       }
       best.sort((a, b) => b.base - a.base);
       // Searched as one text: texts and titles hold no newline, so no match spans the joins (and a newline bounds
