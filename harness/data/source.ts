@@ -3,6 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { isPySpace } from '../protocol/pytext.js';
 import type { DataSourceInfo, LengthTarget, PreparedTask, GeneratedSample } from '../types.js';
 
 /** One row kept for the run: its length point and whatever its reader needs to build the sample later. */
@@ -84,23 +85,6 @@ export function isDirectory(path: string): boolean {
   } catch {
     throw new UserError(`--data ${path} does not exist`);
   }
-}
-
-/** Python's str.isspace() for one UTF-16 unit: JavaScript's \s without U+FEFF, plus U+001C..U+001F and U+0085. */
-function isPySpace(c: number): boolean {
-  return (
-    (c >= 0x09 && c <= 0x0d) ||
-    (c >= 0x1c && c <= 0x20) ||
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
 }
 
 /** Python's str.strip() (MemAgent's driver strips `context` and `input`, docs/PROTOCOLS.md §a.1); linear time. */

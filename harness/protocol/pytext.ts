@@ -29,3 +29,20 @@ export const pyStripEnd = (s: string): string => s.replace(TRAILING, '');
 export function pySplit(s: string): string[] {
   return s.split(RUNS).filter((piece) => piece.length > 0);
 }
+
+/** Python's str.isspace() for one UTF-16 unit: JavaScript's \s without U+FEFF, plus U+001C..U+001F and U+0085. */
+export function isPySpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    (c >= 0x1c && c <= 0x20) ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}

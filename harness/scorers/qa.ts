@@ -1,6 +1,6 @@
 // SQuAD/HotpotQA-style answer normalisation and MemAgent's QA metrics (docs/PROTOCOLS.md §a.7, §a.8). Faithful variants
 // reproduce the upstream quirks; sub_em_strict is our stricter reading, offered beside them.
-import { pySplit } from '../protocol/pytext.js';
+import { isPySpace, pySplit } from '../protocol/pytext.js';
 
 // Python's \b in a str pattern: word characters are Unicode letters, digits/numerics and '_'.
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
@@ -13,21 +13,6 @@ for (let c = 0x1c; c <= 0x20; c++) ASCII_CLASS[c] = 2;
 for (let c = 48; c <= 57; c++) ASCII_CLASS[c] = 3;
 for (let c = 97; c <= 122; c++) ASCII_CLASS[c] = 3;
 for (let c = 65; c <= 90; c++) ASCII_CLASS[c] = 3;
-
-/** Python's str.isspace() beyond ASCII. */
-function isWideSpace(c: number): boolean {
-  return (
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
-}
 
 /**
  * lower → delete ASCII punctuation → whole words a/an/the become a space → collapse whitespace (SQuAD's
@@ -54,7 +39,7 @@ export function normalizeAnswer(s: string): string {
   };
   for (let i = 0; i < lowered.length; i++) {
     const c = lowered.charCodeAt(i);
-    const cls = c < 128 ? ASCII_CLASS[c] : isWideSpace(c) ? 2 : 0;
+    const cls = c < 128 ? ASCII_CLASS[c] : isPySpace(c) ? 2 : 0;
     if (cls === 1) {
       if (runStart >= 0) word += lowered.slice(runStart, i);
       runStart = -1;
